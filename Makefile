@@ -1,0 +1,67 @@
+# Perch — build, test, run and install.
+#
+#   make deps      install missing Debian packages (scripts/ensure-deps)
+#   make build     swift build -c release  (.build/release/perch, perchctl)
+#   make test      generated-code check, release build, unit tests, e2e tests
+#   make e2e       only the end-to-end tests (needs a release build)
+#   make run       perch in your Wayland session, or a headless demo with
+#                  screenshots in demo-out/ when there is none
+#   make install   PREFIX=/usr/local (DESTDIR honoured)
+
+SHELL := /bin/bash
+.SHELLFLAGS := -euo pipefail -c
+
+# Find the toolchain even when /opt/swift is not on PATH.
+export PATH := $(PATH):/opt/swift/usr/bin
+
+SWIFT   ?= swift
+PYTHON  ?= python3
+PREFIX  ?= /usr/local
+BINDIR  ?= $(PREFIX)/bin
+RELEASE := .build/release
+
+.PHONY: all deps build test unit e2e run demo install uninstall clean
+
+all: build
+
+deps:
+	scripts/ensure-deps
+
+build: deps
+	$(SWIFT) build -c release
+
+test: deps
+	scripts/gen-protocols --check
+	$(SWIFT) build -c release
+	$(SWIFT) test
+	PERCH_BIN_DIR=$(RELEASE) $(PYTHON) Tests/e2e/run.py
+
+unit:
+	$(SWIFT) test
+
+e2e:
+	PERCH_BIN_DIR=$(RELEASE) $(PYTHON) Tests/e2e/run.py
+
+# In a Wayland session: run the daemon. Without one: the headless demo.
+run: build
+	@wl="$${WAYLAND_DISPLAY:-}"; \
+	case "$$wl" in /*) sock="$$wl" ;; *) sock="$${XDG_RUNTIME_DIR:-/nonexistent}/$$wl" ;; esac; \
+	if [ -n "$$wl" ] && [ -S "$$sock" ]; then \
+		exec $(RELEASE)/perch; \
+	else \
+		echo "make run: no Wayland session (WAYLAND_DISPLAY unset or its socket missing); running the headless demo"; \
+		exec scripts/demo; \
+	fi
+
+demo: build
+	scripts/demo
+
+install:
+	install -d "$(DESTDIR)$(BINDIR)"
+	install -m 0755 $(RELEASE)/perch $(RELEASE)/perchctl "$(DESTDIR)$(BINDIR)/"
+
+uninstall:
+	rm -f "$(DESTDIR)$(BINDIR)/perch" "$(DESTDIR)$(BINDIR)/perchctl"
+
+clean:
+	rm -rf .build demo-out test-out

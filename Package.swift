@@ -1,0 +1,49 @@
+// swift-tools-version:6.0
+// Perch — a Wayland notification daemon. Module roles and the direction of
+// dependencies are described in the design document; in short: PerchCore is
+// pure Swift and everything depends on it; the Platform, Render and Wayland
+// layers never import each other (except Wayland → Platform for fds), and
+// PerchDaemon is where they meet.
+import PackageDescription
+
+let package = Package(
+    name: "Perch",
+    products: [
+        .executable(name: "perch", targets: ["perch"]),
+        .executable(name: "perchctl", targets: ["perchctl"]),
+    ],
+    targets: [
+        // System libraries, found through pkg-config.
+        .systemLibrary(name: "CWaylandClient", pkgConfig: "wayland-client",
+                       providers: [.apt(["libwayland-dev"])]),
+        .systemLibrary(name: "CCairo", pkgConfig: "cairo",
+                       providers: [.apt(["libcairo2-dev"])]),
+        .systemLibrary(name: "CPangoCairo", pkgConfig: "pangocairo",
+                       providers: [.apt(["libpango1.0-dev"])]),
+        .systemLibrary(name: "CXKBCommon", pkgConfig: "xkbcommon",
+                       providers: [.apt(["libxkbcommon-dev"])]),
+
+        // libc calls Swift's Glibc module does not expose (timerfd, signalfd,
+        // memfd_create, SO_PEERCRED need _GNU_SOURCE). Kept apart from the
+        // protocol code so that perchctl does not link libwayland.
+        .target(name: "CPerchSystem"),
+        // Generated Wayland protocol code and interface-address getters.
+        .target(name: "CPerchSupport", dependencies: ["CWaylandClient"]),
+
+        .target(name: "PerchCore"),
+        .target(name: "PerchPlatform", dependencies: ["PerchCore", "CPerchSystem"]),
+        .target(name: "PerchRender", dependencies: ["PerchCore", "CCairo", "CPangoCairo"]),
+        .target(name: "PerchWayland",
+                dependencies: ["PerchCore", "PerchPlatform", "CWaylandClient", "CPerchSupport"]),
+        .target(name: "PerchDaemon",
+                dependencies: ["PerchCore", "PerchPlatform", "PerchRender", "PerchWayland"]),
+        .executableTarget(name: "perch", dependencies: ["PerchDaemon"]),
+        .executableTarget(name: "perchctl", dependencies: ["PerchCore", "PerchPlatform"]),
+
+        .testTarget(name: "PerchCoreTests", dependencies: ["PerchCore"]),
+        .testTarget(name: "PerchPlatformTests", dependencies: ["PerchPlatform"]),
+        .testTarget(name: "PerchRenderTests", dependencies: ["PerchRender"],
+                    resources: [.copy("Fixtures")]),
+    ],
+    swiftLanguageModes: [.v6]
+)

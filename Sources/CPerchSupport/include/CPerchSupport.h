@@ -1,0 +1,32 @@
+// Wayland protocol glue for Perch's Swift code.
+//
+// Swift cannot take the address of a C global like `wl_seat_interface`
+// (`&` is not allowed, and `withUnsafePointer(to:)` hands out a pointer to a
+// copy that dangles outside the closure — in release builds libwayland then
+// reads garbage). These getters return the real addresses.
+#ifndef PERCH_SUPPORT_H
+#define PERCH_SUPPORT_H
+
+#include <wayland-client.h>
+#include "wlr-layer-shell-unstable-v1-client-protocol.h"
+#include "xdg-shell-client-protocol.h"
+#include "viewporter-client-protocol.h"
+#include "fractional-scale-v1-client-protocol.h"
+
+#define PERCH_INTERFACE_GETTER(name) \
+    static inline const struct wl_interface *perch_##name##_interface(void) { \
+        return &name##_interface; \
+    }
+
+PERCH_INTERFACE_GETTER(wl_compositor)
+PERCH_INTERFACE_GETTER(wl_subcompositor)
+PERCH_INTERFACE_GETTER(wl_shm)
+PERCH_INTERFACE_GETTER(wl_output)
+PERCH_INTERFACE_GETTER(wl_seat)
+PERCH_INTERFACE_GETTER(zwlr_layer_shell_v1)
+PERCH_INTERFACE_GETTER(wp_viewporter)
+PERCH_INTERFACE_GETTER(wp_fractional_scale_manager_v1)
+
+#undef PERCH_INTERFACE_GETTER
+
+#endif

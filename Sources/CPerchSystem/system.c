@@ -1,0 +1,79 @@
+#define _GNU_SOURCE
+#include "CPerchSystem.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/timerfd.h>
+#include <time.h>
+#include <unistd.h>
+
+int perch_memfd_create(const char *name) {
+    return memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
+}
+
+int perch_timerfd_create(void) {
+    return timerfd_create(CLOCK_MONOTONIC, TFD_NONBLOCK | TFD_CLOEXEC);
+}
+
+int perch_timerfd_arm_absolute(int fd, uint64_t monotonic_ns) {
+    struct itimerspec spec;
+    memset(&spec, 0, sizeof spec);
+    spec.it_value.tv_sec = (time_t)(monotonic_ns / 1000000000ull);
+    spec.it_value.tv_nsec = (long)(monotonic_ns % 1000000000ull);
+    return timerfd_settime(fd, TFD_TIMER_ABSTIME, &spec, NULL);
+}
+
+static void perch_signal_set(sigset_t *set) {
+    sigemptyset(set);
+    sigaddset(set, SIGINT);
+    sigaddset(set, SIGTERM);
+    sigaddset(set, SIGHUP);
+    sigaddset(set, SIGCHLD);
+}
+
+int perch_signalfd_create(void) {
+    sigset_t set;
+    perch_signal_set(&set);
+    // A client that disconnects mid-write must not kill the daemon.
+    signal(SIGPIPE, SIG_IGN);
+    if (sigprocmask(SIG_BLOCK, &set, NULL) != 0) return -1;
+    return signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+}
+
+int perch_signalfd_read(int fd) {
+    struct signalfd_siginfo info;
+    ssize_t n = read(fd, &info, sizeof info);
+    if (n == (ssize_t)sizeof info) return (int)info.ssi_signo;
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return 0;
+    if (n >= 0) errno = EIO;
+    return -1;
+}
+
+int perch_peer_uid(int fd, uid_t *uid) {
+    struct ucred cred;
+    socklen_t len = sizeof cred;
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0) return -1;
+    *uid = cred.uid;
+    return 0;
+}
+
+int perch_accept_nonblocking(int listener) {
+    return accept4(listener, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+}
+
+uint64_t perch_monotonic_ns(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+void perch_reset_signals_for_child(void) {
+    sigset_t set;
+    sigemptyset(&set);
+    sigprocmask(SIG_SETMASK, &set, NULL);
+    signal(SIGPIPE, SIG_DFL);
+}

@@ -1,0 +1,174 @@
+extension ControlProtocol {
+    public static let methods = ["notify", "dismiss", "list"]
+
+    /// Decodes one request line (without its newline).
+    public static func decode(line: some Collection<UInt8>) -> ControlEnvelope {
+        let value: JSONValue
+        do {
+            value = try JSON.parse(line)
+        } catch {
+            return ControlEnvelope(id: .null, request: .failure(ControlError(.parseError, "\(error)")))
+        }
+        guard let object = value.objectValue else {
+            return ControlEnvelope(id: .null, request: .failure(
+                ControlError(.invalidRequest, "a request must be a JSON object with a \"method\"")))
+        }
+        let id = object["id"] ?? .null
+        return ControlEnvelope(id: id, request: Result { () throws(ControlError) in
+            try decodeRequest(object)
+        })
+    }
+
+    private static func decodeRequest(_ object: JSONObject) throws(ControlError) -> ControlRequest {
+        for key in object.keys where !["id", "method", "params"].contains(key) {
+            throw ControlError(.invalidRequest, "unknown request member \"\(key)\"")
+        }
+        if let id = object["id"] {
+            switch id {
+            case .number, .string, .null: break
+            default: throw ControlError(.invalidRequest, "\"id\" must be a number, a string or null")
+            }
+        }
+        guard let method = object["method"]?.stringValue else {
+            throw ControlError(.invalidRequest, "\"method\" must be a string")
+        }
+        let params: Params
+        switch object["params"] {
+        case nil, .null?: params = Params(JSONObject(), method: method)
+        case .object(let members)?: params = Params(members, method: method)
+        default: throw ControlError(.invalidParams, "\"params\" must be an object")
+        }
+        let request: ControlRequest
+        switch method {
+        case "notify":
+            request = .notify(try decodeNotify(params))
+        case "dismiss":
+            request = .dismiss(try decodeDismiss(params))
+        case "list":
+            request = .list
+        default:
+            throw ControlError(.methodNotFound,
+                               "unknown method \"\(method)\"; known: \(methods.joined(separator: ", "))")
+        }
+        try params.rejectUnused()
+        return request
+    }
+
+    private static func decodeNotify(_ params: Params) throws(ControlError) -> NotifyRequest {
+        guard let title = try params.string("title") else {
+            throw ControlError(.invalidParams, "notify: \"title\" is required")
+        }
+        var notify = NotifyRequest(title: title)
+        notify.body = try params.string("body") ?? ""
+        notify.app = try params.string("app") ?? ""
+        notify.iconPath = try params.string("icon")
+        if let urgency = try params.string("urgency") {
+            guard let level = Urgency(rawValue: urgency) else {
+                throw ControlError(.invalidParams, "notify: \"urgency\" must be low, normal or critical, not \"\(urgency)\"")
+            }
+            notify.urgency = level
+        }
+        if let timeout = try params.number("timeout") {
+            guard timeout >= 0, timeout <= 86_400 * 365 else {
+                throw ControlError(.invalidParams, "notify: \"timeout\" must be seconds from 0 (until dismissed) to one year")
+            }
+            notify.timeout = timeout
+        }
+        return notify
+    }
+
+    private static func decodeDismiss(_ params: Params) throws(ControlError) -> DismissTarget {
+        let all = try params.bool("all") ?? false
+        let id = try params.notificationID("id")
+        switch (id, all) {
+        case (let id?, false): return .id(id)
+        case (nil, true): return .all
+        default: throw ControlError(.invalidParams, "dismiss: give either \"id\" or \"all\": true")
+        }
+    }
+
+    // MARK: Encoding
+
+    /// A request line as perchctl sends it (newline not included).
+    public static func encodeRequest(id: Int, method: String, params: JSONObject) -> String {
+        JSON.serialize(["id": .number(Double(id)), "method": .string(method), "params": .object(params)])
+    }
+
+    public static func encodeReply(id: JSONValue, result: JSONValue) -> String {
+        JSON.serialize(["id": id, "result": result])
+    }
+
+    public static func encodeError(id: JSONValue, _ error: ControlError) -> String {
+        JSON.serialize(["id": id, "error": error.json])
+    }
+
+    /// A notification as `list` reports it.
+    public static func encode(_ notification: Notification) -> JSONValue {
+        var object: JSONObject = [
+            "id": .number(Double(notification.id)),
+            "app": .string(notification.app),
+            "title": .string(notification.title),
+            "body": .string(notification.body),
+            "urgency": .string(notification.urgency.rawValue),
+        ]
+        if let icon = notification.iconPath { _ = object.updateValue(.string(icon), forKey: "icon") }
+        if let timeout = notification.timeout { _ = object.updateValue(.number(timeout), forKey: "timeout") }
+        return .object(object)
+    }
+}
+
+/// Typed access to a request's params that remembers which members were
+/// read, so that unknown (misspelt) members are reported instead of
+/// silently ignored.
+private final class Params {
+    private let members: JSONObject
+    private let method: String
+    private var used: Set<String> = []
+
+    init(_ members: JSONObject, method: String) {
+        self.members = members
+        self.method = method
+    }
+
+    private func member(_ key: String) -> JSONValue? {
+        used.insert(key)
+        guard let value = members[key], !value.isNull else { return nil }
+        return value
+    }
+
+    private func wrongType(_ key: String, _ expected: String) -> ControlError {
+        ControlError(.invalidParams, "\(method): \"\(key)\" must be \(expected)")
+    }
+
+    func string(_ key: String) throws(ControlError) -> String? {
+        guard let value = member(key) else { return nil }
+        guard let text = value.stringValue else { throw wrongType(key, "a string") }
+        return text
+    }
+
+    func number(_ key: String) throws(ControlError) -> Double? {
+        guard let value = member(key) else { return nil }
+        guard let number = value.doubleValue else { throw wrongType(key, "a number") }
+        return number
+    }
+
+    func bool(_ key: String) throws(ControlError) -> Bool? {
+        guard let value = member(key) else { return nil }
+        guard let flag = value.boolValue else { throw wrongType(key, "true or false") }
+        return flag
+    }
+
+    func notificationID(_ key: String) throws(ControlError) -> UInt32? {
+        guard let value = member(key) else { return nil }
+        guard let number = value.intValue, number > 0, number <= Int(UInt32.max) else {
+            throw wrongType(key, "a notification id (a positive integer)")
+        }
+        return UInt32(number)
+    }
+
+    func rejectUnused() throws(ControlError) {
+        for key in members.keys where !used.contains(key) {
+            throw ControlError(.invalidParams, "\(method): unknown parameter \"\(key)\"")
+        }
+    }
+}

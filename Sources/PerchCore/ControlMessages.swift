@@ -1,0 +1,75 @@
+/// The control socket's messages: newline-delimited JSON requests
+/// `{"id":…, "method":…, "params":{…}}`, replies `{"id":…, "result":…}` or
+/// `{"id":…, "error":{"code":…, "message":…}}`. Shared by the daemon and
+/// perchctl so the two cannot drift apart; docs/protocol.md is the
+/// reference and its examples are pinned by tests.
+public enum ControlProtocol {
+    /// Longest request line the daemon accepts, in bytes.
+    public static let maximumLineLength = 1 << 20
+}
+
+/// Error codes, after JSON-RPC 2.0 where the meaning is the same.
+public enum ControlErrorCode: Int, Sendable {
+    /// The line is not JSON.
+    case parseError = -32700
+    /// JSON, but not a request object.
+    case invalidRequest = -32600
+    case methodNotFound = -32601
+    case invalidParams = -32602
+    /// The request names a notification that does not exist.
+    case notFound = -32001
+    /// The line passed `ControlProtocol.maximumLineLength`.
+    case lineTooLong = -32002
+    /// Perch failed to carry out a valid request.
+    case internalError = -32603
+}
+
+public struct ControlError: Error, Equatable, Sendable, CustomStringConvertible {
+    public var code: ControlErrorCode
+    public var message: String
+
+    public init(_ code: ControlErrorCode, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { message }
+
+    public var json: JSONValue {
+        ["code": .number(Double(code.rawValue)), "message": .string(message)]
+    }
+}
+
+/// What `notify` asks for.
+public struct NotifyRequest: Equatable, Sendable {
+    public var title: String
+    public var body = ""
+    public var app = ""
+    public var iconPath: String?
+    public var urgency = Urgency.normal
+    /// Seconds; nil = the default for the urgency; 0 = until dismissed.
+    public var timeout: Double?
+
+    public init(title: String) {
+        self.title = title
+    }
+}
+
+public enum DismissTarget: Equatable, Sendable {
+    case id(UInt32)
+    case all
+}
+
+/// A decoded request.
+public enum ControlRequest: Equatable, Sendable {
+    case notify(NotifyRequest)
+    case dismiss(DismissTarget)
+    case list
+}
+
+/// One request line, decoded: its id (echoed in the reply, null when the
+/// line had none or could not be read) and the request or why it is bad.
+public struct ControlEnvelope: Equatable, Sendable {
+    public var id: JSONValue
+    public var request: Result<ControlRequest, ControlError>
+}

@@ -1,0 +1,38 @@
+/// A toast's display-time countdown. It runs only while the toast is fully
+/// shown and can be paused (pointer over the toast) and resumed with the
+/// time that was left.
+public struct DisplayTimer: Equatable, Sendable {
+    /// Seconds left when the timer last stopped or started; nil = never expires.
+    public private(set) var remaining: Double?
+    /// When the current run began; nil while paused.
+    public private(set) var runningSince: Instant?
+
+    public init(duration: Double?) {
+        self.remaining = duration
+    }
+
+    public var isRunning: Bool { runningSince != nil }
+
+    /// The instant it will expire if nothing pauses it; nil when paused or
+    /// when it never expires.
+    public var deadline: Instant? {
+        guard let remaining, let runningSince else { return nil }
+        return runningSince + remaining
+    }
+
+    public mutating func start(at now: Instant) {
+        guard runningSince == nil else { return }
+        runningSince = now
+    }
+
+    public mutating func pause(at now: Instant) {
+        guard let since = runningSince else { return }
+        if let left = remaining { remaining = max(0, left - (now - since)) }
+        runningSince = nil
+    }
+
+    public func hasExpired(at now: Instant) -> Bool {
+        guard let deadline else { return false }
+        return now >= deadline
+    }
+}

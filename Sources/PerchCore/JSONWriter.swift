@@ -1,0 +1,100 @@
+extension JSON {
+    /// Compact JSON text: one line, no spaces, no trailing newline, so a
+    /// reply can go on the socket followed by exactly one "\n".
+    ///
+    /// - Object keys come out in the object's order.
+    /// - Strings escape `"`, `\` and control characters (`\n` `\t` `\r`
+    ///   `\b` `\f`, the rest as `\u00XX`); every other character, `/`
+    ///   included, is written as plain UTF-8.
+    /// - Integral numbers below 2^53 in magnitude print without a fraction
+    ///   (`5`, `-0`); others use Swift's shortest round-trip form (`1.5`,
+    ///   `1e+300`, `9007199254740992.0`), which parses back to the same
+    ///   `Double`.
+    /// - NaN and the infinities have no JSON form and are written as
+    ///   `null`, so the output is always valid JSON.
+    public static func serialize(_ value: JSONValue) -> String {
+        var writer = JSONWriter()
+        writer.write(value)
+        return String(decoding: writer.output, as: UTF8.self)
+    }
+}
+
+/// Appends the UTF-8 of a JSON value to `output`. Recursion follows the
+/// value's nesting, which is at most `JSON.maximumDepth` for parsed values;
+/// values built in code are as deep as their builder made them.
+struct JSONWriter {
+    private(set) var output: [UInt8] = []
+
+    mutating func write(_ value: JSONValue) {
+        switch value {
+        case .null:
+            append("null")
+        case .bool(let flag):
+            append(flag ? "true" : "false")
+        case .number(let number):
+            writeNumber(number)
+        case .string(let string):
+            writeString(string)
+        case .array(let elements):
+            output.append(UInt8(ascii: "["))
+            for (index, element) in elements.enumerated() {
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                write(element)
+            }
+            output.append(UInt8(ascii: "]"))
+        case .object(let object):
+            output.append(UInt8(ascii: "{"))
+            var first = true
+            for (key, member) in object {
+                if !first { output.append(UInt8(ascii: ",")) }
+                first = false
+                writeString(key)
+                output.append(UInt8(ascii: ":"))
+                write(member)
+            }
+            output.append(UInt8(ascii: "}"))
+        }
+    }
+
+    private mutating func writeNumber(_ number: Double) {
+        guard number.isFinite else {
+            append("null")
+            return
+        }
+        if number.rounded(.towardZero) == number, number.magnitude < 9_007_199_254_740_992 {
+            // Int64 would print negative zero as "0"; keep its sign so it
+            // round-trips.
+            append(number == 0 && number.sign == .minus ? "-0" : String(Int64(number)))
+        } else {
+            append(number.description)
+        }
+    }
+
+    private mutating func writeString(_ string: String) {
+        output.append(UInt8(ascii: "\""))
+        for byte in string.utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): append("\\\"")
+            case UInt8(ascii: "\\"): append("\\\\")
+            case 0x0A: append("\\n")
+            case 0x09: append("\\t")
+            case 0x0D: append("\\r")
+            case 0x08: append("\\b")
+            case 0x0C: append("\\f")
+            case 0x00 ..< 0x20:
+                append("\\u00")
+                output.append(Self.hexDigits[Int(byte >> 4)])
+                output.append(Self.hexDigits[Int(byte & 0x0F)])
+            default:
+                output.append(byte)
+            }
+        }
+        output.append(UInt8(ascii: "\""))
+    }
+
+    private static let hexDigits = Array("0123456789abcdef".utf8)
+
+    private mutating func append(_ text: String) {
+        output.append(contentsOf: text.utf8)
+    }
+}

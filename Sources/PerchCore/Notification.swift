@@ -1,0 +1,41 @@
+/// How urgent a notification is (the freedesktop levels).
+public enum Urgency: String, Sendable, CaseIterable {
+    case low, normal, critical
+}
+
+/// One notification as Perch knows it: what the sender asked for, after
+/// validation. Identity is the `id` the daemon assigned.
+public struct Notification: Equatable, Sendable {
+    public var id: UInt32
+    public var app: String
+    public var title: String
+    public var body: String
+    public var iconPath: String?
+    public var urgency: Urgency
+    /// Seconds to stay once fully shown: nil = the default for the urgency,
+    /// 0 = until dismissed.
+    public var timeout: Double?
+
+    public init(id: UInt32 = 0, app: String = "", title: String, body: String = "",
+                iconPath: String? = nil, urgency: Urgency = .normal, timeout: Double? = nil) {
+        self.id = id
+        self.app = app
+        self.title = title
+        self.body = body
+        self.iconPath = iconPath
+        self.urgency = urgency
+        self.timeout = timeout
+    }
+
+    public var content: ToastContent {
+        ToastContent(title: title, body: body, iconPath: iconPath)
+    }
+}
+
+/// Why a notification left the screen (the event stream's reasons).
+public enum DismissReason: String, Sendable, CaseIterable {
+    case expired
+    case dismissedByUser = "dismissed-by-user"
+    case closedByCall = "closed-by-call"
+    case replaced
+}

@@ -1,0 +1,27 @@
+/// How long things take, in seconds.
+public struct Timing: Equatable, Sendable {
+    public var enterDuration = 0.7
+    public var exitDuration = 0.7
+    /// Display time per urgency when the sender gives none; 0 = until dismissed.
+    public var lowTimeout = 3.0
+    public var normalTimeout = 5.0
+    public var criticalTimeout = 0.0
+
+    public init() {}
+
+    /// The display time a notification gets, in seconds; nil = never expires.
+    /// Critical notifications stay until dismissed whatever the sender asked.
+    public func displayTime(for notification: Notification) -> Double? {
+        if notification.urgency == .critical { return nil }
+        let seconds = notification.timeout ?? defaultTimeout(for: notification.urgency)
+        return seconds > 0 ? seconds : nil
+    }
+
+    public func defaultTimeout(for urgency: Urgency) -> Double {
+        switch urgency {
+        case .low: lowTimeout
+        case .normal: normalTimeout
+        case .critical: criticalTimeout
+        }
+    }
+}

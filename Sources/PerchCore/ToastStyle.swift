@@ -1,0 +1,60 @@
+/// A colour with straight (not premultiplied) components in 0...1.
+public struct RGBA: Equatable, Sendable {
+    public var red: Double
+    public var green: Double
+    public var blue: Double
+    public var alpha: Double
+
+    public init(red: Double, green: Double, blue: Double, alpha: Double = 1) {
+        self.red = red
+        self.green = green
+        self.blue = blue
+        self.alpha = alpha
+    }
+
+    public static let white = RGBA(red: 1, green: 1, blue: 1)
+    public static let black = RGBA(red: 0, green: 0, blue: 0)
+}
+
+/// How a toast card looks. All lengths are in surface-local (logical)
+/// pixels; the renderer multiplies them by the buffer scale.
+public struct ToastStyle: Equatable, Sendable {
+    public var width = 300
+    public var padding = 10
+    public var borderWidth = 2
+    public var cornerRadius = 10
+    /// The card's total height never exceeds this; the body is ellipsized.
+    public var maxHeight = 200
+    public var iconSize = 32
+    /// Horizontal gap between the icon and the text column.
+    public var iconGap = 10
+    /// Vertical gap between the title and the body.
+    public var titleGap = 4
+    public var background = RGBA(red: 0, green: 0, blue: 0, alpha: 0.7)
+    public var border = RGBA.white
+    public var text = RGBA.white
+    /// Pango font descriptions.
+    public var titleFont = "Sans Bold 11"
+    public var bodyFont = "Sans 10"
+
+    public init() {}
+
+    /// Width available to the text column, in surface pixels.
+    public func textWidth(hasIcon: Bool) -> Int {
+        width - 2 * padding - (hasIcon ? iconSize + iconGap : 0)
+    }
+}
+
+/// What a toast shows: the parts of a notification that reach the pixels.
+public struct ToastContent: Equatable, Sendable {
+    public var title: String
+    public var body: String
+    /// Path of a PNG image drawn at the top-left, scaled to `iconSize`.
+    public var iconPath: String?
+
+    public init(title: String, body: String = "", iconPath: String? = nil) {
+        self.title = title
+        self.body = body
+        self.iconPath = iconPath
+    }
+}

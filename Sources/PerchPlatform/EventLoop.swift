@@ -1,0 +1,102 @@
+import Glibc
+
+/// The daemon's one loop: a single poll(2) over every file descriptor it
+/// serves. There are no threads and no poll timeout — time-based work is
+/// driven by a timerfd that is just another source — so an idle daemon
+/// sleeps in poll until something happens.
+public final class EventLoop {
+    public struct Token: Hashable, Sendable {
+        fileprivate let value: Int
+    }
+
+    public typealias Handler = (_ revents: Int16) -> Void
+
+    private struct Source {
+        var fd: Int32
+        var events: Int16
+        var handler: Handler
+    }
+
+    private var sources: [Int: Source] = [:]  // by token value
+    private var nextToken = 0
+    private var pollSet: [pollfd] = []
+    private var pollTokens: [Int] = []
+    private var pollSetIsStale = true
+    private var prePollHooks: [() -> Void] = []
+    private var postPollHooks: [() -> Void] = []
+    private var running = false
+
+    public init() {}
+
+    /// Watches `fd` for `events` (POLLIN, POLLOUT…); `handler` runs with the
+    /// returned events. The caller keeps owning the descriptor and must
+    /// remove the source before closing it.
+    public func add(fd: Int32, events: Int16, handler: @escaping Handler) -> Token {
+        nextToken += 1
+        sources[nextToken] = Source(fd: fd, events: events, handler: handler)
+        pollSetIsStale = true
+        return Token(value: nextToken)
+    }
+
+    public func setEvents(_ token: Token, _ events: Int16) {
+        guard sources[token.value]?.events != events else { return }
+        sources[token.value]?.events = events
+        pollSetIsStale = true
+    }
+
+    public func remove(_ token: Token) {
+        if sources.removeValue(forKey: token.value) != nil { pollSetIsStale = true }
+    }
+
+    /// Runs before every poll (Wayland: prepare_read and flush).
+    public func addPrePollHook(_ hook: @escaping () -> Void) {
+        prePollHooks.append(hook)
+    }
+
+    /// Runs after every poll, once the ready sources were handled (Wayland:
+    /// cancel an unused read, dispatch what was read).
+    public func addPostPollHook(_ hook: @escaping () -> Void) {
+        postPollHooks.append(hook)
+    }
+
+    public func stop() {
+        running = false
+    }
+
+    /// Serves the sources until `stop()`.
+    public func run() throws(SystemError) {
+        running = true
+        while running {
+            try runOnce(timeoutMilliseconds: -1)
+        }
+    }
+
+    /// One turn: hooks, poll, handlers, hooks. Exposed for tests.
+    public func runOnce(timeoutMilliseconds: Int32) throws(SystemError) {
+        for hook in prePollHooks { hook() }
+        if pollSetIsStale { rebuildPollSet() }
+        let ready = pollSet.withUnsafeMutableBufferPointer { buffer in
+            poll(buffer.baseAddress, nfds_t(buffer.count), timeoutMilliseconds)
+        }
+        if ready < 0 && errno != EINTR { throw SystemError("poll") }
+        if ready > 0 {
+            for index in pollSet.indices where pollSet[index].revents != 0 {
+                let revents = pollSet[index].revents
+                // A handler may have removed this source (or another) meanwhile.
+                guard let source = sources[pollTokens[index]] else { continue }
+                source.handler(revents)
+            }
+        }
+        for hook in postPollHooks { hook() }
+    }
+
+    private func rebuildPollSet() {
+        pollSet.removeAll(keepingCapacity: true)
+        pollTokens.removeAll(keepingCapacity: true)
+        for (token, source) in sources.sorted(by: { $0.key < $1.key }) {
+            pollSet.append(pollfd(fd: source.fd, events: source.events, revents: 0))
+            pollTokens.append(token)
+        }
+        pollSetIsStale = false
+    }
+}

@@ -1,0 +1,27 @@
+import Glibc
+
+/// A failed system call: which operation, and the errno it left.
+public struct SystemError: Error, CustomStringConvertible, Equatable {
+    public var operation: String
+    public var code: Int32
+
+    public init(_ operation: String, code: Int32 = errno) {
+        self.operation = operation
+        self.code = code
+    }
+
+    public var description: String {
+        "\(operation): \(String(cString: strerror(code)))"
+    }
+}
+
+/// Runs a syscall wrapper that returns -1 on failure, retrying on EINTR.
+@discardableResult
+func retryingOnInterrupt(_ operation: String, _ body: () -> Int32) throws(SystemError) -> Int32 {
+    while true {
+        let result = body()
+        if result >= 0 { return result }
+        if errno == EINTR { continue }
+        throw SystemError(operation)
+    }
+}

@@ -1,0 +1,55 @@
+import CPerchSystem
+import Glibc
+
+/// Unix-domain stream sockets: the daemon's listening socket and the
+/// client side used by perchctl.
+public enum UnixSocket {
+    /// Fills a sockaddr_un for `path`; paths longer than sun_path fail.
+    static func withAddress<R>(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> R)
+        throws(SystemError) -> R
+    {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        let capacity = MemoryLayout.size(ofValue: address.sun_path)
+        guard bytes.count < capacity else { throw SystemError("socket path \(path)", code: ENAMETOOLONG) }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        return withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+    }
+
+    static func makeSocket(nonBlocking: Bool) throws(SystemError) -> FileDescriptor {
+        var type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+        if nonBlocking { type |= Int32(SOCK_NONBLOCK.rawValue) }
+        let raw = socket(AF_UNIX, type, 0)
+        if raw < 0 { throw SystemError("socket") }
+        return FileDescriptor(adopting: raw)
+    }
+
+    /// Connects to the socket at `path` (blocking).
+    public static func connect(to path: String) throws(SystemError) -> FileDescriptor {
+        let fd = try makeSocket(nonBlocking: false)
+        let result = try withAddress(path) { address, length in
+            Glibc.connect(fd.rawValue, address, length)
+        }
+        if result < 0 { throw SystemError("connect \(path)") }
+        return fd
+    }
+
+    /// Whether a live server answers at `path`. A socket file left behind by
+    /// a crashed daemon refuses connections.
+    public static func isServed(at path: String) -> Bool {
+        (try? connect(to: path)) != nil
+    }
+
+    /// The uid of the process at the other end of a connected socket.
+    public static func peerUID(of fd: borrowing FileDescriptor) throws(SystemError) -> uid_t {
+        var uid: uid_t = 0
+        if perch_peer_uid(fd.rawValue, &uid) != 0 { throw SystemError("getsockopt(SO_PEERCRED)") }
+        return uid
+    }
+}

@@ -1,0 +1,154 @@
+import CCairo
+import Glibc
+
+/// Reads PNG icons without trusting them.
+///
+/// Icon paths come from other programs' notifications, so the file may be
+/// missing, a FIFO, a text file, truncated, or a 30000×30000 PNG meant to
+/// exhaust memory. The header is checked before anything is decoded, and
+/// every failure is an `IconError`, never a crash.
+enum IconLoader {
+    /// Largest accepted width or height, in image pixels. Bounds the
+    /// decoded size to 64 MiB before the image is scaled down.
+    static let maxDimension = 4096
+
+    /// What identifies a file's current contents: a rewrite in place, a
+    /// rename over the path or a deletion all change it.
+    struct FileStamp: Equatable {
+        var device: UInt64
+        var inode: UInt64
+        var size: Int64
+        var modifiedSeconds: Int
+        var modifiedNanoseconds: Int
+
+        init(_ info: stat) {
+            device = UInt64(info.st_dev)
+            inode = UInt64(info.st_ino)
+            size = Int64(info.st_size)
+            modifiedSeconds = Int(info.st_mtim.tv_sec)
+            modifiedNanoseconds = Int(info.st_mtim.tv_nsec)
+        }
+    }
+
+    static func stamp(of path: String) -> Result<FileStamp, IconError> {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return .failure(.unreadable(errno: errno)) }
+        return .success(FileStamp(info))
+    }
+
+    /// Decodes the PNG at `path` and resamples it to fit a `box` × `box`
+    /// square (buffer pixels), keeping its aspect ratio. Small icons are
+    /// scaled up as well as large ones down, so every icon fills the space
+    /// the layout reserves for it and a 32 px icon stays the same size on a
+    /// scale-2 output (where the box is 64 buffer pixels).
+    ///
+    /// The stamp is returned even on failure when the file could be opened,
+    /// so that a bad file can be remembered and not decoded again.
+    static func load(path: String, box: Int) -> (Result<ScaledIcon, IconError>, FileStamp?) {
+        // O_NONBLOCK: opening a FIFO with no writer must not hang the loop;
+        // it is then rejected as not a regular file.
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else { return (.failure(.unreadable(errno: errno)), nil) }
+        defer { close(fd) }
+
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return (.failure(.unreadable(errno: errno)), nil) }
+        let stamp = FileStamp(info)
+        guard info.st_mode & S_IFMT == S_IFREG else { return (.failure(.notARegularFile), stamp) }
+        return (decode(fd, box: box), stamp)
+    }
+
+    private static func decode(_ fd: Int32, box: Int) -> Result<ScaledIcon, IconError> {
+        switch readSize(fd) {
+        case nil:
+            return .failure(.notPNG)
+        case let (width, height)? where width > maxDimension || height > maxDimension:
+            return .failure(.tooLarge(width: width, height: height))
+        default:
+            break
+        }
+        guard lseek(fd, 0, SEEK_SET) == 0 else { return .failure(.unreadable(errno: errno)) }
+
+        var source = fd
+        let image = withUnsafeMutablePointer(to: &source) {
+            cairo_image_surface_create_from_png_stream(readChunk, $0)
+        }!
+        let status = cairo_surface_status(image)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            cairo_surface_destroy(image)
+            return .failure(.decodeFailed(status))
+        }
+        return fit(image, box: box)
+    }
+
+    /// Width and height from the IHDR chunk, which the PNG format requires
+    /// to come first, right after the 8-byte signature; nil if absent.
+    private static func readSize(_ fd: Int32) -> (Int, Int)? {
+        var header = [UInt8](repeating: 0, count: 24)
+        let count = header.withUnsafeMutableBytes { readFully(fd, $0.baseAddress!, $0.count) }
+        let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        let ihdr: [UInt8] = [0x49, 0x48, 0x44, 0x52]
+        guard count == header.count,
+              header[0..<8].elementsEqual(signature),
+              header[12..<16].elementsEqual(ihdr) else { return nil }
+        func bigEndian32(_ at: Int) -> Int {
+            header[at..<at + 4].reduce(0) { $0 << 8 | Int($1) }
+        }
+        return (bigEndian32(16), bigEndian32(20))
+    }
+
+    /// Resamples `image` (consumed) to fit the box.
+    private static func fit(_ image: OpaquePointer, box: Int) -> Result<ScaledIcon, IconError> {
+        let sourceWidth = Int(cairo_image_surface_get_width(image))
+        let sourceHeight = Int(cairo_image_surface_get_height(image))
+        let factor = Double(box) / Double(max(sourceWidth, sourceHeight))
+        let width = max(1, Int((Double(sourceWidth) * factor).rounded()))
+        let height = max(1, Int((Double(sourceHeight) * factor).rounded()))
+        if width == sourceWidth && height == sourceHeight { return .success(ScaledIcon(surface: image)) }
+        defer { cairo_surface_destroy(image) }
+
+        let scaled = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))!
+        let cairo = cairo_create(scaled)!
+        cairo_scale(cairo, Double(width) / Double(sourceWidth), Double(height) / Double(sourceHeight))
+        cairo_set_source_surface(cairo, image, 0, 0)
+        // GOOD is a box filter when shrinking (no aliasing from a 512 px
+        // source) and bilinear when growing. PAD keeps the edges opaque
+        // instead of blending them with the transparent outside.
+        cairo_pattern_set_filter(cairo_get_source(cairo), CAIRO_FILTER_GOOD)
+        cairo_pattern_set_extend(cairo_get_source(cairo), CAIRO_EXTEND_PAD)
+        cairo_paint(cairo)
+        cairo_destroy(cairo)
+        cairo_surface_flush(scaled)
+
+        let status = cairo_surface_status(scaled)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            cairo_surface_destroy(scaled)
+            return .failure(.decodeFailed(status))
+        }
+        return .success(ScaledIcon(surface: scaled))
+    }
+
+    /// Reads until `count` bytes or end of file; returns how many were read.
+    private static func readFully(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+        var done = 0
+        while done < count {
+            let got = read(fd, buffer + done, count - done)
+            if got > 0 {
+                done += got
+            } else if got < 0 && errno == EINTR {
+                continue
+            } else {
+                break
+            }
+        }
+        return done
+    }
+
+    /// `cairo_read_func_t`: the closure points at the file descriptor.
+    private static let readChunk: cairo_read_func_t = { closure, data, length in
+        guard let closure, let data else { return CAIRO_STATUS_READ_ERROR }
+        let fd = closure.load(as: Int32.self)
+        let got = readFully(fd, data, Int(length))
+        return got == Int(length) ? CAIRO_STATUS_SUCCESS : CAIRO_STATUS_READ_ERROR
+    }
+}

@@ -1,0 +1,149 @@
+import CPangoCairo
+
+/// One reused `PangoLayout` plus the settings last applied to it.
+///
+/// Every `pango_layout_set_*` call throws away the layout's line breaks, so
+/// setters only call Pango when a value actually changes: measuring a toast
+/// and then drawing it lays the text out once. All lengths are surface
+/// pixels; Pango's own unit is 1/`PANGO_SCALE` of a pixel.
+final class TextBlock {
+    /// How the block wraps and cuts text.
+    enum Role {
+        /// One line; newlines become spaces; ellipsized at the end.
+        case title
+        /// Wraps at words, then characters; ellipsized only under a height limit.
+        case body
+    }
+
+    private let layout: OpaquePointer
+    private let role: Role
+    private var text: String?
+    private var format: TextFormat?
+    private var fontName: String?
+    private var width: Int?
+    /// `nil` means no limit.
+    private var maxHeight: Int??
+
+    init(layout: OpaquePointer, role: Role) {
+        self.layout = layout
+        self.role = role
+        switch role {
+        case .title:
+            // With a width and no positive height, PANGO_ELLIPSIZE_END keeps
+            // each paragraph to one line; single-paragraph mode makes sure a
+            // stray U+2029 cannot start a second one.
+            pango_layout_set_single_paragraph_mode(layout, 1)
+            pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
+        case .body:
+            pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
+        }
+    }
+
+    deinit {
+        g_object_unref(UnsafeMutableRawPointer(layout))
+    }
+
+    /// Sets the font from a Pango description such as "Sans Bold 11".
+    func setFont(_ name: String) {
+        guard name != fontName else { return }
+        fontName = name
+        let description = pango_font_description_from_string(name)
+        pango_layout_set_font_description(layout, description)  // copies
+        pango_font_description_free(description)
+    }
+
+    /// Sets the text. Returns a problem worth logging (bad markup), if any;
+    /// the text is then shown as plain text rather than dropped.
+    @discardableResult
+    func setText(_ newText: String, format newFormat: TextFormat) -> String? {
+        let shown = role == .title ? Self.oneLine(newText) : newText
+        guard shown != text || newFormat != format else { return nil }
+        text = shown
+        format = newFormat
+        switch newFormat {
+        case .plain:
+            pango_layout_set_attributes(layout, nil)
+            pango_layout_set_text(layout, shown, -1)
+            return nil
+        case .markup:
+            return setMarkup(shown)
+        }
+    }
+
+    /// Sets the wrapping (and ellipsizing) width, in surface pixels.
+    func setWidth(_ pixels: Int) {
+        // Pango treats width -1 as "no wrapping"; a style so narrow that the
+        // text column vanishes still gets one pixel, not unbounded lines.
+        let pixels = max(1, pixels)
+        guard pixels != width else { return }
+        width = pixels
+        pango_layout_set_width(layout, Int32(clamping: pixels) * PANGO_SCALE)
+    }
+
+    /// Limits the body's height in surface pixels, ellipsizing the last line
+    /// that fits; `nil` lets it grow (that is how its natural height is
+    /// measured). Titles ignore this: they are always one line.
+    func setMaxHeight(_ pixels: Int?) {
+        guard role == .body, maxHeight != .some(pixels) else { return }
+        maxHeight = .some(pixels)
+        if let pixels {
+            pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
+            pango_layout_set_height(layout, Int32(clamping: max(0, pixels)) * PANGO_SCALE)
+        } else {
+            // Ellipsizing with height -1 would cut every paragraph to one
+            // line, so an unlimited body must not ellipsize at all.
+            pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_NONE)
+            pango_layout_set_height(layout, -1)
+        }
+    }
+
+    /// Height of the laid-out text from its logical extents, rounded up to
+    /// whole surface pixels.
+    var height: Int {
+        var logical = PangoRectangle()
+        pango_layout_get_extents(layout, nil, &logical)
+        return Self.pixelsCeil(logical.height)
+    }
+
+    /// Height of the first line (logical extents), in surface pixels.
+    var firstLineHeight: Int {
+        guard let line = pango_layout_get_line_readonly(layout, 0) else { return 0 }
+        var logical = PangoRectangle()
+        pango_layout_line_get_extents(line, nil, &logical)
+        return Self.pixelsCeil(logical.height)
+    }
+
+    /// Draws the layout with its top-left corner at the current point.
+    func show(in cairo: OpaquePointer) {
+        pango_cairo_show_layout(cairo, layout)
+    }
+
+    private func setMarkup(_ markup: String) -> String? {
+        var attributes: OpaquePointer?
+        var plain: UnsafeMutablePointer<CChar>?
+        var error: UnsafeMutablePointer<GError>?
+        guard pango_parse_markup(markup, -1, 0, &attributes, &plain, nil, &error) != 0,
+              let plain else {
+            let reason = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
+            if let error { g_error_free(error) }
+            pango_layout_set_attributes(layout, nil)
+            pango_layout_set_text(layout, markup, -1)
+            return "markup: \(reason); shown as plain text"
+        }
+        pango_layout_set_text(layout, plain, -1)
+        pango_layout_set_attributes(layout, attributes)  // takes a reference
+        pango_attr_list_unref(attributes)
+        g_free(plain)
+        return nil
+    }
+
+    private static func oneLine(_ text: String) -> String {
+        guard text.contains(where: \.isNewline) else { return text }
+        return String(text.map { $0.isNewline ? " " : $0 })
+    }
+
+    private static func pixelsCeil(_ pangoUnits: Int32) -> Int {
+        let scale = Int(PANGO_SCALE)
+        return (Int(pangoUnits) + scale - 1) / scale
+    }
+}

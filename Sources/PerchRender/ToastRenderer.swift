@@ -1,0 +1,207 @@
+import CCairo
+import PerchCore
+
+/// Measures and draws toast cards with Cairo and Pango.
+///
+/// One renderer serves the whole daemon, on its one thread: it keeps a
+/// Pango context, two reusable layouts and a small icon cache alive between
+/// toasts. It is not thread-safe.
+///
+/// Lengths in `ToastStyle` and `ToastGeometry` are surface pixels; a
+/// `PixelTarget` is in buffer pixels, `scale` times larger.
+public final class ToastRenderer {
+    /// Problems met by the most recent `geometry(for:style:)` or `draw` call,
+    /// as log lines (e.g. "icon /x.png: file not found"). None of them stops
+    /// drawing: a bad icon is left out, bad markup is shown as plain text.
+    public private(set) var diagnostics: [String] = []
+
+    /// The one switch for Pango markup (see `TextFormat`).
+    let textFormat = TextFormat.plain
+
+    // Lazy so that a renderer that never draws (e.g. in a control-only
+    // code path) never loads fontconfig.
+    private lazy var fonts = FontContext()
+    private lazy var title = TextBlock(layout: fonts.makeLayout(), role: .title)
+    private lazy var body = TextBlock(layout: fonts.makeLayout(), role: .body)
+    private let icons = IconCache(capacity: 16)
+
+    public init() {}
+
+    /// Measures the text with Pango and returns the card's geometry in
+    /// surface pixels. The title is one line, ellipsized at the end; the
+    /// body wraps at words (then characters) in `style.textWidth(hasIcon:)`.
+    /// An icon that cannot be loaded counts as no icon, as in `draw`.
+    public func geometry(for content: ToastContent, style: ToastStyle) -> ToastGeometry {
+        diagnostics.removeAll()
+        let hasIcon = icon(for: content, style: style, scale: 1) != nil
+        let heights = layOutText(content, style: style, hasIcon: hasIcon, bodyLimit: nil)
+        return ToastGeometry(titleHeight: heights.title, naturalBodyHeight: heights.body,
+                             hasIcon: hasIcon, style: style)
+    }
+
+    /// Draws the whole card into `target`, which should be
+    /// `style.width * scale` × `geometry.height * scale` buffer pixels.
+    /// The target is cleared first; outside the rounded rectangle it stays
+    /// transparent.
+    ///
+    /// - Parameters:
+    ///   - scale: the integer buffer scale of the output.
+    ///   - opacity: 0...1, multiplies the whole card as one layer (so the
+    ///     border does not show through the background while fading).
+    public func draw(_ content: ToastContent, style: ToastStyle, geometry: ToastGeometry,
+                     into target: PixelTarget, scale: Int, opacity: Double = 1) {
+        diagnostics.removeAll()
+        guard scale >= 1 else {
+            diagnostics.append("draw: buffer scale \(scale) is not positive; nothing drawn")
+            return
+        }
+        guard let surface = makeSurface(target) else { return }
+        defer { cairo_surface_destroy(surface) }
+        if target.width != style.width * scale || target.height != geometry.height * scale {
+            diagnostics.append("draw: target is \(target.width)×\(target.height) px, the card "
+                + "\(style.width * scale)×\(geometry.height * scale) px at scale \(scale); clipped")
+        }
+
+        let cairo = cairo_create(surface)!
+        defer { cairo_destroy(cairo) }
+        // Buffers are reused, so old pixels must go, including outside the card.
+        cairo_set_operator(cairo, CAIRO_OPERATOR_CLEAR)
+        cairo_paint(cairo)
+        cairo_set_operator(cairo, CAIRO_OPERATOR_OVER)
+
+        let alpha = min(max(opacity, 0), 1)
+        if alpha > 0 {
+            // From here on, user space is surface pixels.
+            cairo_scale(cairo, Double(scale), Double(scale))
+            // A group makes the fade apply to the composed card, not to each
+            // layer (which would let the border show through the background).
+            let fading = alpha < 1
+            if fading { cairo_push_group(cairo) }
+            paintCard(cairo, style: style, height: geometry.height)
+            let icon = icon(for: content, style: style, scale: scale)
+            if let icon { paintIcon(icon, cairo, style: style, scale: scale) }
+            paintText(content, cairo, style: style, geometry: geometry, hasIcon: icon != nil)
+            if fading {
+                cairo_pop_group_to_source(cairo)
+                cairo_paint_with_alpha(cairo, alpha)
+            }
+        }
+        cairo_surface_flush(surface)
+    }
+
+    // MARK: - Drawing steps
+
+    private func makeSurface(_ target: PixelTarget) -> OpaquePointer? {
+        let minimumStride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, Int32(clamping: target.width)))
+        guard target.width > 0, target.height > 0, target.width <= Int(Int32.max),
+              target.height <= Int(Int32.max), target.stride <= Int(Int32.max),
+              minimumStride > 0, target.stride >= minimumStride, target.stride % 4 == 0 else {
+            diagnostics.append("draw: invalid target \(target.width)×\(target.height) px, "
+                + "stride \(target.stride) bytes; nothing drawn")
+            return nil
+        }
+        let surface = cairo_image_surface_create_for_data(
+            target.base.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32,
+            Int32(target.width), Int32(target.height), Int32(target.stride))!
+        let status = cairo_surface_status(surface)
+        guard status == CAIRO_STATUS_SUCCESS else {
+            diagnostics.append("draw: cairo: \(String(cString: cairo_status_to_string(status)))")
+            cairo_surface_destroy(surface)
+            return nil
+        }
+        return surface
+    }
+
+    private func paintCard(_ cairo: OpaquePointer, style: ToastStyle, height: Int) {
+        CardShape.addPath(to: cairo, width: Double(style.width), height: Double(height),
+                          cornerRadius: Double(style.cornerRadius), borderWidth: Double(style.borderWidth))
+        setSource(cairo, style.background)
+        if style.borderWidth > 0 {
+            cairo_fill_preserve(cairo)
+            cairo_set_line_width(cairo, Double(style.borderWidth))
+            setSource(cairo, style.border)
+            cairo_stroke(cairo)
+        } else {
+            cairo_fill(cairo)
+        }
+    }
+
+    /// Paints the icon 1:1 in buffer pixels (it was resampled for this
+    /// scale), centred in its box at the top-left corner of the content.
+    private func paintIcon(_ icon: ScaledIcon, _ cairo: OpaquePointer, style: ToastStyle, scale: Int) {
+        let box = style.iconSize * scale
+        let x = style.padding * scale + (box - icon.width) / 2
+        let y = style.padding * scale + (box - icon.height) / 2
+        cairo_save(cairo)
+        cairo_identity_matrix(cairo)
+        cairo_set_source_surface(cairo, icon.surface, Double(x), Double(y))
+        cairo_paint(cairo)
+        cairo_restore(cairo)
+    }
+
+    private func paintText(_ content: ToastContent, _ cairo: OpaquePointer, style: ToastStyle,
+                           geometry: ToastGeometry, hasIcon: Bool) {
+        let heights = layOutText(content, style: style, hasIcon: hasIcon, bodyLimit: geometry.bodyHeight)
+        let left = Double(style.padding + (hasIcon ? style.iconSize + style.iconGap : 0))
+        let top = Double(style.padding)
+
+        cairo_save(cairo)
+        // Pango keeps the text inside the column's width and the body's
+        // height; the clip also holds back glyph overhangs (accents, italic
+        // tails) and a title taller than the card, so the padding stays clear.
+        cairo_rectangle(cairo, left, top, Double(max(0, style.textWidth(hasIcon: hasIcon))),
+                        Double(max(0, geometry.height - 2 * style.padding)))
+        cairo_clip(cairo)
+        setSource(cairo, style.text)
+        cairo_move_to(cairo, left, top)
+        title.show(in: cairo)
+        // Pango shows at least one line whatever the height limit; when the
+        // card is too short for even that, leave the body out rather than
+        // showing a line cut in half.
+        if heights.body > 0 && body.firstLineHeight <= geometry.bodyHeight {
+            cairo_move_to(cairo, left, top + Double(heights.title + style.titleGap))
+            body.show(in: cairo)
+        }
+        cairo_restore(cairo)
+    }
+
+    // MARK: - Shared by measuring and drawing
+
+    /// Lays out the title and body (with `bodyLimit` surface pixels, or
+    /// none) and returns their heights in surface pixels; the body's is 0
+    /// when it is empty.
+    private func layOutText(_ content: ToastContent, style: ToastStyle, hasIcon: Bool,
+                            bodyLimit: Int?) -> (title: Int, body: Int) {
+        let width = style.textWidth(hasIcon: hasIcon)
+        title.setFont(style.titleFont)
+        title.setWidth(width)
+        note(title.setText(content.title, format: textFormat), in: "title")
+        guard !content.body.isEmpty else { return (title.height, 0) }
+        body.setFont(style.bodyFont)
+        body.setWidth(width)
+        body.setMaxHeight(bodyLimit)
+        note(body.setText(content.body, format: textFormat), in: "body")
+        return (title.height, body.height)
+    }
+
+    /// Loads the icon fitted to `iconSize * scale` buffer pixels; nil (and
+    /// a diagnostic) when there is none or it cannot be used.
+    private func icon(for content: ToastContent, style: ToastStyle, scale: Int) -> ScaledIcon? {
+        guard let path = content.iconPath, !path.isEmpty, style.iconSize > 0 else { return nil }
+        switch icons.icon(at: path, box: style.iconSize * scale) {
+        case .success(let icon):
+            return icon
+        case .failure(let error):
+            diagnostics.append("icon \(path): \(error)")
+            return nil
+        }
+    }
+
+    private func note(_ problem: String?, in part: String) {
+        if let problem { diagnostics.append("\(part) \(problem)") }
+    }
+
+    private func setSource(_ cairo: OpaquePointer, _ colour: RGBA) {
+        cairo_set_source_rgba(cairo, colour.red, colour.green, colour.blue, colour.alpha)
+    }
+}

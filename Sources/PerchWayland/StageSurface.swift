@@ -1,0 +1,184 @@
+import CPerchSupport
+import CWaylandClient
+import PerchCore
+import PerchPlatform
+
+/// The layer surface that holds a stack of toasts: a column as wide as a
+/// toast, stretched along the output's height (anchored to the top and
+/// bottom edges), fully transparent and with an empty input region, so
+/// clicks between toasts reach the windows below. Toasts are its
+/// subsurfaces; their positions apply when the stage commits, so every
+/// animated frame is one stage commit.
+public final class StageSurface {
+    let surface: OpaquePointer
+    private let layerSurface: OpaquePointer
+    private let connection: WaylandConnection
+    private var viewport: OpaquePointer?
+    private var content: ShmBuffer?
+    private var frameCallback: OpaquePointer?
+    /// Outputs the stage is shown on (wl_surface.enter/leave).
+    private var enteredOutputs: [ObjectIdentifier: Output] = [:]
+
+    /// Size from the last configure, surface pixels; nil before the first.
+    public private(set) var size: (width: Int, height: Int)?
+    /// The buffer scale toasts should be drawn at: the largest scale of the
+    /// outputs the stage is on.
+    public private(set) var scale = 1
+
+    public var onConfigure: (() -> Void)?
+    public var onClosed: (() -> Void)?
+    public var onScaleChanged: (() -> Void)?
+    public var onFrame: (() -> Void)?
+
+    /// - Parameters:
+    ///   - output: the output to show on; nil lets the compositor choose
+    ///     (the focused one).
+    ///   - width: the toast width in surface pixels.
+    public init(connection: WaylandConnection, output: Output?, anchor: Anchor, margins: Margins,
+                width: Int, layer: UInt32 = ZWLR_LAYER_SHELL_V1_LAYER_OVERLAY.rawValue) {
+        self.connection = connection
+        surface = wl_compositor_create_surface(connection.compositor)
+        layerSurface = zwlr_layer_shell_v1_get_layer_surface(
+            connection.layerShell, surface, output?.proxy, layer, "notifications")
+        let opaque = Unmanaged.passUnretained(self).toOpaque()
+        wl_surface_add_listener(surface, stageSurfaceListener, opaque)
+        zwlr_layer_surface_v1_add_listener(layerSurface, layerSurfaceListener, opaque)
+
+        var edges = ZWLR_LAYER_SURFACE_V1_ANCHOR_TOP.rawValue | ZWLR_LAYER_SURFACE_V1_ANCHOR_BOTTOM.rawValue
+        switch anchor {
+        case .topLeft, .bottomLeft: edges |= ZWLR_LAYER_SURFACE_V1_ANCHOR_LEFT.rawValue
+        case .topRight, .bottomRight: edges |= ZWLR_LAYER_SURFACE_V1_ANCHOR_RIGHT.rawValue
+        case .topCenter, .bottomCenter: break
+        }
+        zwlr_layer_surface_v1_set_anchor(layerSurface, edges)
+        // Height 0: as tall as the anchors allow (the compositor says how tall).
+        zwlr_layer_surface_v1_set_size(layerSurface, UInt32(width), 0)
+        zwlr_layer_surface_v1_set_margin(layerSurface, Int32(margins.top), Int32(margins.right),
+                                         Int32(margins.bottom), Int32(margins.left))
+        // 0: keep out of panels' exclusive zones, like any notifier.
+        zwlr_layer_surface_v1_set_exclusive_zone(layerSurface, 0)
+        zwlr_layer_surface_v1_set_keyboard_interactivity(
+            layerSurface, ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_NONE.rawValue)
+
+        let region = wl_compositor_create_region(connection.compositor)
+        wl_surface_set_input_region(surface, region)
+        wl_region_destroy(region)
+        if let viewporter = connection.viewporter {
+            viewport = wp_viewporter_get_viewport(viewporter, surface)
+        }
+        // The first commit carries no buffer; the compositor answers with a
+        // configure, and only then may a buffer be attached.
+        wl_surface_commit(surface)
+    }
+
+    deinit {
+        if let frameCallback { wl_callback_destroy(frameCallback) }
+        if let viewport { wp_viewport_destroy(viewport) }
+        zwlr_layer_surface_v1_destroy(layerSurface)
+        wl_surface_destroy(surface)
+    }
+
+    public var isConfigured: Bool { size != nil }
+
+    /// Asks for a frame callback with the next commit (once; repeated calls
+    /// before the callback fires add nothing).
+    public func requestFrame() {
+        guard frameCallback == nil else { return }
+        frameCallback = wl_surface_frame(surface)
+        wl_callback_add_listener(frameCallback, frameListener, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    public var isWaitingForFrame: Bool { frameCallback != nil }
+
+    /// Applies everything pending: subsurface positions, content, frame request.
+    public func commit() {
+        wl_surface_commit(surface)
+    }
+
+    // MARK: Events
+
+    fileprivate func configure(serial: UInt32, width: UInt32, height: UInt32) {
+        zwlr_layer_surface_v1_ack_configure(layerSurface, serial)
+        let newSize = (width: Int(width), height: Int(height))
+        guard newSize.width > 0, newSize.height > 0 else { return }
+        if size.map({ $0 != newSize }) ?? true {
+            size = newSize
+            attachTransparentContent(width: newSize.width, height: newSize.height)
+        }
+        onConfigure?()
+    }
+
+    /// A mapped layer surface needs a buffer. With wp_viewporter a single
+    /// transparent pixel is stretched to the whole stage; without it, a
+    /// full-size transparent buffer is used.
+    private func attachTransparentContent(width: Int, height: Int) {
+        do {
+            if let viewport {
+                if content == nil { content = try ShmBuffer(shm: connection.shm!, width: 1, height: 1) }
+                wp_viewport_set_destination(viewport, Int32(width), Int32(height))
+            } else {
+                content = try ShmBuffer(shm: connection.shm!, width: width, height: height)
+            }
+        } catch {
+            // Without content the stage stays unmapped; report and keep going.
+            Log.error("stage buffer: \(error)")
+            return
+        }
+        guard let content else { return }
+        // memfd memory starts zeroed: transparent black.
+        wl_surface_attach(surface, content.proxy, 0, 0)
+        wl_surface_damage_buffer(surface, 0, 0, Int32(content.width), Int32(content.height))
+    }
+
+    fileprivate func closed() {
+        onClosed?()
+    }
+
+    fileprivate func frameDone() {
+        if let frameCallback { wl_callback_destroy(frameCallback) }
+        frameCallback = nil
+        onFrame?()
+    }
+
+    fileprivate func entered(_ proxy: OpaquePointer?, _ entering: Bool) {
+        guard let output = Output.from(proxy: proxy) else { return }
+        if entering {
+            enteredOutputs[ObjectIdentifier(output)] = output
+        } else {
+            enteredOutputs.removeValue(forKey: ObjectIdentifier(output))
+        }
+        let newScale = Int(enteredOutputs.values.map(\.scale).max() ?? 1)
+        if newScale != scale {
+            scale = newScale
+            onScaleChanged?()
+        }
+    }
+}
+
+private func stage(_ data: UnsafeMutableRawPointer?) -> StageSurface? {
+    data.map { Unmanaged<StageSurface>.fromOpaque($0).takeUnretainedValue() }
+}
+
+nonisolated(unsafe) private let layerSurfaceListener: UnsafeMutablePointer<zwlr_layer_surface_v1_listener> = {
+    let listener = UnsafeMutablePointer<zwlr_layer_surface_v1_listener>.allocate(capacity: 1)
+    listener.initialize(to: zwlr_layer_surface_v1_listener(
+        configure: { data, _, serial, width, height in
+            stage(data)?.configure(serial: serial, width: width, height: height)
+        },
+        closed: { data, _ in stage(data)?.closed() }))
+    return listener
+}()
+
+nonisolated(unsafe) private let stageSurfaceListener: UnsafeMutablePointer<wl_surface_listener> = {
+    let listener = UnsafeMutablePointer<wl_surface_listener>.allocate(capacity: 1)
+    listener.initialize(to: wl_surface_listener(
+        enter: { data, _, output in stage(data)?.entered(output, true) },
+        leave: { data, _, output in stage(data)?.entered(output, false) }))
+    return listener
+}()
+
+nonisolated(unsafe) private let frameListener: UnsafeMutablePointer<wl_callback_listener> = {
+    let listener = UnsafeMutablePointer<wl_callback_listener>.allocate(capacity: 1)
+    listener.initialize(to: wl_callback_listener(done: { data, _, _ in stage(data)?.frameDone() }))
+    return listener
+}()

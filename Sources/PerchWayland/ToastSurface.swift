@@ -1,0 +1,55 @@
+import CPerchSupport
+import CWaylandClient
+import PerchPlatform
+
+/// One toast on screen: a wl_surface that is a (synchronized) subsurface
+/// of the stage, with its own buffers. Moving it is `setPosition`, applied
+/// on the stage's next commit — no pixels are redrawn for motion.
+public final class ToastSurface {
+    let surface: OpaquePointer
+    private let subsurface: OpaquePointer
+    private let shm: OpaquePointer
+    /// Two are enough: one the compositor may hold, one to draw into.
+    private var buffers: [ShmBuffer] = []
+    private var lastPosition: (x: Int, y: Int)?
+
+    public init(connection: WaylandConnection, stage: StageSurface) {
+        surface = wl_compositor_create_surface(connection.compositor)
+        subsurface = wl_subcompositor_get_subsurface(connection.subcompositor, surface, stage.surface)
+        shm = connection.shm!
+        // Start off screen until the first frame places it.
+        wl_subsurface_set_position(subsurface, -100_000, -100_000)
+    }
+
+    deinit {
+        wl_subsurface_destroy(subsurface)
+        wl_surface_destroy(surface)
+    }
+
+    /// A buffer of this size (buffer pixels) that the compositor does not
+    /// hold: a free one is reused, otherwise a new one is made.
+    public func freeBuffer(width: Int, height: Int) throws(SystemError) -> ShmBuffer {
+        buffers.removeAll { !$0.isBusy && ($0.width != width || $0.height != height) }
+        if let free = buffers.first(where: { !$0.isBusy }) { return free }
+        let buffer = try ShmBuffer(shm: shm, width: width, height: height)
+        buffers.append(buffer)
+        return buffer
+    }
+
+    /// Shows `buffer` (drawn at `scale`) on the next stage commit.
+    public func present(_ buffer: ShmBuffer, scale: Int) {
+        wl_surface_set_buffer_scale(surface, Int32(scale))
+        wl_surface_attach(surface, buffer.proxy, 0, 0)
+        wl_surface_damage_buffer(surface, 0, 0, Int32(buffer.width), Int32(buffer.height))
+        buffer.markBusy()
+        wl_surface_commit(surface)
+    }
+
+    /// Moves the toast (stage-local surface pixels), effective on the stage's
+    /// next commit. Unchanged positions send nothing.
+    public func setPosition(x: Int, y: Int) {
+        if let last = lastPosition, last == (x, y) { return }
+        lastPosition = (x, y)
+        wl_subsurface_set_position(subsurface, Int32(x), Int32(y))
+    }
+}

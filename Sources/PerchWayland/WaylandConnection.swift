@@ -1,0 +1,199 @@
+import CPerchSupport
+import CWaylandClient
+import Glibc
+import PerchPlatform
+
+/// The connection to the compositor, its registry and the globals Perch
+/// binds. Serves the display fd from the event loop with the canonical
+/// read sequence (prepare_read, flush, poll, read_events or cancel_read,
+/// dispatch_pending), so events are never read on another thread and a
+/// full socket never blocks the loop.
+public final class WaylandConnection {
+    public let display: OpaquePointer
+    private var registry: OpaquePointer!
+
+    public private(set) var compositor: OpaquePointer?
+    public private(set) var subcompositor: OpaquePointer?
+    public private(set) var shm: OpaquePointer?
+    public private(set) var layerShell: OpaquePointer?
+    public private(set) var viewporter: OpaquePointer?
+    public private(set) var layerShellVersion: UInt32 = 0
+    /// Every output the compositor announced, by registry name.
+    public private(set) var outputs: [UInt32: Output] = [:]
+    public private(set) var seats: [UInt32: Seat] = [:]
+
+    /// Called when an output is announced after start-up or removed.
+    public var onOutputsChanged: (() -> Void)?
+    /// Called once when the connection breaks; the caller should exit.
+    public var onLost: ((WaylandError) -> Void)?
+
+    private var loopToken: EventLoop.Token?
+    private var readPrepared = false
+    private var lost = false
+
+    /// Connects to `WAYLAND_DISPLAY` and binds the globals (two roundtrips:
+    /// one for the registry, one for the outputs' and seats' first events).
+    public init() throws(WaylandError) {
+        guard let name = Environment.value("WAYLAND_DISPLAY"), !name.isEmpty else {
+            throw .noDisplayVariable
+        }
+        guard let display = wl_display_connect(nil) else {
+            throw .cannotConnect(display: name, reason: String(cString: strerror(errno)))
+        }
+        self.display = display
+        registry = wl_display_get_registry(display)
+        wl_registry_add_listener(registry, registryListener, Unmanaged.passUnretained(self).toOpaque())
+        guard wl_display_roundtrip(display) >= 0, wl_display_roundtrip(display) >= 0 else {
+            throw .connectionLost("roundtrip failed during start-up")
+        }
+        for (global, value) in [("wl_compositor", compositor), ("wl_subcompositor", subcompositor),
+                                ("wl_shm", shm), ("zwlr_layer_shell_v1", layerShell)] where value == nil {
+            throw .missingGlobal(global)
+        }
+    }
+
+    deinit {
+        outputs.removeAll()
+        seats.removeAll()
+        for proxy in [viewporter, layerShell, shm, subcompositor, compositor, registry] {
+            if let proxy { wl_proxy_destroy(proxy) }
+        }
+        wl_display_disconnect(display)
+    }
+
+    // MARK: Registry events
+
+    fileprivate func global(name: UInt32, interface: String, version: UInt32) {
+        func bind(_ wanted: UnsafePointer<wl_interface>, _ maximum: UInt32) -> OpaquePointer? {
+            OpaquePointer(wl_registry_bind(registry, name, wanted, min(version, maximum)))
+        }
+        switch interface {
+        case "wl_compositor":
+            // v4 for damage_buffer; nothing newer is needed.
+            compositor = bind(perch_wl_compositor_interface(), 4)
+        case "wl_subcompositor":
+            subcompositor = bind(perch_wl_subcompositor_interface(), 1)
+        case "wl_shm":
+            shm = bind(perch_wl_shm_interface(), 1)
+        case "zwlr_layer_shell_v1":
+            layerShellVersion = min(version, 4)
+            layerShell = bind(perch_zwlr_layer_shell_v1_interface(), 4)
+        case "wp_viewporter":
+            viewporter = bind(perch_wp_viewporter_interface(), 1)
+        case "wl_output":
+            if let proxy = bind(perch_wl_output_interface(), 4) {
+                outputs[name] = Output(proxy: proxy, registryName: name)
+                onOutputsChanged?()
+            }
+        case "wl_seat":
+            if let proxy = bind(perch_wl_seat_interface(), 5) {
+                seats[name] = Seat(proxy: proxy)
+            }
+        default:
+            break
+        }
+    }
+
+    fileprivate func globalRemoved(name: UInt32) {
+        if outputs.removeValue(forKey: name) != nil { onOutputsChanged?() }
+        seats.removeValue(forKey: name)
+    }
+
+    // MARK: Event loop integration
+
+    public var fileDescriptor: Int32 { wl_display_get_fd(display) }
+
+    /// Serves the display from `loop`.
+    public func attach(to loop: EventLoop) {
+        loopToken = loop.add(fd: fileDescriptor, events: Int16(POLLIN)) { [unowned self] revents in
+            self.handleReady(revents, loop: loop)
+        }
+        loop.addPrePollHook { [unowned self] in self.prepareForPoll(loop: loop) }
+        loop.addPostPollHook { [unowned self] in self.finishPoll() }
+    }
+
+    private func prepareForPoll(loop: EventLoop) {
+        guard !lost else { return }
+        // Events already queued must be dispatched before we may read more.
+        while wl_display_prepare_read(display) != 0 {
+            if wl_display_dispatch_pending(display) < 0 { return fail() }
+        }
+        readPrepared = true
+        // Send our requests; if the socket is full, wait for POLLOUT rather
+        // than blocking.
+        if wl_display_flush(display) < 0 {
+            if errno == EAGAIN {
+                if let loopToken { loop.setEvents(loopToken, Int16(POLLIN | POLLOUT)) }
+            } else if errno != EPIPE {
+                // EPIPE: the compositor is gone; read_events reports it.
+                return fail()
+            }
+        } else if let loopToken {
+            loop.setEvents(loopToken, Int16(POLLIN))
+        }
+    }
+
+    private func handleReady(_ revents: Int16, loop: EventLoop) {
+        guard !lost, readPrepared else { return }
+        if revents & Int16(POLLIN | POLLERR | POLLHUP) != 0 {
+            readPrepared = false
+            if wl_display_read_events(display) < 0 { return fail() }
+        }
+    }
+
+    private func finishPoll() {
+        guard !lost else { return }
+        if readPrepared {
+            wl_display_cancel_read(display)
+            readPrepared = false
+        }
+        if wl_display_dispatch_pending(display) < 0 { fail() }
+    }
+
+    private func fail() {
+        guard !lost else { return }
+        lost = true
+        if readPrepared {
+            wl_display_cancel_read(display)
+            readPrepared = false
+        }
+        onLost?(.connectionLost(describeError()))
+    }
+
+    private func describeError() -> String {
+        let code = wl_display_get_error(display)
+        if code == EPROTO {
+            var interface: UnsafePointer<wl_interface>?
+            var id: UInt32 = 0
+            let protocolCode = wl_display_get_protocol_error(display, &interface, &id)
+            let name = interface.map { String(cString: $0.pointee.name) } ?? "unknown interface"
+            return "protocol error \(protocolCode) on \(name)@\(id)"
+        }
+        if code == EPIPE || code == ECONNRESET || code == 0 {
+            return "the compositor closed the connection"
+        }
+        return String(cString: strerror(code))
+    }
+
+    /// Sends pending requests now (used before blocking operations and at exit).
+    public func flush() {
+        _ = wl_display_flush(display)
+    }
+}
+
+// The registry listener: allocated once, never moves; `data` is the
+// unretained WaylandConnection, which destroys the registry before it dies.
+nonisolated(unsafe) private let registryListener: UnsafeMutablePointer<wl_registry_listener> = {
+    let listener = UnsafeMutablePointer<wl_registry_listener>.allocate(capacity: 1)
+    listener.initialize(to: wl_registry_listener(
+        global: { data, _, name, interface, version in
+            guard let data, let interface else { return }
+            Unmanaged<WaylandConnection>.fromOpaque(data).takeUnretainedValue()
+                .global(name: name, interface: String(cString: interface), version: version)
+        },
+        global_remove: { data, _, name in
+            guard let data else { return }
+            Unmanaged<WaylandConnection>.fromOpaque(data).takeUnretainedValue().globalRemoved(name: name)
+        }))
+    return listener
+}()

@@ -1,0 +1,58 @@
+import CCairo
+import PerchCore
+import PerchRender
+import Testing
+
+/// Whole toasts compared with reviewed images, so that changes to the look
+/// are seen. Re-record with `PERCH_RECORD_GOLDEN=1 swift test --filter PerchRenderTests`
+/// and look at the PNGs before committing them.
+@Suite("Golden images of whole toasts")
+struct GoldenImageTests {
+    @Test("a short toast: title and one line of body")
+    func short() {
+        let toast = render(ToastContent(title: "Build finished", body: "perch compiled in 42 s."))
+        #expect(toast.diagnostics.isEmpty)
+        Golden.check(toast.canvas, named: "short")
+    }
+
+    @Test("a toast with an icon and a body that wraps")
+    func wrappedWithIcon() {
+        let scratch = ScratchDirectory()
+        let icon = drawTestIcon(in: scratch)
+        let toast = render(ToastContent(
+            title: "Ada Lovelace",
+            body: "The Analytical Engine weaves algebraic patterns just as the Jacquard loom weaves flowers and leaves.",
+            iconPath: icon))
+        #expect(toast.diagnostics.isEmpty)
+        Golden.check(toast.canvas, named: "wrapped-icon")
+    }
+
+    @Test("a toast whose title and body are both too long: ellipsized at the maximum height")
+    func long() {
+        let toast = render(ToastContent(
+            title: String(repeating: "A very long title that keeps going ", count: 6),
+            body: sentences(100)))
+        #expect(toast.geometry.height == ToastStyle().maxHeight)
+        Golden.check(toast.canvas, named: "long")
+    }
+
+    /// A 64 px icon with soft edges and colour, so scaling and blending show.
+    private func drawTestIcon(in scratch: ScratchDirectory) -> String {
+        let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 64, 64)
+        let cairo = cairo_create(surface)
+        cairo_arc(cairo, 32, 32, 30, 0, 2 * Double.pi)
+        cairo_set_source_rgb(cairo, 0.95, 0.55, 0.1)
+        cairo_fill_preserve(cairo)
+        cairo_set_line_width(cairo, 4)
+        cairo_set_source_rgb(cairo, 1, 1, 1)
+        cairo_stroke(cairo)
+        cairo_rectangle(cairo, 22, 22, 20, 20)
+        cairo_set_source_rgba(cairo, 0.1, 0.3, 0.9, 0.8)
+        cairo_fill(cairo)
+        cairo_destroy(cairo)
+        let path = scratch.file("icon.png")
+        cairo_surface_write_to_png(surface, path)
+        cairo_surface_destroy(surface)
+        return path
+    }
+}

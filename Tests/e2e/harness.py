@@ -1,0 +1,549 @@
+"""End-to-end test harness for Perch (python3 stdlib only).
+
+A test gets a fresh headless sway (scripts/headless-sway) and, usually, a
+fresh `perch` running in it. Everything that talks to the compositor or the
+daemon runs as the session user: `perch-test` when the suite runs as root
+(sway refuses root), yourself otherwise. Screenshots come from `grim -t ppm`
+and are checked pixel by pixel.
+"""
+
+import json
+import os
+import pwd
+import shutil
+import signal
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+import zlib
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+HEADLESS_SWAY = os.path.join(REPO, "scripts", "headless-sway")
+
+# The look the tests expect (design defaults on a 1280x720 output).
+SCREEN_W, SCREEN_H = 1280, 720
+BG = (0x33, 0x66, 0x99)
+CARD_W = 300
+MARGIN = 10
+CARD_LEFT = SCREEN_W - MARGIN - CARD_W          # 970
+CARD_RIGHT = SCREEN_W - MARGIN - 1              # 1269
+CARD_TOP = MARGIN                               # 10
+# Black at 70 % over the background.
+CARD_FILL = tuple(round(c * 0.3) for c in BG)   # (15, 31, 46)
+WHITE = (255, 255, 255)
+ANIM_S = 0.7                                    # entry / exit animation
+
+CLEAN_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"
+
+
+class TestFailure(Exception):
+    pass
+
+
+def check(cond, msg):
+    if not cond:
+        raise TestFailure(msg)
+
+
+# --------------------------------------------------------------------------
+# Images
+
+class Image:
+    """An RGB image parsed from a binary PPM (P6)."""
+
+    def __init__(self, width, height, data):
+        self.width, self.height, self.data = width, height, data
+
+    @classmethod
+    def from_ppm(cls, blob):
+        fields, pos = [], 0
+        while len(fields) < 4:
+            while blob[pos:pos + 1].isspace():
+                pos += 1
+            if blob[pos:pos + 1] == b"#":
+                pos = blob.index(b"\n", pos) + 1
+                continue
+            end = pos
+            while not blob[end:end + 1].isspace():
+                end += 1
+            fields.append(blob[pos:end])
+            pos = end
+        pos += 1  # the single whitespace after maxval
+        magic, w, h, maxval = fields[0], int(fields[1]), int(fields[2]), int(fields[3])
+        if magic != b"P6" or maxval != 255:
+            raise ValueError("unsupported PPM: %r maxval %d" % (magic, maxval))
+        data = blob[pos:pos + w * h * 3]
+        if len(data) != w * h * 3:
+            raise ValueError("truncated PPM: %d bytes for %dx%d" % (len(data), w, h))
+        return cls(w, h, data)
+
+    def pixel(self, x, y):
+        if not (0 <= x < self.width and 0 <= y < self.height):
+            raise IndexError("pixel (%d,%d) outside %dx%d" % (x, y, self.width, self.height))
+        i = (y * self.width + x) * 3
+        d = self.data
+        return (d[i], d[i + 1], d[i + 2])
+
+    def pixels(self, x0, y0, x1, y1):
+        """Yield (x, y, rgb) for the inclusive box."""
+        for y in range(max(0, y0), min(self.height - 1, y1) + 1):
+            for x in range(max(0, x0), min(self.width - 1, x1) + 1):
+                yield x, y, self.pixel(x, y)
+
+    def count(self, box, pred):
+        return sum(1 for _, _, p in self.pixels(*box) if pred(p))
+
+    def region_is(self, box, colour, tol=4):
+        """(True, None) if every pixel of the box is roughly colour, else
+        (False, (x, y, rgb)) for the first one that is not."""
+        x0, y0, x1, y1 = box
+        x0, x1 = max(0, x0), min(self.width - 1, x1)
+        exact = bytes(colour) * (x1 - x0 + 1)
+        for y in range(max(0, y0), min(self.height - 1, y1) + 1):
+            start = (y * self.width + x0) * 3
+            if self.data[start:start + len(exact)] == exact:
+                continue
+            for x in range(x0, x1 + 1):
+                p = self.pixel(x, y)
+                if not roughly(p, colour, tol):
+                    return False, (x, y, p)
+        return True, None
+
+    def save_png(self, path):
+        raw = bytearray()
+        stride = self.width * 3
+        for y in range(self.height):
+            raw.append(0)
+            raw += self.data[y * stride:(y + 1) * stride]
+
+        def chunk(kind, body):
+            c = struct.pack(">I", len(body)) + kind + body
+            return c + struct.pack(">I", zlib.crc32(kind + body) & 0xFFFFFFFF)
+
+        png = b"\x89PNG\r\n\x1a\n"
+        png += chunk(b"IHDR", struct.pack(">IIBBBBB", self.width, self.height, 8, 2, 0, 0, 0))
+        png += chunk(b"IDAT", zlib.compress(bytes(raw), 6))
+        png += chunk(b"IEND", b"")
+        with open(path, "wb") as f:
+            f.write(png)
+
+
+def roughly(p, colour, tol=4):
+    return all(abs(a - b) <= tol for a, b in zip(p, colour))
+
+
+def is_bg(p, tol=4):
+    return roughly(p, BG, tol)
+
+
+def whiteish(p, minimum=200):
+    return min(p) >= minimum
+
+
+def fmt(p):
+    return "#%02x%02x%02x%s" % (p[0], p[1], p[2], str(tuple(p)))
+
+
+class Card:
+    """Where a toast card was found in a screenshot."""
+
+    def __init__(self, left, top, right, bottom):
+        self.left, self.top, self.right, self.bottom = left, top, right, bottom
+
+    @property
+    def height(self):
+        return self.bottom - self.top + 1
+
+    def __repr__(self):
+        return "Card(x %d..%d, y %d..%d, %dx%d)" % (
+            self.left, self.right, self.top, self.bottom,
+            self.right - self.left + 1, self.height)
+
+
+def first_non_bg_x(img, y, x0=SCREEN_W - 400):
+    for x in range(x0, img.width):
+        if not is_bg(img.pixel(x, y)):
+            return x
+    return None
+
+
+def find_card(img, probe_y=CARD_TOP + 15, x0=SCREEN_W - 400):
+    """Locate a card touching the top-right area: scan row probe_y for its
+    horizontal extent, then the column at its middle for the vertical one.
+    Returns None when the row is all background."""
+    left = first_non_bg_x(img, probe_y, x0)
+    if left is None:
+        return None
+    right = left
+    for x in range(left, img.width):
+        if not is_bg(img.pixel(x, probe_y)):
+            right = x
+    cx = (left + right) // 2
+    top = probe_y
+    while top > 0 and not is_bg(img.pixel(cx, top - 1)):
+        top -= 1
+    bottom = probe_y
+    while bottom < img.height - 1 and not is_bg(img.pixel(cx, bottom + 1)):
+        bottom += 1
+    return Card(left, top, right, bottom)
+
+
+# --------------------------------------------------------------------------
+# Processes
+
+def run_as_root():
+    return os.geteuid() == 0
+
+
+def python3():
+    """A python3 the session user can execute (not one under /root)."""
+    for p in ("/usr/bin/python3", "/usr/local/bin/python3"):
+        if os.access(p, os.X_OK):
+            return p
+    return shutil.which("python3") or sys.executable
+
+
+class Session:
+    """A headless sway, started with scripts/headless-sway."""
+
+    def __init__(self, workdir):
+        t0 = time.monotonic()
+        r = subprocess.run([HEADLESS_SWAY, "start"], capture_output=True, text=True)
+        if r.returncode != 0:
+            raise TestFailure("headless sway did not start:\n" + r.stderr)
+        self.dir = r.stdout.strip().splitlines()[-1]
+        self.start_time = time.monotonic() - t0
+        self.user = subprocess.run([HEADLESS_SWAY, "user"], capture_output=True,
+                                   text=True, check=True).stdout.strip()
+        self.pw = pwd.getpwnam(self.user)
+        r = subprocess.run([HEADLESS_SWAY, "env", self.dir], capture_output=True,
+                           text=True, check=True)
+        self.session_env = {}
+        for line in r.stdout.splitlines():
+            if line.startswith("export "):
+                k, _, v = line[len("export "):].partition("=")
+                self.session_env[k] = v
+        self.wayland_display = self.session_env.get("WAYLAND_DISPLAY")
+        self.workdir = workdir
+        self.procs = []
+        self.stopped = False
+
+    @property
+    def sway_pid(self):
+        with open(os.path.join(self.dir, "sway.pid")) as f:
+            return int(f.read().strip())
+
+    def sway_log(self):
+        try:
+            with open(os.path.join(self.dir, "sway.log"), errors="replace") as f:
+                return f.read()
+        except OSError:
+            return ""
+
+    def env(self, **extra):
+        e = {
+            "HOME": self.pw.pw_dir, "USER": self.user, "LOGNAME": self.user,
+            "PATH": CLEAN_PATH, "LANG": "C.UTF-8",
+            "XDG_RUNTIME_DIR": self.dir,
+        }
+        if self.wayland_display:
+            e["WAYLAND_DISPLAY"] = self.wayland_display
+        for k, v in extra.items():
+            if v is None:
+                e.pop(k, None)
+            else:
+                e[k] = v
+        return e
+
+    def user_kwargs(self):
+        if run_as_root():
+            return dict(user=self.pw.pw_uid, group=self.pw.pw_gid, extra_groups=[])
+        return {}
+
+    def popen(self, argv, env=None, **kw):
+        p = subprocess.Popen(argv, env=env or self.env(), cwd=self.workdir,
+                             stdin=subprocess.DEVNULL, **self.user_kwargs(), **kw)
+        self.procs.append(p)
+        return p
+
+    def run(self, argv, env=None, timeout=10, text=True, input=None):
+        return subprocess.run(argv, env=env or self.env(), cwd=self.workdir,
+                              capture_output=True, text=text, timeout=timeout,
+                              input=input, **self.user_kwargs())
+
+    def screenshot(self):
+        r = self.run(["grim", "-t", "ppm", "-"], text=False)
+        if r.returncode != 0:
+            raise TestFailure("grim failed (%d): %s" % (r.returncode, r.stderr.decode(errors="replace")))
+        return Image.from_ppm(r.stdout)
+
+    def kill_sway(self, sig=signal.SIGKILL):
+        os.kill(self.sway_pid, sig)
+
+    def stop(self):
+        if self.stopped:
+            return
+        self.stopped = True
+        for p in self.procs:
+            if p.poll() is None:
+                p.terminate()
+        deadline = time.monotonic() + 2
+        for p in self.procs:
+            try:
+                p.wait(max(0.05, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+        subprocess.run([HEADLESS_SWAY, "stop", self.dir])
+
+
+class Perch:
+    """The perch daemon plus perchctl, run as the session user."""
+
+    def __init__(self, session, bindir, log_path, env=None):
+        self.session = session
+        self.bindir = bindir
+        self.log_path = log_path
+        self.env = env or session.env()
+        self.log_file = open(log_path, "ab")
+        self.proc = session.popen([os.path.join(bindir, "perch")], env=self.env,
+                                  stdout=self.log_file, stderr=subprocess.STDOUT)
+
+    @property
+    def socket_path(self):
+        return os.path.join(self.env["XDG_RUNTIME_DIR"], "perch",
+                            self.env.get("WAYLAND_DISPLAY", "") + ".sock")
+
+    def wait_ready(self, timeout=10):
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if os.path.exists(self.socket_path):
+                return
+            rc = self.proc.poll()
+            if rc is not None:
+                raise TestFailure("perch exited with %d before its control socket appeared" % rc)
+            time.sleep(0.02)
+        raise TestFailure("perch's control socket %s did not appear within %ds"
+                          % (self.socket_path, timeout))
+
+    def log(self):
+        self.log_file.flush()
+        try:
+            with open(self.log_path, errors="replace") as f:
+                return f.read()
+        except OSError:
+            return ""
+
+    def wait_exit(self, timeout):
+        try:
+            return self.proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            return None
+
+    def ctl(self, *args, timeout=10):
+        return self.session.run([os.path.join(self.bindir, "perchctl")] + list(args),
+                                env=self.env, timeout=timeout)
+
+    def ctl_ok(self, *args):
+        r = self.ctl(*args)
+        check(r.returncode == 0, "perchctl %s exited %d: stdout=%r stderr=%r"
+              % (" ".join(args), r.returncode, r.stdout, r.stderr))
+        return r.stdout
+
+    def post(self, title, body=None, timeout=None, icon=None, urgency=None, app=None):
+        args = ["post"]
+        if icon is not None:
+            args += ["--icon", icon]
+        if timeout is not None:
+            args += ["--timeout", str(timeout)]
+        if urgency is not None:
+            args += ["--urgency", urgency]
+        if app is not None:
+            args += ["--app", app]
+        args.append(title)
+        if body is not None:
+            args.append(body)
+        out = self.ctl_ok(*args).strip()
+        check(out.isdigit() and int(out) > 0,
+              "perchctl post should print a positive integer id, printed %r" % out)
+        return int(out)
+
+    def list(self):
+        out = self.ctl_ok("list", "--json")
+        try:
+            data = json.loads(out)
+        except ValueError as e:
+            raise TestFailure("perchctl list --json printed invalid JSON (%s): %r" % (e, out))
+        check(isinstance(data, list), "perchctl list --json should print an array, printed %r" % out)
+        return data
+
+    def raw(self, lines, timeout=5):
+        """Send raw lines over the control socket, one connection, reading
+        one reply line after each. Returns a list of replies: the parsed
+        JSON, or the string '<closed>' / '<timeout>' / '<bad json: ...>'."""
+        code = r'''
+import json, socket, sys
+path, timeout, lines = sys.argv[1], float(sys.argv[2]), json.loads(sys.argv[3])
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.settimeout(timeout)
+s.connect(path)
+f = s.makefile("rb")
+out = []
+for line in lines:
+    try:
+        s.sendall(line.encode() + b"\n")
+        reply = f.readline()
+    except socket.timeout:
+        out.append("<timeout>"); break
+    except OSError as e:
+        out.append("<closed: %s>" % e); break
+    if not reply:
+        out.append("<closed>"); break
+    try:
+        out.append(json.loads(reply))
+    except ValueError:
+        out.append("<bad json: %r>" % reply)
+print(json.dumps(out))
+'''
+        r = self.session.run([python3(), "-c", code, self.socket_path, str(timeout),
+                              json.dumps(lines)], env=self.env, timeout=timeout * len(lines) + 5)
+        check(r.returncode == 0, "socket client failed (%d): %s" % (r.returncode, r.stderr))
+        return json.loads(r.stdout)
+
+
+# --------------------------------------------------------------------------
+# Waiting on the screen
+
+def poll(fn, timeout, interval=0.02):
+    """Call fn() until it returns a truthy value or timeout passes; returns
+    (value, seconds waited). value is the last result (falsy on timeout)."""
+    t0 = time.monotonic()
+    while True:
+        v = fn()
+        el = time.monotonic() - t0
+        if v or el >= timeout:
+            return v, el
+        time.sleep(interval)
+
+
+# --------------------------------------------------------------------------
+# Test running
+
+TESTS = []
+
+
+def test(fn):
+    """Decorator: register a test. The test gets a Ctx."""
+    TESTS.append(fn)
+    return fn
+
+
+class Ctx:
+    """Per-test context: lazily starts sway and perch; keeps logs and failing
+    screenshots."""
+
+    def __init__(self, name, bindir, outdir):
+        self.name = name
+        self.bindir = bindir
+        self.outdir = outdir
+        self.tmp = tempfile.mkdtemp(prefix="perch-e2e-")
+        os.chmod(self.tmp, 0o755)
+        self.session = None
+        self.perch = None
+        self.shots = []
+        self.notes = []
+
+    def sway(self):
+        if self.session is None:
+            self.session = Session(self.tmp)
+        return self.session
+
+    def start_perch(self, wait=True):
+        s = self.sway()
+        self.perch = Perch(s, self.bindir, os.path.join(self.tmp, "perch.log"))
+        if wait:
+            self.perch.wait_ready()
+        return self.perch
+
+    def screenshot(self):
+        img = self.sway().screenshot()
+        self.shots.append((time.monotonic(), img))
+        if len(self.shots) > 40:
+            del self.shots[0]
+        return img
+
+    def user_dir(self):
+        """A fresh directory owned by the session user, mode 0700."""
+        s = self.sway()
+        d = tempfile.mkdtemp(prefix="rt-", dir=self.tmp)
+        if run_as_root():
+            os.chown(d, s.pw.pw_uid, s.pw.pw_gid)
+        os.chmod(d, 0o700)
+        return d
+
+    def save_shots(self):
+        paths = []
+        if not self.shots:
+            return paths
+        os.makedirs(self.outdir, exist_ok=True)
+        # The last few screenshots are the interesting ones.
+        for i, (_, img) in enumerate(self.shots[-3:]):
+            p = os.path.join(self.outdir, "%s-%d.png" % (self.name, i))
+            img.save_png(p)
+            paths.append(p)
+        return paths
+
+    def diagnostics(self, failed=True):
+        out = []
+        if self.perch is not None:
+            rc = self.perch.proc.poll()
+            out.append("perch: %s" % ("still running" if rc is None else "exited %d" % rc))
+            log = self.perch.log().rstrip()
+            out.append("---- perch log (last 30 lines) ----")
+            out += (log.splitlines()[-30:] or ["(empty)"])
+        if self.session is not None:
+            sl = self.session.sway_log().rstrip().splitlines()
+            benign = ("drmGetDevices2", "wlr_drm_lease_v1")
+            errs = [l for l in sl if "error" in l.lower()
+                    and not any(b in l for b in benign)][-10:]
+            if errs:
+                out.append("---- sway log errors ----")
+                out += errs
+        for p in (self.save_shots() if failed else []):
+            out.append("screenshot: %s" % p)
+        out += self.notes
+        return out
+
+    def close(self):
+        if self.perch is not None and self.perch.proc.poll() is None:
+            self.perch.proc.terminate()
+            try:
+                self.perch.proc.wait(3)
+            except subprocess.TimeoutExpired:
+                self.perch.proc.kill()
+                self.perch.proc.wait()
+        if self.perch is not None:
+            self.perch.log_file.close()
+        if self.session is not None:
+            self.session.stop()
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+def prepare_bindir(src):
+    """Copy perch and perchctl where the session user can execute them (the
+    checkout may be under /root, which that user cannot traverse)."""
+    for name in ("perch", "perchctl"):
+        p = os.path.join(src, name)
+        if not os.access(p, os.X_OK):
+            raise SystemExit("e2e: %s not found or not executable (build first: "
+                             "swift build -c release, or set PERCH_BIN_DIR)" % p)
+    d = tempfile.mkdtemp(prefix="perch-e2e-bin-")
+    os.chmod(d, 0o755)
+    for name in ("perch", "perchctl"):
+        dst = os.path.join(d, name)
+        shutil.copy2(os.path.realpath(os.path.join(src, name)), dst)
+        os.chmod(dst, 0o755)
+    return d
