@@ -19,6 +19,9 @@ PYTHON  ?= python3
 PREFIX  ?= /usr/local
 BINDIR  ?= $(PREFIX)/bin
 RELEASE := .build/release
+# The binaries the e2e tests run (override to test another build).
+PERCH_BIN_DIR ?= $(RELEASE)
+export PERCH_BIN_DIR
 
 .PHONY: all deps build test unit e2e run demo install uninstall clean
 
@@ -34,13 +37,13 @@ test: deps
 	scripts/gen-protocols --check
 	$(SWIFT) build -c release
 	$(SWIFT) test
-	PERCH_BIN_DIR=$(RELEASE) $(PYTHON) Tests/e2e/run.py
+	$(PYTHON) Tests/e2e/run.py
 
 unit:
 	$(SWIFT) test
 
 e2e:
-	PERCH_BIN_DIR=$(RELEASE) $(PYTHON) Tests/e2e/run.py
+	$(PYTHON) Tests/e2e/run.py
 
 # In a Wayland session: run the daemon. Without one: the headless demo.
 run: build

@@ -31,8 +31,11 @@ final class IconCache {
         self.capacity = max(1, capacity)
     }
 
-    /// Number of entries held (good and bad); for tests.
+    /// Number of entries held, good and bad (for tests).
     var count: Int { entries.count }
+
+    /// Whether an entry for `path` at `box` is held (for tests).
+    func holds(_ path: String, box: Int) -> Bool { entries[Key(path: path, box: box)] != nil }
 
     /// The icon at `path` fitted to a `box`-pixel square.
     func icon(at path: String, box: Int) -> Result<ScaledIcon, IconError> {

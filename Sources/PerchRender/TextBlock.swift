@@ -19,9 +19,13 @@ final class TextBlock {
     private let role: Role
     private var text: String?
     private var format: TextFormat?
+    /// What `setText` reported for the current text, repeated when the same
+    /// text is set again (each renderer call reports its own diagnostics).
+    private var problem: String?
     private var fontName: String?
     private var width: Int?
-    /// `nil` means no limit.
+    /// The body's height limit: `.some(nil)` is "no limit", and the outer
+    /// `nil` "never set", so the first `setMaxHeight` always reaches Pango.
     private var maxHeight: Int??
 
     init(layout: OpaquePointer, role: Role) {
@@ -57,17 +61,18 @@ final class TextBlock {
     @discardableResult
     func setText(_ newText: String, format newFormat: TextFormat) -> String? {
         let shown = role == .title ? Self.oneLine(newText) : newText
-        guard shown != text || newFormat != format else { return nil }
+        guard shown != text || newFormat != format else { return problem }
         text = shown
         format = newFormat
         switch newFormat {
         case .plain:
             pango_layout_set_attributes(layout, nil)
             pango_layout_set_text(layout, shown, -1)
-            return nil
+            problem = nil
         case .markup:
-            return setMarkup(shown)
+            problem = setMarkup(shown)
         }
+        return problem
     }
 
     /// Sets the wrapping (and ellipsizing) width, in surface pixels.

@@ -15,11 +15,14 @@ public final class ToastRenderer {
     /// drawing: a bad icon is left out, bad markup is shown as plain text.
     public private(set) var diagnostics: [String] = []
 
-    /// The one switch for Pango markup (see `TextFormat`).
-    let textFormat = TextFormat.plain
+    /// The one switch for Pango markup (see `TextFormat`). Internal until
+    /// the daemon sanitizes markup; tests flip it to keep that path working.
+    var textFormat = TextFormat.plain
 
-    // Lazy so that a renderer that never draws (e.g. in a control-only
-    // code path) never loads fontconfig.
+    // Created on first use: making the font map loads fontconfig's
+    // configuration and font list (milliseconds), which a renderer that is
+    // made but not yet used, or a test that sets FONTCONFIG_FILE after
+    // making one, should not pay for or see.
     private lazy var fonts = FontContext()
     private lazy var title = TextBlock(layout: fonts.makeLayout(), role: .title)
     private lazy var body = TextBlock(layout: fonts.makeLayout(), role: .body)
@@ -46,8 +49,8 @@ public final class ToastRenderer {
     ///
     /// - Parameters:
     ///   - scale: the integer buffer scale of the output.
-    ///   - opacity: 0...1, multiplies the whole card as one layer (so the
-    ///     border does not show through the background while fading).
+    ///   - opacity: 0...1, multiplies the whole card as one layer, for
+    ///     fades; 0 leaves the target transparent.
     public func draw(_ content: ToastContent, style: ToastStyle, geometry: ToastGeometry,
                      into target: PixelTarget, scale: Int, opacity: Double = 1) {
         diagnostics.removeAll()
@@ -73,8 +76,9 @@ public final class ToastRenderer {
         if alpha > 0 {
             // From here on, user space is surface pixels.
             cairo_scale(cairo, Double(scale), Double(scale))
-            // A group makes the fade apply to the composed card, not to each
-            // layer (which would let the border show through the background).
+            // Fade the composed card as one layer. Fading each layer instead
+            // would let the background show through the text and the border
+            // where they overlap it, so a fading toast would look washed out.
             let fading = alpha < 1
             if fading { cairo_push_group(cairo) }
             paintCard(cairo, style: style, height: geometry.height)
@@ -175,12 +179,13 @@ public final class ToastRenderer {
         let width = style.textWidth(hasIcon: hasIcon)
         title.setFont(style.titleFont)
         title.setWidth(width)
-        note(title.setText(content.title, format: textFormat), in: "title")
+        note(title.setText(VisibleText.title(content.title, width: width), format: textFormat), in: "title")
         guard !content.body.isEmpty else { return (title.height, 0) }
         body.setFont(style.bodyFont)
         body.setWidth(width)
         body.setMaxHeight(bodyLimit)
-        note(body.setText(content.body, format: textFormat), in: "body")
+        let visibleBody = VisibleText.body(content.body, width: width, maxHeight: style.maxHeight)
+        note(body.setText(visibleBody, format: textFormat), in: "body")
         return (title.height, body.height)
     }
 

@@ -1,1 +1,57 @@
-print("perchctl: under construction")
+import Glibc
+import PerchPlatform
+
+// Exit statuses: 0 done, 1 the daemon is absent or refused the request,
+// 64 bad command line.
+
+Log.program = "perchctl"
+
+let commands: [any Command.Type] = [PostCommand.self, DismissCommand.self, ListCommand.self]
+
+func usage(_ commands: [any Command.Type]) -> String {
+    var text = "usage: perchctl COMMAND [OPTIONS]\n\ncommands:\n"
+    for command in commands {
+        text += "  \(command.synopsis)\n      \(command.help)\n"
+    }
+    text += "\nTalks to the perch daemon of $WAYLAND_DISPLAY over $XDG_RUNTIME_DIR/perch/.\n"
+    return text
+}
+
+func fail(_ message: String, status: Int32) -> Never {
+    Log.info(message)
+    exit(status)
+}
+
+let arguments = CommandLine.arguments.dropFirst()
+guard let verb = arguments.first else { fail("missing command (see perchctl --help)", status: 64) }
+if verb == "-h" || verb == "--help" || verb == "help" {
+    print(usage(commands), terminator: "")
+    exit(0)
+}
+guard let type = commands.first(where: { $0.name == verb }) else {
+    fail("unknown command \"\(verb)\" (see perchctl --help)", status: 64)
+}
+if arguments.dropFirst().contains(where: { $0 == "-h" || $0 == "--help" }) {
+    print("usage: perchctl \(type.synopsis)\n\(type.help)")
+    exit(0)
+}
+
+let command: any Command
+do {
+    command = try type.init(parsing: arguments.dropFirst())
+} catch {
+    fail(error.message, status: 64)
+}
+guard let path = Environment.controlSocketPath() else {
+    fail("XDG_RUNTIME_DIR is not set: cannot find the perch socket", status: 1)
+}
+do {
+    let client = try ControlClient(path: path)
+    exit(try command.run(client))
+} catch let failure as CommandFailure {
+    fail(failure.message, status: 1)
+} catch let failure as ControlClient.Failure {
+    fail(failure.description, status: 1)
+} catch {
+    fail("\(error)", status: 1)
+}

@@ -114,6 +114,17 @@ struct DrawingTests {
         #expect(canvas.offenders(x: 0..<canvas.width, y: 0..<canvas.height) { $0 == .transparent }.isEmpty)
     }
 
+    @Test("a renderer reused for other toasts draws the first one again pixel for pixel")
+    func reuseLeavesNoState() {
+        let renderer = makeRenderer()
+        let first = ToastContent(title: "First", body: sentences(2))
+        let before = render(first, renderer: renderer).canvas
+        _ = render(ToastContent(title: "Second", body: sentences(100)), renderer: renderer)
+        _ = render(ToastContent(title: "Third"), scale: 2, opacity: 0.3, renderer: renderer)
+        let after = render(first, renderer: renderer).canvas
+        #expect(after.hasSamePixels(as: before))
+    }
+
     @Test("a target of the wrong size is drawn clipped and reported")
     func wrongTargetSize() {
         let renderer = makeRenderer()

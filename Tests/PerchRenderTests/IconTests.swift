@@ -71,8 +71,7 @@ struct IconTests {
     func missing() {
         let toast = render(ToastContent(title: "Title", iconPath: "/nonexistent/x.png"))
         #expect(toast.diagnostics == ["icon /nonexistent/x.png: file not found"])
-        #expect(toast.canvas[20, 20].isBackground || toast.canvas[20, 20] != .transparent)
-        #expect(extent(toast.canvas, isRed).columns.isEmpty)
+        #expect(toast.canvas.hasSamePixels(as: render(ToastContent(title: "Title")).canvas), "drawn as if it had no icon")
     }
 
     @Test("garbage bytes named .png are left out with a diagnostic")
@@ -125,6 +124,16 @@ struct IconTests {
         #expect(rename(blue, path) == 0)
         let second = render(ToastContent(title: "T", iconPath: path), renderer: renderer)
         #expect(second.canvas[20, 20] == Pixel(a: 255, r: 0, g: 0, b: 255))
+    }
+
+    @Test("a fading toast fades its icon in place")
+    func fadingIcon() {
+        let scratch = ScratchDirectory()
+        let icon = scratch.solidPNG("red.png", width: 32, height: 32, red: 1, green: 0, blue: 0)
+        let canvas = render(ToastContent(title: "T", iconPath: icon), opacity: 0.5).canvas
+        let pixel = canvas[20, 20]
+        #expect((127...128).contains(pixel.a) && pixel.r == pixel.a && pixel.g == 0, "\(pixel)")
+        #expect(canvas[9, 20].a < 100, "outside the icon is faded background, \(canvas[9, 20])")
     }
 
     @Test("a semi-transparent icon is blended over the background")

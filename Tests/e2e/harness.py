@@ -269,10 +269,21 @@ class Session:
         self.procs.append(p)
         return p
 
-    def run(self, argv, env=None, timeout=10, text=True, input=None):
-        return subprocess.run(argv, env=env or self.env(), cwd=self.workdir,
-                              capture_output=True, text=text, timeout=timeout,
-                              input=input, **self.user_kwargs())
+    def run(self, argv, env=None, timeout=5, text=True, input=None):
+        try:
+            return subprocess.run(argv, env=env or self.env(), cwd=self.workdir,
+                                  capture_output=True, text=text, timeout=timeout,
+                                  input=input, **self.user_kwargs())
+        except subprocess.TimeoutExpired as e:
+            def show(b):
+                if isinstance(b, bytes):
+                    b = b.decode(errors="replace")
+                return (b or "").strip()[-300:]
+            raise TestFailure("`%s` did not finish within %gs (stdout %r, stderr %r)"
+                              % (" ".join(os.path.basename(a) if i == 0 else
+                                          (a if len(a) < 80 else a[:40] + "...")
+                                          for i, a in enumerate(argv)),
+                                 timeout, show(e.stdout), show(e.stderr)))
 
     def screenshot(self):
         r = self.run(["grim", "-t", "ppm", "-"], text=False)
@@ -343,7 +354,7 @@ class Perch:
         except subprocess.TimeoutExpired:
             return None
 
-    def ctl(self, *args, timeout=10):
+    def ctl(self, *args, timeout=5):
         return self.session.run([os.path.join(self.bindir, "perchctl")] + list(args),
                                 env=self.env, timeout=timeout)
 

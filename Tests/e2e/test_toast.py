@@ -11,6 +11,22 @@ TOAST_AREA = (CARD_LEFT - 30, 0, SCREEN_W - 1, 300)
 PROBE_Y = CARD_TOP + 15   # a row through the card, below the rounded corners
 
 
+def frames_text(frames):
+    """'0.06s:-, 0.08s:1200, 0.10s..0.52s:970 (x20)' for (seconds, left) pairs."""
+    out, i = [], 0
+    while i < len(frames):
+        j = i
+        while j + 1 < len(frames) and frames[j + 1][1] == frames[i][1]:
+            j += 1
+        val = "-" if frames[i][1] is None else str(frames[i][1])
+        if j == i:
+            out.append("%.2fs:%s" % (frames[i][0], val))
+        else:
+            out.append("%.2fs..%.2fs:%s (x%d)" % (frames[i][0], frames[j][0], val, j - i + 1))
+        i = j + 1
+    return ", ".join(out)
+
+
 def wait_fully_shown(t, timeout=ANIM_S + 2.0):
     """Poll screenshots until a card sits at its resting place."""
     def at_rest():
@@ -109,7 +125,7 @@ def toast_slides_in_from_the_right(t):
         left = first_non_bg_x(img, PROBE_Y)
         frames.append((time.monotonic() - t0, left,
                        not is_bg(img.pixel(SCREEN_W - 1, PROBE_Y))))
-    seq = ", ".join("%.2fs:%s" % (s, "-" if l is None else l) for s, l, _ in frames)
+    seq = frames_text([(s, l) for s, l, _ in frames])
     partial = [(s, l) for s, l, edge in frames
                if l is not None and CARD_LEFT < l < SCREEN_W - 1 and edge]
     check(partial, "no screenshot showed the card partly on screen (left edge right of "
@@ -153,16 +169,17 @@ def toast_slides_out_to_the_right(t):
     p = t.start_perch()
     p.post("Leaving", "to the right", timeout=1)
     wait_fully_shown(t)
-    lefts = []
+    frames = []
     t0 = time.monotonic()
     while time.monotonic() - t0 < 1.0 + ANIM_S + 1.5:
         img = t.screenshot()
         left = first_non_bg_x(img, PROBE_Y)
-        lefts.append(left)
+        frames.append((time.monotonic() - t0, left))
         if left is None:
             break
+    lefts = [l for _, l in frames]
     seen = [l for l in lefts if l is not None]
-    seq = ", ".join("-" if l is None else str(l) for l in lefts)
+    seq = frames_text(frames)
     check(lefts[-1] is None, "the card never left; left edge per frame: %s" % seq)
     check(any(CARD_LEFT < l < SCREEN_W - 1 for l in seen),
           "no screenshot showed the card part-way out to the right; left edge per frame: %s" % seq)

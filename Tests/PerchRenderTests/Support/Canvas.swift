@@ -55,6 +55,12 @@ final class Canvas {
         return found
     }
 
+    func hasSamePixels(as other: Canvas) -> Bool {
+        guard width == other.width, height == other.height else { return false }
+        for y in 0..<height { for x in 0..<width where self[x, y] != other[x, y] { return false } }
+        return true
+    }
+
     /// Writes the pixels as a PNG (for golden images and failure reports).
     func writePNG(to path: String) -> Bool {
         let surface = cairo_image_surface_create_for_data(

@@ -1,0 +1,76 @@
+import Glibc
+import PerchCore
+
+/// The client end of the control socket, as perchctl uses it: blocking,
+/// one request at a time.
+public final class ControlClient {
+    public enum Failure: Error, CustomStringConvertible {
+        /// Nothing listens at the socket path.
+        case daemonNotRunning(path: String)
+        case io(SystemError)
+        /// The daemon closed the connection or sent something unreadable.
+        case badReply(String)
+
+        public var description: String {
+            switch self {
+            case .daemonNotRunning(let path): "perch is not running (no daemon at \(path))"
+            case .io(let error): "\(error)"
+            case .badReply(let why): "unexpected reply from perch: \(why)"
+            }
+        }
+    }
+
+    private let connection: LineConnection
+    private var nextID = 1
+    private var pending: [ArraySlice<UInt8>] = []
+
+    public init(path: String) throws(Failure) {
+        do {
+            let fd = try UnixSocket.connect(to: path)
+            // Non-blocking, like the daemon's end: reads drain until EAGAIN,
+            // and poll(2) does the waiting.
+            try fd.setNonBlocking()
+            connection = LineConnection(fd: fd)
+        } catch let error where [ENOENT, ECONNREFUSED].contains(error.code) {
+            throw .daemonNotRunning(path: path)
+        } catch {
+            throw .io(error)
+        }
+    }
+
+    /// Sends one request and waits for its reply: the result, or the
+    /// daemon's error.
+    public func call(_ method: String, _ params: JSONObject = [:]) throws(Failure) -> Result<JSONValue, ControlError> {
+        let id = nextID
+        nextID += 1
+        let line = ControlProtocol.encodeRequest(id: id, method: method, params: params) + "\n"
+        _ = connection.send(Array(line.utf8))
+        while connection.hasPendingOutput {
+            var pollSet = pollfd(fd: connection.fd.rawValue, events: Int16(POLLOUT), revents: 0)
+            if poll(&pollSet, 1, -1) < 0 && errno != EINTR { throw .io(SystemError("poll")) }
+            guard connection.flush() else { throw .io(SystemError("write")) }
+        }
+        let reply = try readLine()
+        guard let object = (try? JSON.parse(reply))?.objectValue else {
+            throw .badReply("not a JSON object")
+        }
+        if let result = object["result"] { return .success(result) }
+        if let error = object["error"], let message = error["message"]?.stringValue {
+            let code = error["code"]?.intValue.flatMap(ControlErrorCode.init(rawValue:)) ?? .internalError
+            return .failure(ControlError(code, message))
+        }
+        throw .badReply("neither result nor error")
+    }
+
+    private func readLine() throws(Failure) -> ArraySlice<UInt8> {
+        while pending.isEmpty {
+            var pollSet = pollfd(fd: connection.fd.rawValue, events: Int16(POLLIN), revents: 0)
+            if poll(&pollSet, 1, -1) < 0 && errno != EINTR { throw .io(SystemError("poll")) }
+            let outcome = connection.readAvailable { input in
+                if case .line(let bytes) = input { pending.append(Array(bytes)[...]) }
+            }
+            if pending.isEmpty && outcome == .closed { throw .badReply("the connection closed") }
+        }
+        return pending.removeFirst()
+    }
+}

@@ -1,0 +1,49 @@
+import PerchCore
+import PerchPlatform
+
+struct PostCommand: Command {
+    static let name = "post"
+    static let synopsis = "post [--icon PATH] [--timeout SECONDS] [--urgency low|normal|critical] [--app NAME] TITLE [BODY]"
+    static let help = "Shows a notification and prints its id."
+
+    var params: JSONObject = [:]
+
+    init(parsing arguments: ArraySlice<String>) throws(UsageError) {
+        var reader = ArgumentReader(arguments)
+        while let option = reader.next() {
+            switch option {
+            case "--icon":
+                params["icon"] = .string(try reader.value(for: option))
+            case "--app":
+                params["app"] = .string(try reader.value(for: option))
+            case "--urgency":
+                let value = try reader.value(for: option)
+                guard Urgency(rawValue: value) != nil else {
+                    throw UsageError("--urgency must be low, normal or critical, not \"\(value)\"")
+                }
+                params["urgency"] = .string(value)
+            case "--timeout":
+                let value = try reader.value(for: option)
+                guard let seconds = Double(value), seconds >= 0, seconds.isFinite else {
+                    throw UsageError("--timeout takes seconds (0 = until dismissed), not \"\(value)\"")
+                }
+                params["timeout"] = .number(seconds)
+            default:
+                throw UsageError("post: unknown option \(option)")
+            }
+        }
+        let words = reader.positionals
+        guard (1...2).contains(words.count) else {
+            throw UsageError(words.isEmpty ? "post needs a TITLE" : "post takes TITLE and at most one BODY (quote them)")
+        }
+        params["title"] = .string(words[0])
+        if words.count == 2 { params["body"] = .string(words[1]) }
+    }
+
+    func run(_ client: ControlClient) throws(CommandFailure) -> Int32 {
+        let result = try client.request("notify", params)
+        guard let id = result["id"]?.intValue else { throw CommandFailure("perch replied without an id") }
+        print(id)
+        return 0
+    }
+}
