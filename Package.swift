@@ -41,7 +41,7 @@ let package = Package(
         .executableTarget(name: "perchctl", dependencies: ["PerchCore", "PerchPlatform"]),
 
         .testTarget(name: "PerchCoreTests", dependencies: ["PerchCore"]),
-        .testTarget(name: "PerchPlatformTests", dependencies: ["PerchPlatform"]),
+        .testTarget(name: "PerchPlatformTests", dependencies: ["PerchPlatform", "PerchCore"]),
         .testTarget(name: "PerchRenderTests", dependencies: ["PerchRender"],
                     resources: [.copy("Fixtures")]),
     ],
