@@ -1,7 +1,7 @@
 # Perch — build, test, run and install.
 #
 #   make deps      install missing Debian packages (scripts/ensure-deps)
-#   make build     swift build -c release  (.build/release/perch, perchctl)
+#   make build     swift build -c release --static-swift-stdlib (.build/release/perch, perchctl)
 #   make test      generated-code check, release build, unit tests, e2e tests
 #   make e2e       only the end-to-end tests (needs a release build)
 #   make run       perch in your Wayland session, or a headless demo with
@@ -15,6 +15,10 @@ SHELL := /bin/bash
 export PATH := $(PATH):/opt/swift/usr/bin
 
 SWIFT   ?= swift
+# The Swift runtime is linked statically: the daemon then maps only the
+# runtime pages it uses (about 2 MB less Pss than the shared libswiftCore)
+# and the binaries run without /opt/swift.
+RELEASE_FLAGS := -c release --static-swift-stdlib
 PYTHON  ?= python3
 PREFIX  ?= /usr/local
 BINDIR  ?= $(PREFIX)/bin
@@ -31,11 +35,11 @@ deps:
 	scripts/ensure-deps
 
 build: deps
-	$(SWIFT) build -c release
+	$(SWIFT) build $(RELEASE_FLAGS)
 
 test: deps
 	scripts/gen-protocols --check
-	$(SWIFT) build -c release
+	$(SWIFT) build $(RELEASE_FLAGS)
 	$(SWIFT) test
 	$(PYTHON) Tests/e2e/run.py
 
