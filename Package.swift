@@ -39,6 +39,10 @@ let package = Package(
                 dependencies: ["PerchCore", "PerchPlatform", "PerchRender", "PerchWayland"]),
         .executableTarget(name: "perch", dependencies: ["PerchDaemon"]),
         .executableTarget(name: "perchctl", dependencies: ["PerchCore", "PerchPlatform"]),
+        // Test tool: moves and clicks a virtual pointer (zwlr_virtual_pointer_v1)
+        // so end-to-end tests can hover and click toasts on a headless sway.
+        .executableTarget(name: "perch-test-pointer", dependencies: ["CWaylandClient", "CPerchSupport"],
+                          path: "Tests/Tools/perch-test-pointer"),
 
         .testTarget(name: "PerchCoreTests", dependencies: ["PerchCore"]),
         .testTarget(name: "PerchPlatformTests", dependencies: ["PerchPlatform", "PerchCore"]),

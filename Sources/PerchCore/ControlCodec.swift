@@ -74,6 +74,22 @@ extension ControlProtocol {
             }
             notify.timeout = timeout
         }
+        notify.replaces = try params.notificationID("replaces_id")
+        if let name = try params.string("anchor") {
+            guard let anchor = Anchor(rawValue: name) else {
+                throw ControlError(.invalidParams, "notify: \"anchor\" must be one of \(Anchor.allCases.map(\.rawValue).joined(separator: ", ")), not \"\(name)\"")
+            }
+            notify.anchor = anchor
+        }
+        notify.enter = try params.transition("enter")
+        notify.exit = try params.transition("exit")
+        notify.bounce = try params.bool("bounce")
+        if let name = try params.string("style") {
+            guard let kind = NotificationKind(rawValue: name) else {
+                throw ControlError(.invalidParams, "notify: \"style\" must be toast or banner, not \"\(name)\"")
+            }
+            notify.kind = kind
+        }
         return notify
     }
 
@@ -164,6 +180,14 @@ private final class Params {
             throw wrongType(key, "a notification id (a positive integer)")
         }
         return UInt32(number)
+    }
+
+    func transition(_ key: String) throws(ControlError) -> Transition? {
+        guard let name = try string(key) else { return nil }
+        guard let transition = Transition(name: name) else {
+            throw ControlError(.invalidParams, "\(method): \"\(key)\" must be one of \(Transition.names.joined(separator: ", ")), not \"\(name)\"")
+        }
+        return transition
     }
 
     func rejectUnused() throws(ControlError) {

@@ -49,10 +49,26 @@ public struct NotifyRequest: Equatable, Sendable {
     public var urgency = Urgency.normal
     /// Seconds; nil = the default for the urgency; 0 = until dismissed.
     public var timeout: Double?
+    /// Replace this notification in place, if it is still around.
+    public var replaces: UInt32?
+    /// Presentation overrides; nil = the daemon's defaults.
+    public var anchor: Anchor?
+    public var enter: Transition?
+    public var exit: Transition?
+    public var bounce: Bool?
+    public var kind: NotificationKind?
 
     public init(title: String) {
         self.title = title
     }
+}
+
+/// The two shapes a notification can take.
+public enum NotificationKind: String, Sendable, CaseIterable {
+    /// A card in a stack at a corner (or the middle of an edge).
+    case toast
+    /// A full-width strip across the top of the output.
+    case banner
 }
 
 public enum DismissTarget: Equatable, Sendable {

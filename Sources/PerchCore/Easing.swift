@@ -8,9 +8,15 @@ public enum Easing: String, Sendable, CaseIterable {
     case easeIn = "ease-in"
     /// Gentle at both ends: for things moving between two rest positions.
     case easeInOut = "ease-in-out"
+    /// Overshoots the end by about 10 % and settles back exactly on it: the
+    /// bounce at the end of a slide.
+    case backOut = "back-out"
 
     public func callAsFunction(_ progress: Double) -> Double {
-        let t = min(1, max(0, progress))
+        // Exact endpoints for every curve (rounding would leave e.g. 2e-16).
+        if progress <= 0 { return 0 }
+        if progress >= 1 { return 1 }
+        let t = progress
         switch self {
         case .linear:
             return t
@@ -21,6 +27,10 @@ public enum Easing: String, Sendable, CaseIterable {
             return t * t * t
         case .easeInOut:
             return t < 0.5 ? 4 * t * t * t : 1 - pow3(-2 * t + 2) / 2
+        case .backOut:
+            let overshoot = 1.70158
+            let u = t - 1
+            return 1 + (overshoot + 1) * u * u * u + overshoot * u * u
         }
     }
 

@@ -2,6 +2,10 @@
 public struct Timing: Equatable, Sendable {
     public var enterDuration = 0.7
     public var exitDuration = 0.7
+    /// How long the others take to glide to their new places.
+    public var reflowDuration = 0.3
+    /// Use the urgency's default even when the sender gives a timeout.
+    public var ignoreSenderTimeout = false
     /// Display time per urgency when the sender gives none; 0 = until dismissed.
     public var lowTimeout = 3.0
     public var normalTimeout = 5.0
@@ -13,7 +17,8 @@ public struct Timing: Equatable, Sendable {
     /// Critical notifications stay until dismissed whatever the sender asked.
     public func displayTime(for notification: Notification) -> Double? {
         if notification.urgency == .critical { return nil }
-        let seconds = notification.timeout ?? defaultTimeout(for: notification.urgency)
+        let fallback = defaultTimeout(for: notification.urgency)
+        let seconds = ignoreSenderTimeout ? fallback : notification.timeout ?? fallback
         return seconds > 0 ? seconds : nil
     }
 

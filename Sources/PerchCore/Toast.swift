@@ -1,21 +1,29 @@
 /// A notification on its way onto, on, or off the screen.
 public struct Toast: Equatable, Sendable {
     public enum Phase: Equatable, Sendable {
-        /// Sliding in since that instant.
+        /// Waiting in the queue for a free slot; not on screen.
+        case queued
+        /// Moving in since that instant.
         case entering(since: Instant)
         /// At rest; the display timer may be running.
         case shown
-        /// Sliding out since that instant, starting `from` this far out
-        /// (0 = at rest, 1 = fully off screen), so an exit that interrupts
-        /// an entry continues from where the toast was.
+        /// Moving out since that instant, starting `from` this far out
+        /// (0 = at rest, 1 = gone), so an exit that interrupts an entry
+        /// continues from where the toast was.
         case exiting(since: Instant, from: Double, reason: DismissReason)
     }
 
     public internal(set) var notification: Notification
     /// Card height in surface pixels, as measured by the renderer.
     public internal(set) var height: Int
+    public internal(set) var motion: Motion
     public internal(set) var phase: Phase
     public internal(set) var timer: DisplayTimer
+    /// Distance of the toast's near edge from the anchored edge, surface
+    /// pixels; glides when the stack reflows.
+    public internal(set) var slot: Glide
+    /// The pointer is over the toast: its timer stays paused.
+    public internal(set) var isHovered = false
 
     public var id: UInt32 { notification.id }
 
@@ -24,16 +32,28 @@ public struct Toast: Equatable, Sendable {
         return false
     }
 
-    /// How far out of its resting place the toast is at `now`: 0 at rest,
-    /// 1 fully off screen.
+    public var isQueued: Bool { phase == .queued }
+
+    /// How far out of its resting state the toast is at `now`: 0 at rest,
+    /// 1 fully out (off screen, or transparent for a fade). A bouncing entry
+    /// goes slightly below 0 (past its rest) before settling on it.
     public func displacement(at now: Instant, timing: Timing) -> Double {
         switch phase {
+        case .queued:
+            return 1
         case .entering(let since):
-            return 1 - Easing.easeOut((now - since) / timing.enterDuration)
+            let progress = (now - since) / timing.enterDuration
+            let eased = (motion.bounce && motion.enter != .fade) ? Easing.backOut(progress) : Easing.easeOut(progress)
+            return 1 - eased
         case .shown:
             return 0
         case .exiting(let since, let from, _):
             return from + (1 - from) * Easing.easeIn((now - since) / timing.exitDuration)
         }
+    }
+
+    /// The transition in effect now: the exit's once leaving.
+    var activeTransition: Transition {
+        isLeaving ? motion.exit : motion.enter
     }
 }

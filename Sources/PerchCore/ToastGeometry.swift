@@ -9,6 +9,12 @@ public struct ToastGeometry: Equatable, Sendable {
     /// Zero when there is no body.
     public var bodyHeight: Int
 
+    /// A card of a fixed height with no separate body area (banners).
+    public init(height: Int) {
+        self.height = height
+        bodyHeight = 0
+    }
+
     /// - Parameters:
     ///   - titleHeight: height of the single-line title.
     ///   - naturalBodyHeight: height of the wrapped body with no limit, 0 if empty.

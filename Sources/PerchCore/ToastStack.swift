@@ -1,151 +1,305 @@
+/// Which way the stack is ordered from its anchor.
+public enum StackOrder: String, Sendable, CaseIterable {
+    /// The newest toast sits nearest the anchor (the default).
+    case newestFirst = "newest-first"
+    /// Toasts keep their place; new ones join at the far end.
+    case oldestFirst = "oldest-first"
+}
+
 /// Placement and motion settings of a stack.
 public struct StackConfig: Equatable, Sendable {
     public var anchor: Anchor = .topRight
     /// Distance from the output edges, surface pixels.
     public var margins = Margins(all: 10)
-    /// Vertical space between two toasts, surface pixels.
+    /// Space between two toasts, surface pixels.
     public var gap = 10
     /// Toast width, surface pixels (the stage is this wide).
     public var width = 300
-    /// The edge toasts slide in from and out to; nil = nearest to the anchor.
-    public var slideEdge: Edge?
+    /// Most toasts on screen at once; more wait in the queue.
+    public var maxVisible = 5
+    public var order = StackOrder.newestFirst
+    /// Height of the "+N more" marker, surface pixels; 0 = no marker.
+    public var markerHeight = 28
     public var timing = Timing()
 
     public init() {}
-
-    public var effectiveSlideEdge: Edge { slideEdge ?? anchor.nearestEdge }
 }
 
 /// Where a toast's subsurface goes, relative to the stage's top-left corner,
-/// in surface pixels.
+/// in surface pixels, and how opaque it is (fades).
 public struct ToastFrame: Equatable, Sendable {
     public var id: UInt32
     public var x: Int
     public var y: Int
     public var height: Int
+    public var opacity: Double
+
+    public init(id: UInt32, x: Int, y: Int, height: Int, opacity: Double = 1) {
+        self.id = id
+        self.x = x
+        self.y = y
+        self.height = height
+        self.opacity = opacity
+    }
+}
+
+/// The "+N more" marker: how many wait, and where it sits (stage-local).
+public struct MarkerFrame: Equatable, Sendable {
+    public var count: Int
+    public var y: Int
 }
 
 /// What changed while time advanced.
 public enum StackEvent: Equatable, Sendable {
+    /// A queued toast got a slot and starts entering.
+    case entering(id: UInt32)
     /// The entry animation finished; the display timer starts now.
     case appeared(id: UInt32)
     /// The exit animation started.
     case leaving(id: UInt32, reason: DismissReason)
-    /// The exit animation finished: the toast is gone from the screen.
+    /// The toast is gone: its exit finished, or it was dismissed while queued.
     case removed(id: UInt32, reason: DismissReason)
 }
 
-/// The toasts of one stage, newest nearest the anchor, and everything about
-/// their motion and timers. Pure: time comes in as arguments, pixels are
-/// drawn elsewhere. The daemon asks it where each toast is at a frame's
-/// instant, whether anything still moves, and when the next timer fires.
+/// The toasts of one stage: those on screen in order from the anchor, the
+/// queue behind them, and everything about their motion and timers. Pure:
+/// time comes in as arguments, pixels are drawn elsewhere. The daemon asks
+/// it where each toast is at a frame's instant, whether anything still
+/// moves, and when the next timer fires.
 public struct ToastStack: Sendable {
     public var config: StackConfig
-    /// Height of the stage surface as the compositor configured it.
+    /// Height of the stage surface as the compositor configured it; 0 while
+    /// unknown (then nothing is capped by height).
     public var stageHeight = 0
-    /// Newest first.
-    public private(set) var toasts: [Toast] = []
+    /// On screen (entering, shown or leaving), in order from the anchor.
+    public private(set) var visible: [Toast] = []
+    /// Waiting for a slot, in arrival order.
+    public private(set) var queue: [Toast] = []
+    /// Distance of the marker from the anchored edge.
+    private var markerSlot = Glide(at: 0)
+    private var events: [StackEvent] = []
 
     public init(config: StackConfig = StackConfig()) {
         self.config = config
     }
 
-    public var isEmpty: Bool { toasts.isEmpty }
+    public var isEmpty: Bool { visible.isEmpty && queue.isEmpty }
+
+    /// Every toast, on screen and queued.
+    public var all: [Toast] { visible + queue }
 
     public func toast(id: UInt32) -> Toast? {
-        toasts.first { $0.id == id }
+        visible.first { $0.id == id } ?? queue.first { $0.id == id }
     }
 
-    /// Adds a toast that starts sliding in at `now`. The notification's id
-    /// must already be assigned.
-    public mutating func add(_ notification: Notification, height: Int, at now: Instant) {
+    // MARK: Changes
+
+    /// Adds a toast: it enters at `now` if a slot is free, else it queues.
+    public mutating func add(_ notification: Notification, height: Int, motion: Motion, at now: Instant) {
         let timer = DisplayTimer(duration: config.timing.displayTime(for: notification))
-        toasts.insert(Toast(notification: notification, height: height,
-                            phase: .entering(since: now), timer: timer), at: 0)
+        queue.append(Toast(notification: notification, height: height, motion: motion, phase: .queued,
+                           timer: timer, slot: Glide(at: 0)))
+        promote(at: now)
+        relayout(at: now)
     }
 
-    /// Starts the exit of a toast that is entering or shown. Returns false
-    /// when there is no such toast or it is already leaving.
+    /// Convenience for the default motion of the anchor.
+    public mutating func add(_ notification: Notification, height: Int, at now: Instant) {
+        add(notification, height: height, motion: .nearestEdge(of: config.anchor), at: now)
+    }
+
+    /// Starts the exit of a toast on screen, or drops a queued one (reported
+    /// as removed by the next `advance`). Returns false when there is no such
+    /// toast or it is already leaving.
     @discardableResult
     public mutating func dismiss(id: UInt32, reason: DismissReason, at now: Instant) -> Bool {
-        guard let index = toasts.firstIndex(where: { $0.id == id }), !toasts[index].isLeaving else {
+        if let index = queue.firstIndex(where: { $0.id == id }) {
+            queue.remove(at: index)
+            events.append(.removed(id: id, reason: reason))
+            relayout(at: now)
+            return true
+        }
+        guard let index = visible.firstIndex(where: { $0.id == id }), !visible[index].isLeaving else {
             return false
         }
-        let from = toasts[index].displacement(at: now, timing: config.timing)
-        toasts[index].timer.pause(at: now)
-        toasts[index].phase = .exiting(since: now, from: from, reason: reason)
+        let from = max(0, visible[index].displacement(at: now, timing: config.timing))
+        visible[index].timer.pause(at: now)
+        visible[index].phase = .exiting(since: now, from: from, reason: reason)
         return true
+    }
+
+    /// Replaces a toast's content in place: no new entry, its slot is kept,
+    /// a height change reflows the others with a glide, and the display
+    /// timer starts over. Returns false when the id is not here.
+    @discardableResult
+    public mutating func replace(_ notification: Notification, height: Int, at now: Instant) -> Bool {
+        let timer = DisplayTimer(duration: config.timing.displayTime(for: notification))
+        if let index = queue.firstIndex(where: { $0.id == notification.id }) {
+            queue[index].notification = notification
+            queue[index].height = height
+            queue[index].timer = timer
+            return true
+        }
+        guard let index = visible.firstIndex(where: { $0.id == notification.id }),
+              !visible[index].isLeaving else { return false }
+        visible[index].notification = notification
+        visible[index].height = height
+        visible[index].timer = timer
+        if visible[index].phase == .shown && !visible[index].isHovered {
+            visible[index].timer.start(at: now)
+        }
+        relayout(at: now)
+        return true
+    }
+
+    /// The pointer entered or left a toast: its timer pauses while hovered
+    /// and resumes with the time that was left.
+    public mutating func setHovered(id: UInt32, _ hovered: Bool, at now: Instant) {
+        guard let index = visible.firstIndex(where: { $0.id == id }) else { return }
+        visible[index].isHovered = hovered
+        guard visible[index].phase == .shown else { return }
+        if hovered {
+            visible[index].timer.pause(at: now)
+        } else {
+            visible[index].timer.start(at: now)
+        }
     }
 
     /// Moves time forward: finishes entries (starting display timers at the
     /// exact instant the entry ended), expires timers, removes toasts whose
-    /// exit finished. Call it before `frames(at:)` with the same instant.
+    /// exit finished, gives free slots to queued toasts. Call it before
+    /// `frames(at:)` with the same instant.
     public mutating func advance(to now: Instant) -> [StackEvent] {
-        var events: [StackEvent] = []
         let timing = config.timing
-        for index in toasts.indices {
-            if case .entering(let since) = toasts[index].phase {
+        for index in visible.indices {
+            if case .entering(let since) = visible[index].phase {
                 let end = since + timing.enterDuration
                 if now >= end {
-                    toasts[index].phase = .shown
-                    toasts[index].timer.start(at: end)
-                    events.append(.appeared(id: toasts[index].id))
+                    visible[index].phase = .shown
+                    if !visible[index].isHovered { visible[index].timer.start(at: end) }
+                    events.append(.appeared(id: visible[index].id))
                 }
             }
-            if case .shown = toasts[index].phase, let deadline = toasts[index].timer.deadline,
+            if case .shown = visible[index].phase, let deadline = visible[index].timer.deadline,
                now >= deadline {
-                toasts[index].timer.pause(at: deadline)
-                toasts[index].phase = .exiting(since: deadline, from: 0, reason: .expired)
-                events.append(.leaving(id: toasts[index].id, reason: .expired))
+                visible[index].timer.pause(at: deadline)
+                visible[index].phase = .exiting(since: deadline, from: 0, reason: .expired)
+                events.append(.leaving(id: visible[index].id, reason: .expired))
             }
         }
-        toasts.removeAll { toast in
+        let before = visible.count
+        visible.removeAll { toast in
             guard case .exiting(let since, _, let reason) = toast.phase,
                   now >= since + timing.exitDuration else { return false }
             events.append(.removed(id: toast.id, reason: reason))
             return true
         }
+        if visible.count != before {
+            promote(at: now)
+            relayout(at: now)
+        }
+        defer { events.removeAll() }
         return events
     }
 
-    /// Whether any toast is moving at `now` (frame callbacks are needed).
-    public func isAnimating(at now: Instant) -> Bool {
-        toasts.contains { toast in
-            switch toast.phase {
-            case .shown: false
-            case .entering, .exiting: true
+    // MARK: Layout
+
+    /// Moves queued toasts on screen while there is a slot and room.
+    private mutating func promote(at now: Instant) {
+        while let next = queue.first, fits(next.height) {
+            var toast = queue.removeFirst()
+            toast.phase = .entering(since: now)
+            switch config.order {
+            case .newestFirst: visible.insert(toast, at: 0)
+            case .oldestFirst: visible.append(toast)
             }
+            events.append(.entering(id: toast.id))
         }
+    }
+
+    /// Whether one more toast of `height` may go on screen: under
+    /// `maxVisible`, and within the stage's height (keeping room for the
+    /// marker when others would still wait). The first always fits.
+    private func fits(_ height: Int) -> Bool {
+        guard !visible.isEmpty else { return true }
+        guard visible.count < config.maxVisible else { return false }
+        guard stageHeight > 0 else { return true }
+        let used = visible.reduce(0) { $0 + $1.height + config.gap }
+        let marker = queue.count > 1 && config.markerHeight > 0 ? config.gap + config.markerHeight : 0
+        return used + height + marker <= stageHeight
+    }
+
+    /// Gives every visible toast (and the marker) its target distance from
+    /// the anchor; those whose target changed glide there. A toast that just
+    /// started entering takes its slot directly.
+    private mutating func relayout(at now: Instant) {
+        var offset = 0
+        let duration = config.timing.reflowDuration
+        for index in visible.indices {
+            let target = Double(offset)
+            if case .entering(let since) = visible[index].phase, since == now {
+                visible[index].slot = Glide(at: target, since: now)
+            } else {
+                visible[index].slot.retarget(to: target, at: now, duration: duration)
+            }
+            offset += visible[index].height + config.gap
+        }
+        if queue.isEmpty {
+            markerSlot = Glide(at: Double(offset), since: now)
+        } else {
+            markerSlot.retarget(to: Double(offset), at: now, duration: duration)
+        }
+    }
+
+    // MARK: Queries
+
+    /// Whether anything moves at `now` (frame callbacks are needed).
+    public func isAnimating(at now: Instant) -> Bool {
+        let duration = config.timing.reflowDuration
+        return visible.contains { toast in
+            switch toast.phase {
+            case .entering, .exiting: true
+            case .shown, .queued: toast.slot.isMoving(at: now, duration: duration)
+            }
+        } || (!queue.isEmpty && markerSlot.isMoving(at: now, duration: duration))
     }
 
     /// The earliest instant a display timer runs out, if any is running.
     public var nextDeadline: Instant? {
-        toasts.compactMap(\.timer.deadline).min()
+        visible.compactMap(\.timer.deadline).min()
     }
 
-    /// Where every toast is at `now`, in stage-local surface pixels.
+    /// Where every visible toast is at `now`, in stage-local surface pixels.
     public func frames(at now: Instant) -> [ToastFrame] {
-        var frames: [ToastFrame] = []
-        frames.reserveCapacity(toasts.count)
-        var offset = 0  // distance of the next slot from the anchored edge
-        for toast in toasts {
-            let restY = config.anchor.isTop ? offset : stageHeight - offset - toast.height
+        visible.map { toast in
+            let slot = Int(toast.slot.value(at: now, duration: config.timing.reflowDuration).rounded())
+            let restY = config.anchor.isTop ? slot : stageHeight - slot - toast.height
             let away = toast.displacement(at: now, timing: config.timing)
-            let (dx, dy) = slideVector(restY: restY, height: toast.height)
-            frames.append(ToastFrame(id: toast.id,
-                                     x: Int((away * Double(dx)).rounded()),
-                                     y: restY + Int((away * Double(dy)).rounded()),
-                                     height: toast.height))
-            offset += toast.height + config.gap
+            switch toast.activeTransition {
+            case .fade:
+                return ToastFrame(id: toast.id, x: 0, y: restY, height: toast.height,
+                                  opacity: min(1, max(0, 1 - away)))
+            case .slide(let edge):
+                let (dx, dy) = slideVector(edge, restY: restY, height: toast.height)
+                return ToastFrame(id: toast.id, x: Int((away * Double(dx)).rounded()),
+                                  y: restY + Int((away * Double(dy)).rounded()), height: toast.height)
+            }
         }
-        return frames
+    }
+
+    /// The "+N more" marker, when toasts wait in the queue.
+    public func marker(at now: Instant) -> MarkerFrame? {
+        guard !queue.isEmpty, config.markerHeight > 0 else { return nil }
+        let slot = Int(markerSlot.value(at: now, duration: config.timing.reflowDuration).rounded())
+        let y = config.anchor.isTop ? slot : stageHeight - slot - config.markerHeight
+        return MarkerFrame(count: queue.count, y: y)
     }
 
     /// The offset, in surface pixels, that puts a toast resting at `restY`
-    /// just outside the output along the slide edge.
-    private func slideVector(restY: Int, height: Int) -> (Int, Int) {
+    /// just outside the output beyond `edge`.
+    private func slideVector(_ edge: Edge, restY: Int, height: Int) -> (Int, Int) {
         let margins = config.margins
-        switch config.effectiveSlideEdge {
+        switch edge {
         case .right: return (config.width + margins.right, 0)
         case .left: return (-(config.width + margins.left), 0)
         case .top: return (0, -(restY + height + margins.top))

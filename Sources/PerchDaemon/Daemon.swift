@@ -14,16 +14,24 @@ public final class Daemon {
         case compositorLost(String)
     }
 
+    /// Defaults for every notification, from the command line.
     public struct Options {
         public var style = ToastStyle()
+        /// Anchor, margins, gap, max-visible, order and timing.
         public var stack = StackConfig()
+        /// nil = slide from the screen edge nearest the anchor.
+        public var enter: Transition?
+        public var exit: Transition?
+        public var bounce = false
+        public var kind = NotificationKind.toast
         public init() {}
     }
 
     private let loop = EventLoop()
     private let connection: WaylandConnection
     private let scene: Scene
-    private var stack: ToastStack
+    private let options: Options
+    private var board: NotificationBoard
     private var timer: DeadlineTimer!
     private var signals: SignalSource!
     private var control: ControlServer!
@@ -41,10 +49,12 @@ public final class Daemon {
         guard let socketPath = Environment.controlSocketPath() else {
             throw StartupError(message: "XDG_RUNTIME_DIR is not set: nowhere to put the control socket")
         }
+        self.options = options
         var stackConfig = options.stack
         stackConfig.width = options.style.width
-        stack = ToastStack(config: stackConfig)
-        scene = Scene(connection: connection, style: options.style, config: stackConfig)
+        scene = Scene(connection: connection, style: options.style, margins: stackConfig.margins)
+        stackConfig.markerHeight = scene.markerHeight
+        board = NotificationBoard(stackDefaults: stackConfig)
         do {
             timer = try DeadlineTimer(loop: loop) { [unowned self] in self.refresh() }
             signals = try SignalSource(loop: loop) { [unowned self] signal in self.received(signal) }
@@ -57,6 +67,11 @@ public final class Daemon {
             throw StartupError(message: error.description)
         }
         scene.onNeedsRefresh = { [unowned self] in self.refresh() }
+        scene.onHover = { [unowned self] id, hovered in
+            self.board.setHovered(id: id, hovered, at: MonotonicClock.now())
+            self.refresh()
+        }
+        scene.onClick = { [unowned self] id, button in self.clicked(id, button: button) }
         connection.onLost = { [unowned self] error in
             self.outcome = .compositorLost(error.description)
             self.loop.stop()
@@ -88,52 +103,86 @@ public final class Daemon {
     // MARK: Operations (shared by every front door)
 
     private func perform(_ request: ControlRequest) -> Result<JSONValue, ControlError> {
+        let now = MonotonicClock.now()
         switch request {
         case .notify(let notify):
-            let id = post(notify)
+            let id = post(notify, at: now)
             return .success(["id": .number(Double(id))])
         case .dismiss(.id(let id)):
-            guard stack.dismiss(id: id, reason: .closedByCall, at: MonotonicClock.now()) else {
+            guard board.dismiss(id: id, reason: .closedByCall, at: now) else {
                 return .failure(ControlError(.notFound, "no notification \(id) on screen"))
             }
             refresh()
             return .success(["dismissed": [.number(Double(id))]])
         case .dismiss(.all):
-            let now = MonotonicClock.now()
-            let ids = stack.toasts.map(\.id).filter { stack.dismiss(id: $0, reason: .closedByCall, at: now) }
+            let ids = board.dismissAll(reason: .closedByCall, at: now)
             refresh()
             return .success(["dismissed": .array(ids.map { .number(Double($0)) })])
         case .list:
-            // Oldest first, the order they arrived in.
-            let shown = stack.toasts.reversed().filter { !$0.isLeaving }
-            return .success(.array(shown.map { ControlProtocol.encode($0.notification) }))
+            let current = board.all.filter { !$0.isLeaving }
+            return .success(.array(current.map { ControlProtocol.encode($0.notification) }))
         }
     }
 
-    private func post(_ request: NotifyRequest) -> UInt32 {
-        let id = nextID
-        nextID = nextID == UInt32.max ? 1 : nextID + 1
-        let notification = Notification(id: id, app: request.app, title: request.title, body: request.body,
+    /// Shows a notification, or updates one in place when it replaces one
+    /// still around. Returns its id.
+    private func post(_ request: NotifyRequest, at now: Instant) -> UInt32 {
+        var notification = Notification(app: request.app, title: request.title, body: request.body,
                                         iconPath: request.iconPath, urgency: request.urgency,
                                         timeout: request.timeout)
-        let geometry = scene.geometry(for: notification.content)
-        stack.add(notification, height: geometry.height, at: MonotonicClock.now())
-        scene.addToast(id: id, content: notification.content, geometry: geometry)
+        if let id = request.replaces, let lane = board.lane(of: id), board.toast(id: id)?.isLeaving == false {
+            notification.id = id
+            let geometry = scene.geometry(for: notification.content, lane: lane)
+            board.replace(notification, height: geometry.height, at: now)
+            scene.updateToast(id: id, content: notification.content, geometry: geometry)
+            refresh()
+            return id
+        }
+        notification.id = takeID()
+        let kind = request.kind ?? options.kind
+        let anchor = request.anchor ?? options.stack.anchor
+        let lane: Lane = kind == .banner ? .banner : .stack(anchor)
+        let nearest: Transition = kind == .banner ? .slide(.top) : .slide(anchor.nearestEdge)
+        let motion = Motion(enter: request.enter ?? options.enter ?? nearest,
+                            exit: request.exit ?? options.exit ?? nearest,
+                            bounce: request.bounce ?? options.bounce)
+        let geometry = scene.geometry(for: notification.content, lane: lane)
+        board.add(notification, height: geometry.height, lane: lane, motion: motion, at: now)
+        scene.addToast(id: notification.id, content: notification.content, geometry: geometry, lane: lane)
         refresh()
+        return notification.id
+    }
+
+    private func takeID() -> UInt32 {
+        let id = nextID
+        nextID = nextID == UInt32.max ? 1 : nextID + 1
         return id
     }
 
-    /// Brings the stack to the present instant and shows it: finished
-    /// animations and expired timers take effect, the scene moves, and the
-    /// timer is armed for the next expiry.
+    /// Left click dismisses the toast, right click dismisses all.
+    private func clicked(_ id: UInt32, button: UInt32) {
+        let now = MonotonicClock.now()
+        switch button {
+        case 0x110: board.dismiss(id: id, reason: .dismissedByUser, at: now)
+        case 0x111: _ = board.dismissAll(reason: .dismissedByUser, at: now)
+        default: return
+        }
+        refresh()
+    }
+
+    /// Brings the board to the present instant and shows it: finished
+    /// animations and expired timers take effect, queued toasts get free
+    /// slots, the scene moves, and the timer is armed for the next expiry.
     private func refresh() {
         let now = MonotonicClock.now()
-        if let height = scene.stageHeight { stack.stageHeight = height }
-        for event in stack.advance(to: now) {
+        for lane in board.stacks.keys {
+            if let height = scene.stageHeight(for: lane) { board.setStageHeight(height, for: lane) }
+        }
+        for event in board.advance(to: now) {
             if case .removed(let id, _) = event { scene.removeToast(id: id) }
         }
-        scene.present(stack.frames(at: now), animating: stack.isAnimating(at: now))
-        timer.arm(at: stack.nextDeadline)
+        scene.present(board, at: now)
+        timer.arm(at: board.nextDeadline)
     }
 }
 

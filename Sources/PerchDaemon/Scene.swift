@@ -3,128 +3,249 @@ import PerchPlatform
 import PerchRender
 import PerchWayland
 
-/// Puts the core's toast stack on screen: one stage layer surface while
-/// any toast exists, one subsurface per toast, each drawn once when its
-/// content or scale changes and then only moved. Frames are paced by the
-/// stage's frame callbacks and requested only while something moves.
+/// Puts the board on screen: one stage layer surface per lane in use, one
+/// subsurface per toast, each drawn when its content, scale or opacity
+/// changes and otherwise only moved. Frames are paced by each stage's frame
+/// callbacks and requested only while something in that lane moves.
 final class Scene {
     private let connection: WaylandConnection
     private let renderer = ToastRenderer()
     let style: ToastStyle
-    let config: StackConfig
+    private let margins: Margins
 
-    private var stage: StageSurface?
-    /// One surface per toast on screen, by notification id.
-    private var surfaces: [UInt32: ToastSurface] = [:]
-    /// What each surface shows, to redraw it when the scale changes.
-    private var contents: [UInt32: (content: ToastContent, geometry: ToastGeometry)] = [:]
-    /// Set while inside the frame callback, so the commit it makes is the
-    /// frame's commit.
-    private var inFrame = false
+    private var stages: [Lane: StageSurface] = [:]
+    /// By notification id.
+    private var views: [UInt32: ToastView] = [:]
+    private var markers: [Lane: MarkerView] = [:]
+    /// Which notification a surface shows, for input.
+    private var idOfSurface: [SurfaceHandle: UInt32] = [:]
+    /// The stage whose frame callback is being answered.
+    private var framing: StageSurface?
 
-    /// Asks the owner to bring the stack up to date and call `present`.
+    /// Asks the owner to bring the board up to date and call `present`.
     var onNeedsRefresh: (() -> Void)?
+    /// The pointer entered (true) or left (false) a notification.
+    var onHover: ((UInt32, Bool) -> Void)?
+    /// A button was pressed on a notification (Linux button code).
+    var onClick: ((UInt32, UInt32) -> Void)?
 
-    init(connection: WaylandConnection, style: ToastStyle, config: StackConfig) {
+    init(connection: WaylandConnection, style: ToastStyle, margins: Margins) {
         self.connection = connection
         self.style = style
-        self.config = config
+        self.margins = margins
+        connection.onPointerEvent = { [unowned self] event in self.pointer(event) }
     }
 
-    /// Measures a toast (surface pixels).
-    func geometry(for content: ToastContent) -> ToastGeometry {
-        let geometry = renderer.geometry(for: content, style: style)
+    // MARK: Content
+
+    /// Measures a notification for its lane (surface pixels).
+    func geometry(for content: ToastContent, lane: Lane) -> ToastGeometry {
+        let geometry: ToastGeometry
+        switch lane {
+        case .stack:
+            geometry = renderer.geometry(for: content, style: style)
+        case .banner:
+            let height = renderer.bannerHeight(for: content, style: style)
+            geometry = ToastGeometry(height: height)
+        }
         for problem in renderer.diagnostics { Log.warning(problem) }
         return geometry
     }
 
-    /// Creates the toast's surface and draws it; it appears with the next
-    /// `present`.
-    func addToast(id: UInt32, content: ToastContent, geometry: ToastGeometry) {
-        let stage = ensureStage()
+    /// Height of the "+N more" marker, surface pixels.
+    var markerHeight: Int { renderer.moreMarkerSize(count: 9, style: style).height }
+
+    func addToast(id: UInt32, content: ToastContent, geometry: ToastGeometry, lane: Lane) {
+        let stage = ensureStage(for: lane)
         let surface = ToastSurface(connection: connection, stage: stage)
-        surfaces[id] = surface
-        contents[id] = (content, geometry)
-        draw(id: id)
+        views[id] = ToastView(surface: surface, lane: lane, content: content, geometry: geometry)
+        idOfSurface[surface.handle] = id
+    }
+
+    /// New content for a toast on screen (replace in place).
+    func updateToast(id: UInt32, content: ToastContent, geometry: ToastGeometry) {
+        guard let view = views[id] else { return }
+        view.content = content
+        view.geometry = geometry
+        view.master = nil
+        view.isStale = true
     }
 
     func removeToast(id: UInt32) {
-        surfaces.removeValue(forKey: id)
-        contents.removeValue(forKey: id)
+        guard let view = views.removeValue(forKey: id) else { return }
+        idOfSurface.removeValue(forKey: view.surface.handle)
     }
 
-    /// The stage's height once configured; the stack lays out against it.
-    var stageHeight: Int? { stage?.size?.height }
+    /// The configured height of a lane's stage, once known.
+    func stageHeight(for lane: Lane) -> Int? { stages[lane]?.size?.height }
 
-    /// Places every toast where the core says and commits the stage. While
-    /// `animating`, asks for a frame callback to draw the next frame. When a
-    /// frame callback is already pending, the commit waits for it: the
-    /// compositor will ask for the next frame soon enough, and committing in
-    /// between would only draw frames nobody sees.
-    func present(_ frames: [ToastFrame], animating: Bool) {
-        if surfaces.isEmpty {
-            stage = nil
-            return
+    // MARK: Frames
+
+    /// Places every toast of every lane where the board says at `now`,
+    /// redraws what changed, and commits each stage. A stage that waits for
+    /// its frame callback is left alone until it fires: the compositor will
+    /// ask for that frame soon, and committing in between would only make
+    /// frames nobody sees.
+    func present(_ board: NotificationBoard, at now: Instant) {
+        for lane in Array(stages.keys) where board.stacks[lane] == nil {
+            stages.removeValue(forKey: lane)
+            markers.removeValue(forKey: lane)
         }
-        guard let stage, stage.isConfigured else { return }
-        if stage.isWaitingForFrame && !inFrame { return }
-        for frame in frames {
-            surfaces[frame.id]?.setPosition(x: frame.x, y: frame.y)
+        for (lane, stack) in board.stacks {
+            let stage = ensureStage(for: lane)
+            guard let size = stage.size else { continue }
+            if stage.isWaitingForFrame && framing !== stage { continue }
+            for frame in stack.frames(at: now) {
+                guard let view = views[frame.id] else { continue }
+                if view.isStale || view.drawnOpacity != frame.opacity {
+                    draw(view, opacity: frame.opacity, stageWidth: size.width, scale: stage.scale)
+                }
+                view.surface.setPosition(x: frame.x, y: frame.y)
+            }
+            placeMarker(stack.marker(at: now), lane: lane, stage: stage)
+            if stack.isAnimating(at: now) { stage.requestFrame() }
+            stage.commit()
         }
-        if animating { stage.requestFrame() }
-        stage.commit()
     }
 
-    private func ensureStage() -> StageSurface {
-        if let stage { return stage }
-        let stage = StageSurface(connection: connection, output: nil, anchor: config.anchor,
-                                 margins: config.margins, width: config.width)
-        stage.onConfigure = { [unowned self] in self.onNeedsRefresh?() }
-        stage.onFrame = { [unowned self] in
-            self.inFrame = true
+    private func ensureStage(for lane: Lane) -> StageSurface {
+        if let stage = stages[lane] { return stage }
+        let placement: StageSurface.Placement
+        switch lane {
+        case .stack(let anchor): placement = .column(anchor, width: style.width)
+        case .banner: placement = .fullOutput
+        }
+        let stage = StageSurface(connection: connection, output: nil, placement: placement,
+                                 margins: lane == .banner ? Margins(all: 0) : margins)
+        stage.onConfigure = { [unowned self, unowned stage] in
+            // A new width matters to banners, which span the stage.
+            for view in self.views.values where view.lane == lane { view.isStale = true }
+            _ = stage
             self.onNeedsRefresh?()
-            self.inFrame = false
         }
-        stage.onScaleChanged = { [unowned self] in self.redrawAll() }
-        stage.onClosed = { [unowned self] in self.stageClosed() }
-        self.stage = stage
+        stage.onFrame = { [unowned self, unowned stage] in
+            self.framing = stage
+            self.onNeedsRefresh?()
+            self.framing = nil
+        }
+        stage.onScaleChanged = { [unowned self] in
+            for view in self.views.values where view.lane == lane { view.isStale = true }
+            self.markers[lane]?.count = 0
+            self.onNeedsRefresh?()
+        }
+        stage.onClosed = { [unowned self] in self.stageClosed(lane) }
+        stages[lane] = stage
         return stage
     }
 
-    /// The compositor took the stage away (e.g. its output went): make a
-    /// new one and move every toast onto it.
-    private func stageClosed() {
-        Log.info("the compositor closed the notification surface; re-creating it")
-        let ids = Array(surfaces.keys)
-        surfaces.removeAll()
-        stage = nil
-        guard !ids.isEmpty else { return }
-        let stage = ensureStage()
-        for id in ids {
-            surfaces[id] = ToastSurface(connection: connection, stage: stage)
-            draw(id: id)
+    /// The compositor took a stage away (e.g. its output went): make a new
+    /// one and move that lane's toasts onto it.
+    private func stageClosed(_ lane: Lane) {
+        Log.info("the compositor closed the \(lane) surface; re-creating it")
+        markers.removeValue(forKey: lane)
+        stages.removeValue(forKey: lane)
+        let moving = views.filter { $0.value.lane == lane }
+        guard !moving.isEmpty else { return }
+        let stage = ensureStage(for: lane)
+        for (id, old) in moving {
+            idOfSurface.removeValue(forKey: old.surface.handle)
+            let view = ToastView(surface: ToastSurface(connection: connection, stage: stage), lane: lane,
+                                 content: old.content, geometry: old.geometry)
+            views[id] = view
+            idOfSurface[view.surface.handle] = id
         }
         onNeedsRefresh?()
     }
 
-    private func redrawAll() {
-        for id in surfaces.keys { draw(id: id) }
-        onNeedsRefresh?()
-    }
+    // MARK: Drawing
 
-    private func draw(id: UInt32) {
-        guard let surface = surfaces[id], let (content, geometry) = contents[id] else { return }
-        let scale = stage?.scale ?? 1
+    private func draw(_ view: ToastView, opacity: Double, stageWidth: Int, scale: Int) {
+        let width = view.lane == .banner ? stageWidth : style.width
+        let height = view.geometry.height
         do {
-            let buffer = try surface.freeBuffer(width: style.width * scale, height: geometry.height * scale)
-            renderer.draw(content, style: style, geometry: geometry,
-                          into: PixelTarget(base: buffer.pixels, width: buffer.width,
-                                            height: buffer.height, stride: buffer.stride),
-                          scale: scale)
-            for problem in renderer.diagnostics { Log.warning(problem) }
-            surface.present(buffer, scale: scale)
+            let buffer = try view.surface.freeBuffer(width: width * scale, height: height * scale)
+            let target = PixelTarget(base: buffer.pixels, width: buffer.width, height: buffer.height,
+                                     stride: buffer.stride)
+            if opacity >= 1 {
+                view.master = nil
+                render(view, width: width, into: target, scale: scale)
+            } else {
+                // Fading: lay the card out once, then copy it at each opacity.
+                if view.master == nil || view.isStale || view.master?.width != buffer.width
+                    || view.master?.height != buffer.height {
+                    let master = PixelImage(width: buffer.width, height: buffer.height)
+                    render(view, width: width, into: master.target, scale: scale)
+                    view.master = master
+                }
+                target.copy(from: view.master!.target, opacity: max(0, opacity))
+            }
+            view.surface.present(buffer, scale: scale)
+            view.isStale = false
+            view.drawnOpacity = opacity
         } catch {
-            Log.error("toast \(id): cannot allocate its buffer: \(error)")
+            Log.error("cannot allocate a buffer for a toast: \(error)")
         }
     }
+
+    private func render(_ view: ToastView, width: Int, into target: PixelTarget, scale: Int) {
+        switch view.lane {
+        case .stack:
+            renderer.draw(view.content, style: style, geometry: view.geometry, into: target, scale: scale)
+        case .banner:
+            renderer.drawBanner(view.content, style: style, width: width, height: view.geometry.height,
+                                into: target, scale: scale)
+        }
+        for problem in renderer.diagnostics { Log.warning(problem) }
+    }
+
+    private func placeMarker(_ frame: MarkerFrame?, lane: Lane, stage: StageSurface) {
+        guard let frame, case .stack(let anchor) = lane else {
+            markers.removeValue(forKey: lane)
+            return
+        }
+        let marker = markers[lane] ?? MarkerView(surface: ToastSurface(connection: connection, stage: stage))
+        markers[lane] = marker
+        if marker.count != frame.count {
+            let size = renderer.moreMarkerSize(count: frame.count, style: style)
+            let scale = stage.scale
+            do {
+                let buffer = try marker.surface.freeBuffer(width: size.width * scale, height: size.height * scale)
+                renderer.drawMoreMarker(count: frame.count, style: style,
+                                        into: PixelTarget(base: buffer.pixels, width: buffer.width,
+                                                          height: buffer.height, stride: buffer.stride),
+                                        scale: scale)
+                marker.surface.present(buffer, scale: scale)
+                marker.count = frame.count
+                marker.width = size.width
+            } catch {
+                Log.error("cannot allocate a buffer for the marker: \(error)")
+            }
+        }
+        let x: Int
+        switch anchor {
+        case .topLeft, .bottomLeft: x = 0
+        case .topRight, .bottomRight: x = style.width - marker.width
+        case .topCenter, .bottomCenter: x = (style.width - marker.width) / 2
+        }
+        marker.surface.setPosition(x: x, y: frame.y)
+    }
+
+    // MARK: Input
+
+    private func pointer(_ event: PointerEvent) {
+        switch event {
+        case .enter(let surface, _, _):
+            hovered = idOfSurface[surface]
+            if let id = hovered { onHover?(id, true) }
+        case .leave:
+            if let id = hovered { onHover?(id, false) }
+            hovered = nil
+        case .motion:
+            break
+        case .button(let button, let pressed):
+            if pressed, let id = hovered { onClick?(id, button) }
+        }
+    }
+
+    private var hovered: UInt32?
 }

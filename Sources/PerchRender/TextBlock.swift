@@ -118,31 +118,36 @@ final class TextBlock {
         return Self.pixelsCeil(logical.height)
     }
 
+    /// Width of the first line (logical extents), in surface pixels; not
+    /// rounded, since glyph positions are not.
+    var firstLineWidth: Double {
+        guard let line = pango_layout_get_line_readonly(layout, 0) else { return 0 }
+        var logical = PangoRectangle()
+        pango_layout_line_get_extents(line, nil, &logical)
+        return Double(logical.width) / Double(PANGO_SCALE)
+    }
+
     /// Draws the layout with its top-left corner at the current point.
     func show(in cairo: OpaquePointer) {
         pango_cairo_show_layout(cairo, layout)
     }
 
     private func setMarkup(_ markup: String) -> String? {
-        var attributes: OpaquePointer?
-        var plain: UnsafeMutablePointer<CChar>?
-        var error: UnsafeMutablePointer<GError>?
-        guard pango_parse_markup(markup, -1, 0, &attributes, &plain, nil, &error) != 0,
-              let plain else {
-            let reason = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
-            if let error { g_error_free(error) }
+        switch Markup.parse(markup) {
+        case .parsed(let plain, let attributes):
+            pango_layout_set_text(layout, plain, -1)
+            pango_layout_set_attributes(layout, attributes)  // takes a reference
+            pango_attr_list_unref(attributes)
+            return nil
+        case .rejected(let reason):
             pango_layout_set_attributes(layout, nil)
             pango_layout_set_text(layout, markup, -1)
-            return "markup: \(reason); shown as plain text"
+            return Markup.problem(reason)
         }
-        pango_layout_set_text(layout, plain, -1)
-        pango_layout_set_attributes(layout, attributes)  // takes a reference
-        pango_attr_list_unref(attributes)
-        g_free(plain)
-        return nil
     }
 
-    private static func oneLine(_ text: String) -> String {
+    /// `text` with every newline turned into a space, for one-line layouts.
+    static func oneLine(_ text: String) -> String {
         guard text.contains(where: \.isNewline) else { return text }
         return String(text.map { $0.isNewline ? " " : $0 })
     }

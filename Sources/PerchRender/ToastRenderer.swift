@@ -1,10 +1,12 @@
 import CCairo
 import PerchCore
 
-/// Measures and draws toast cards with Cairo and Pango.
+/// Measures and draws toast cards with Cairo and Pango, and the two other
+/// things the daemon shows: the banner (`ToastRenderer+Banner.swift`) and
+/// the "+N more" marker (`ToastRenderer+MoreMarker.swift`).
 ///
 /// One renderer serves the whole daemon, on its one thread: it keeps a
-/// Pango context, two reusable layouts and a small icon cache alive between
+/// Pango context, reusable layouts and a small icon cache alive between
 /// toasts. It is not thread-safe.
 ///
 /// Lengths in `ToastStyle` and `ToastGeometry` are surface pixels; a
@@ -13,7 +15,7 @@ public final class ToastRenderer {
     /// Problems met by the most recent `geometry(for:style:)` or `draw` call,
     /// as log lines (e.g. "icon /x.png: file not found"). None of them stops
     /// drawing: a bad icon is left out, bad markup is shown as plain text.
-    public private(set) var diagnostics: [String] = []
+    public internal(set) var diagnostics: [String] = []
 
     /// The one switch for Pango markup (see `TextFormat`). Internal until
     /// the daemon sanitizes markup; tests flip it to keep that path working.
@@ -26,6 +28,10 @@ public final class ToastRenderer {
     private lazy var fonts = FontContext()
     private lazy var title = TextBlock(layout: fonts.makeLayout(), role: .title)
     private lazy var body = TextBlock(layout: fonts.makeLayout(), role: .body)
+    // The banner and the marker have layouts of their own, so that showing
+    // them does not throw away the toast layouts' line breaks.
+    lazy var bannerLine = BannerLine(layout: fonts.makeLayout())
+    lazy var markerText = TextBlock(layout: fonts.makeLayout(), role: .title)
     private let icons = IconCache(capacity: 16)
 
     public init() {}
@@ -49,25 +55,51 @@ public final class ToastRenderer {
     ///
     /// - Parameters:
     ///   - scale: the integer buffer scale of the output.
-    ///   - opacity: 0...1, multiplies the whole card as one layer, for
-    ///     fades; 0 leaves the target transparent.
+    ///   - opacity: 0...1, multiplies the whole card as one layer; 0 leaves
+    ///     the target transparent. This lays the text out and rasterizes
+    ///     everything again, so fades should not call it every frame: draw
+    ///     the card once at opacity 1 into a buffer kept for the fade and
+    ///     make each frame with `PixelTarget.copy(from:opacity:)`.
     public func draw(_ content: ToastContent, style: ToastStyle, geometry: ToastGeometry,
                      into target: PixelTarget, scale: Int, opacity: Double = 1) {
         diagnostics.removeAll()
+        paint(into: target, scale: scale, opacity: opacity, caller: "draw", shape: "card",
+              width: style.width, height: geometry.height) { cairo in
+            paintCard(cairo, style: style, height: geometry.height)
+            let icon = icon(for: content, style: style, scale: scale)
+            if let icon {
+                paintIcon(icon, cairo, boxX: style.padding * scale, boxY: style.padding * scale,
+                          style: style, scale: scale)
+            }
+            paintText(content, cairo, style: style, geometry: geometry, hasIcon: icon != nil)
+        }
+    }
+
+    // MARK: - Shared by the card, the banner and the marker
+
+    /// Clears `target` and runs `body` with a Cairo context on it whose user
+    /// space is surface pixels, faded by `opacity` as one layer. Reports and
+    /// draws nothing for an unusable target or scale; reports and clips a
+    /// target that is not `width` × `height` surface pixels at `scale`.
+    ///
+    /// - Parameters:
+    ///   - caller, shape: name the call and the thing drawn in diagnostics.
+    func paint(into target: PixelTarget, scale: Int, opacity: Double, caller: String, shape: String,
+               width: Int, height: Int, _ body: (OpaquePointer) -> Void) {
         guard scale >= 1 else {
-            diagnostics.append("draw: buffer scale \(scale) is not positive; nothing drawn")
+            diagnostics.append("\(caller): buffer scale \(scale) is not positive; nothing drawn")
             return
         }
-        guard let surface = makeSurface(target) else { return }
+        guard let surface = makeSurface(target, caller: caller) else { return }
         defer { cairo_surface_destroy(surface) }
-        if target.width != style.width * scale || target.height != geometry.height * scale {
-            diagnostics.append("draw: target is \(target.width)×\(target.height) px, the card "
-                + "\(style.width * scale)×\(geometry.height * scale) px at scale \(scale); clipped")
+        if target.width != width * scale || target.height != height * scale {
+            diagnostics.append("\(caller): target is \(target.width)×\(target.height) px, the \(shape) "
+                + "\(width * scale)×\(height * scale) px at scale \(scale); clipped")
         }
 
         let cairo = cairo_create(surface)!
         defer { cairo_destroy(cairo) }
-        // Buffers are reused, so old pixels must go, including outside the card.
+        // Buffers are reused, so old pixels must go, including outside the shape.
         cairo_set_operator(cairo, CAIRO_OPERATOR_CLEAR)
         cairo_paint(cairo)
         cairo_set_operator(cairo, CAIRO_OPERATOR_OVER)
@@ -81,10 +113,7 @@ public final class ToastRenderer {
             // where they overlap it, so a fading toast would look washed out.
             let fading = alpha < 1
             if fading { cairo_push_group(cairo) }
-            paintCard(cairo, style: style, height: geometry.height)
-            let icon = icon(for: content, style: style, scale: scale)
-            if let icon { paintIcon(icon, cairo, style: style, scale: scale) }
-            paintText(content, cairo, style: style, geometry: geometry, hasIcon: icon != nil)
+            body(cairo)
             if fading {
                 cairo_pop_group_to_source(cairo)
                 cairo_paint_with_alpha(cairo, alpha)
@@ -95,12 +124,12 @@ public final class ToastRenderer {
 
     // MARK: - Drawing steps
 
-    private func makeSurface(_ target: PixelTarget) -> OpaquePointer? {
+    private func makeSurface(_ target: PixelTarget, caller: String) -> OpaquePointer? {
         let minimumStride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_ARGB32, Int32(clamping: target.width)))
         guard target.width > 0, target.height > 0, target.width <= Int(Int32.max),
               target.height <= Int(Int32.max), target.stride <= Int(Int32.max),
               minimumStride > 0, target.stride >= minimumStride, target.stride % 4 == 0 else {
-            diagnostics.append("draw: invalid target \(target.width)×\(target.height) px, "
+            diagnostics.append("\(caller): invalid target \(target.width)×\(target.height) px, "
                 + "stride \(target.stride) bytes; nothing drawn")
             return nil
         }
@@ -109,16 +138,20 @@ public final class ToastRenderer {
             Int32(target.width), Int32(target.height), Int32(target.stride))!
         let status = cairo_surface_status(surface)
         guard status == CAIRO_STATUS_SUCCESS else {
-            diagnostics.append("draw: cairo: \(String(cString: cairo_status_to_string(status)))")
+            diagnostics.append("\(caller): cairo: \(String(cString: cairo_status_to_string(status)))")
             cairo_surface_destroy(surface)
             return nil
         }
         return surface
     }
 
-    private func paintCard(_ cairo: OpaquePointer, style: ToastStyle, height: Int) {
-        CardShape.addPath(to: cairo, width: Double(style.width), height: Double(height),
-                          cornerRadius: Double(style.cornerRadius), borderWidth: Double(style.borderWidth))
+    /// A `CardShape` filled with the background and stroked with the border;
+    /// the toast card by default, the marker's pill with other measures.
+    func paintCard(_ cairo: OpaquePointer, style: ToastStyle, width: Int? = nil, height: Int,
+                   cornerRadius: Double? = nil) {
+        CardShape.addPath(to: cairo, width: Double(width ?? style.width), height: Double(height),
+                          cornerRadius: cornerRadius ?? Double(style.cornerRadius),
+                          borderWidth: Double(style.borderWidth))
         setSource(cairo, style.background)
         if style.borderWidth > 0 {
             cairo_fill_preserve(cairo)
@@ -131,11 +164,13 @@ public final class ToastRenderer {
     }
 
     /// Paints the icon 1:1 in buffer pixels (it was resampled for this
-    /// scale), centred in its box at the top-left corner of the content.
-    private func paintIcon(_ icon: ScaledIcon, _ cairo: OpaquePointer, style: ToastStyle, scale: Int) {
+    /// scale), centred in its `iconSize` box whose top-left corner is at
+    /// (`boxX`, `boxY`) buffer pixels: whole pixels, so it stays sharp.
+    func paintIcon(_ icon: ScaledIcon, _ cairo: OpaquePointer, boxX: Int, boxY: Int,
+                   style: ToastStyle, scale: Int) {
         let box = style.iconSize * scale
-        let x = style.padding * scale + (box - icon.width) / 2
-        let y = style.padding * scale + (box - icon.height) / 2
+        let x = boxX + (box - icon.width) / 2
+        let y = boxY + (box - icon.height) / 2
         cairo_save(cairo)
         cairo_identity_matrix(cairo)
         cairo_set_source_surface(cairo, icon.surface, Double(x), Double(y))
@@ -191,7 +226,7 @@ public final class ToastRenderer {
 
     /// Loads the icon fitted to `iconSize * scale` buffer pixels; nil (and
     /// a diagnostic) when there is none or it cannot be used.
-    private func icon(for content: ToastContent, style: ToastStyle, scale: Int) -> ScaledIcon? {
+    func icon(for content: ToastContent, style: ToastStyle, scale: Int) -> ScaledIcon? {
         guard let path = content.iconPath, !path.isEmpty, style.iconSize > 0 else { return nil }
         switch icons.icon(at: path, box: style.iconSize * scale) {
         case .success(let icon):
@@ -202,11 +237,11 @@ public final class ToastRenderer {
         }
     }
 
-    private func note(_ problem: String?, in part: String) {
+    func note(_ problem: String?, in part: String) {
         if let problem { diagnostics.append("\(part) \(problem)") }
     }
 
-    private func setSource(_ cairo: OpaquePointer, _ colour: RGBA) {
+    func setSource(_ cairo: OpaquePointer, _ colour: RGBA) {
         cairo_set_source_rgba(cairo, colour.red, colour.green, colour.blue, colour.alpha)
     }
 }

@@ -1,19 +1,26 @@
 import CPerchSupport
 import CWaylandClient
 
-/// A wl_seat. Input devices (pointer, touch, keyboard) hang off it; for
-/// now Perch records which ones the seat has.
+/// A wl_seat and its input devices. The pointer is created while the
+/// seat has one; touch and keyboard follow the same pattern.
 public final class Seat {
     public let proxy: OpaquePointer
     public private(set) var capabilities: UInt32 = 0
     public private(set) var name = ""
+    private var pointer: Pointer?
+    /// Receives this seat's pointer events.
+    var onPointerEvent: ((PointerEvent) -> Void)? {
+        didSet { pointer?.onEvent = onPointerEvent }
+    }
 
-    init(proxy: OpaquePointer) {
+    init(proxy: OpaquePointer, onPointerEvent: ((PointerEvent) -> Void)?) {
         self.proxy = proxy
+        self.onPointerEvent = onPointerEvent
         wl_seat_add_listener(proxy, seatListener, Unmanaged.passUnretained(self).toOpaque())
     }
 
     deinit {
+        pointer = nil
         if wl_seat_get_version(proxy) >= 5 {
             wl_seat_release(proxy)
         } else {
@@ -25,7 +32,16 @@ public final class Seat {
     public var hasTouch: Bool { capabilities & WL_SEAT_CAPABILITY_TOUCH.rawValue != 0 }
     public var hasKeyboard: Bool { capabilities & WL_SEAT_CAPABILITY_KEYBOARD.rawValue != 0 }
 
-    fileprivate func setCapabilities(_ value: UInt32) { capabilities = value }
+    fileprivate func setCapabilities(_ value: UInt32) {
+        capabilities = value
+        // Devices come and go with the capabilities (e.g. a mouse unplugged).
+        if hasPointer, pointer == nil {
+            pointer = Pointer(seat: proxy)
+            pointer?.onEvent = onPointerEvent
+        } else if !hasPointer {
+            pointer = nil
+        }
+    }
     fileprivate func setName(_ value: String) { name = value }
 }
 

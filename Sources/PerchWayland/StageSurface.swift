@@ -30,12 +30,20 @@ public final class StageSurface {
     public var onScaleChanged: (() -> Void)?
     public var onFrame: (() -> Void)?
 
+    /// What the stage covers.
+    public enum Placement {
+        /// A column as wide as a toast, along the output's height, at the
+        /// anchor's side (or centred).
+        case column(Anchor, width: Int)
+        /// The whole output (banners run across its top).
+        case fullOutput
+    }
+
     /// - Parameters:
     ///   - output: the output to show on; nil lets the compositor choose
     ///     (the focused one).
-    ///   - width: the toast width in surface pixels.
-    public init(connection: WaylandConnection, output: Output?, anchor: Anchor, margins: Margins,
-                width: Int, layer: UInt32 = ZWLR_LAYER_SHELL_V1_LAYER_OVERLAY.rawValue) {
+    public init(connection: WaylandConnection, output: Output?, placement: Placement, margins: Margins,
+                layer: UInt32 = ZWLR_LAYER_SHELL_V1_LAYER_OVERLAY.rawValue) {
         self.connection = connection
         surface = wl_compositor_create_surface(connection.compositor)
         layerSurface = zwlr_layer_shell_v1_get_layer_surface(
@@ -44,14 +52,24 @@ public final class StageSurface {
         wl_surface_add_listener(surface, stageSurfaceListener, opaque)
         zwlr_layer_surface_v1_add_listener(layerSurface, layerSurfaceListener, opaque)
 
+        let left = ZWLR_LAYER_SURFACE_V1_ANCHOR_LEFT.rawValue
+        let right = ZWLR_LAYER_SURFACE_V1_ANCHOR_RIGHT.rawValue
         var edges = ZWLR_LAYER_SURFACE_V1_ANCHOR_TOP.rawValue | ZWLR_LAYER_SURFACE_V1_ANCHOR_BOTTOM.rawValue
-        switch anchor {
-        case .topLeft, .bottomLeft: edges |= ZWLR_LAYER_SURFACE_V1_ANCHOR_LEFT.rawValue
-        case .topRight, .bottomRight: edges |= ZWLR_LAYER_SURFACE_V1_ANCHOR_RIGHT.rawValue
-        case .topCenter, .bottomCenter: break
+        var width = 0
+        switch placement {
+        case .column(let anchor, let columnWidth):
+            width = columnWidth
+            switch anchor {
+            case .topLeft, .bottomLeft: edges |= left
+            case .topRight, .bottomRight: edges |= right
+            case .topCenter, .bottomCenter: break
+            }
+        case .fullOutput:
+            edges |= left | right
         }
         zwlr_layer_surface_v1_set_anchor(layerSurface, edges)
-        // Height 0: as tall as the anchors allow (the compositor says how tall).
+        // A 0 dimension: as large as the anchors allow (the compositor says
+        // how large in its configure).
         zwlr_layer_surface_v1_set_size(layerSurface, UInt32(width), 0)
         zwlr_layer_surface_v1_set_margin(layerSurface, Int32(margins.top), Int32(margins.right),
                                          Int32(margins.bottom), Int32(margins.left))

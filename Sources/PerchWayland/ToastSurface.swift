@@ -21,6 +21,9 @@ public final class ToastSurface {
         wl_subsurface_set_position(subsurface, -100_000, -100_000)
     }
 
+    /// How input events name this surface.
+    public var handle: SurfaceHandle { SurfaceHandle(surface) }
+
     deinit {
         wl_subsurface_destroy(subsurface)
         wl_surface_destroy(surface)

@@ -24,6 +24,8 @@ public final class WaylandConnection {
 
     /// Called when an output is announced after start-up or removed.
     public var onOutputsChanged: (() -> Void)?
+    /// Receives every seat's pointer events.
+    public var onPointerEvent: ((PointerEvent) -> Void)?
     /// Called once when the connection breaks; the caller should exit.
     public var onLost: ((WaylandError) -> Void)?
 
@@ -87,7 +89,7 @@ public final class WaylandConnection {
             }
         case "wl_seat":
             if let proxy = bind(perch_wl_seat_interface(), 5) {
-                seats[name] = Seat(proxy: proxy)
+                seats[name] = Seat(proxy: proxy, onPointerEvent: { [unowned self] in self.onPointerEvent?($0) })
             }
         default:
             break

@@ -7,31 +7,15 @@ import PerchPlatform
 // 2 cannot start (no Wayland session, no layer-shell, socket in use…),
 // 64 bad command line.
 
-let usage = """
-    usage: perch [--verbose]
-           perch --help | --version
-
-    Perch, a notification daemon for Wayland compositors with wlr-layer-shell.
-    Runs in the session of $WAYLAND_DISPLAY; post notifications with perchctl.
-
-    """
-
-var options = Daemon.Options()
-for argument in CommandLine.arguments.dropFirst() {
-    switch argument {
-    case "-h", "--help":
-        print(usage, terminator: "")
-        exit(0)
-    case "--version":
-        print("perch \(PerchVersion.string)")
-        exit(0)
-    case "-v", "--verbose":
-        Log.verbose = true
-    default:
-        Log.error("unknown argument \"\(argument)\" (see perch --help)")
-        exit(64)
-    }
+let parsed: (Daemon.Options, verbose: Bool)?
+do {
+    parsed = try parseArguments(CommandLine.arguments.dropFirst())
+} catch {
+    Log.error(error.message)
+    exit(64)
 }
+guard let (options, verbose) = parsed else { exit(0) }
+Log.verbose = verbose
 
 let daemon: Daemon
 do {

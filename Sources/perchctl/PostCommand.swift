@@ -3,8 +3,12 @@ import PerchPlatform
 
 struct PostCommand: Command {
     static let name = "post"
-    static let synopsis = "post [--icon PATH] [--timeout SECONDS] [--urgency low|normal|critical] [--app NAME] TITLE [BODY]"
-    static let help = "Shows a notification and prints its id."
+    static let synopsis = """
+        post [--icon PATH] [--timeout SECONDS] [--urgency low|normal|critical] [--app NAME]
+                [--replace ID] [--anchor ANCHOR] [--enter STYLE] [--exit STYLE] [--bounce]
+                [--style toast|banner] TITLE [BODY]
+        """
+    static let help = "Shows a notification (or updates one in place with --replace) and prints its id."
 
     var params: JSONObject = [:]
 
@@ -28,6 +32,32 @@ struct PostCommand: Command {
                     throw UsageError("--timeout takes seconds (0 = until dismissed), not \"\(value)\"")
                 }
                 params["timeout"] = .number(seconds)
+            case "--replace":
+                let value = try reader.value(for: option)
+                guard let id = Int(value), id > 0, id <= Int(UInt32.max) else {
+                    throw UsageError("--replace takes a notification id, not \"\(value)\"")
+                }
+                params["replaces_id"] = .number(Double(id))
+            case "--anchor":
+                let value = try reader.value(for: option)
+                guard Anchor(rawValue: value) != nil else {
+                    throw UsageError("--anchor takes one of \(Anchor.allCases.map(\.rawValue).joined(separator: ", ")), not \"\(value)\"")
+                }
+                params["anchor"] = .string(value)
+            case "--enter", "--exit":
+                let value = try reader.value(for: option)
+                guard Transition(name: value) != nil else {
+                    throw UsageError("\(option) takes one of \(Transition.names.joined(separator: ", ")), not \"\(value)\"")
+                }
+                params[String(option.dropFirst(2))] = .string(value)
+            case "--bounce":
+                params["bounce"] = true
+            case "--style":
+                let value = try reader.value(for: option)
+                guard NotificationKind(rawValue: value) != nil else {
+                    throw UsageError("--style takes toast or banner, not \"\(value)\"")
+                }
+                params["style"] = .string(value)
             default:
                 throw UsageError("post: unknown option \(option)")
             }

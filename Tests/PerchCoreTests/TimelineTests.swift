@@ -66,7 +66,7 @@ struct TimelineTests {
         var stack = makeStack()
         stack.add(Notification(id: 1, title: "Hi"), height: 60, at: t0)
         let end = t0 + 0.7
-        #expect(stack.advance(to: end) == [.appeared(id: 1)])
+        #expect(stack.advance(to: end) == [.entering(id: 1), .appeared(id: 1)])
         #expect(stack.frames(at: end) == [ToastFrame(id: 1, x: 0, y: 0, height: 60)])
         #expect(!stack.isAnimating(at: end))
     }
@@ -119,7 +119,7 @@ struct TimelineTests {
         _ = stack.advance(to: t0 + 1)
         #expect(stack.nextDeadline == nil)
         #expect(stack.advance(to: t0 + 10_000).isEmpty)
-        #expect(stack.toasts.count == 2)
+        #expect(stack.visible.count == 2)
     }
 
     @Test("without a timeout, the urgency's default applies (low 3 s, normal 5 s)")

@@ -3,7 +3,7 @@ import PerchCore
 import PerchRender
 import Testing
 
-/// Whole toasts compared with reviewed images, so that changes to the look
+/// Whole toasts, a banner and a marker compared with reviewed images, so that changes to the look
 /// are seen. Re-record with `PERCH_RECORD_GOLDEN=1 swift test --filter PerchRenderTests`
 /// and look at the PNGs before committing them.
 @Suite("Golden images of whole toasts")
@@ -34,6 +34,22 @@ struct GoldenImageTests {
             body: sentences(100)))
         #expect(toast.geometry.height == ToastStyle().maxHeight)
         Golden.check(toast.canvas, named: "long")
+    }
+
+    @Test("a banner with an icon, a bold title and a body, across a 1280 px output")
+    func banner() {
+        let scratch = ScratchDirectory()
+        let banner = renderBanner(ToastContent(title: "Ada Lovelace", body: "The Analytical Engine weaves algebraic patterns.",
+                                               iconPath: drawTestIcon(in: scratch)))
+        #expect(banner.diagnostics.isEmpty)
+        Golden.check(banner.canvas, named: "banner")
+    }
+
+    @Test("a \"+12 more\" marker at scale 2")
+    func moreMarker() {
+        let marker = renderMoreMarker(count: 12, scale: 2)
+        #expect(marker.diagnostics.isEmpty)
+        Golden.check(marker.canvas, named: "more-marker")
     }
 
     /// A 64 px icon with soft edges and colour, so scaling and blending show.

@@ -31,4 +31,20 @@ struct MarkupTests {
         renderer.draw(bad, style: style, geometry: geometry, into: canvas.target, scale: 1)
         #expect(renderer.diagnostics.count == 1)
     }
+
+    @Test("with markup on, the banner parses title and body apart and reports bad markup per part")
+    func bannerMarkup() {
+        let plain = makeRenderer()
+        let expected = renderBanner(ToastContent(title: "R&D", body: "A < B"), width: 400, renderer: plain)
+
+        let renderer = makeRenderer()
+        renderer.textFormat = .markup
+        let parsed = renderBanner(ToastContent(title: "R&amp;D", body: "A &lt; B"), width: 400, renderer: renderer)
+        #expect(parsed.diagnostics.isEmpty)
+        #expect(parsed.canvas.hasSamePixels(as: expected.canvas), "entities decode to the same text")
+
+        let bad = renderBanner(ToastContent(title: "<b>fine</b>", body: "<i>unclosed"), width: 400, renderer: renderer)
+        #expect(bad.diagnostics.count == 1)
+        #expect(bad.diagnostics.first?.hasPrefix("body markup: ") == true, "\(bad.diagnostics)")
+    }
 }

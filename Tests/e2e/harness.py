@@ -191,6 +191,39 @@ def find_card(img, probe_y=CARD_TOP + 15, x0=SCREEN_W - 400):
     return Card(left, top, right, bottom)
 
 
+def runs_in_column(img, x, y0=0, y1=None):
+    """The vertical runs of non-background pixels in column x, as
+    (top, bottom) pairs: one per card (cards are separated by a gap)."""
+    y1 = img.height - 1 if y1 is None else y1
+    runs, start = [], None
+    for y in range(y0, y1 + 1):
+        inside = not is_bg(img.pixel(x, y))
+        if inside and start is None:
+            start = y
+        elif not inside and start is not None:
+            runs.append((start, y - 1))
+            start = None
+    if start is not None:
+        runs.append((start, y1))
+    return runs
+
+
+def runs_in_row(img, y, x0=0, x1=None):
+    """The horizontal runs of non-background pixels in row y."""
+    x1 = img.width - 1 if x1 is None else x1
+    runs, start = [], None
+    for x in range(x0, x1 + 1):
+        inside = not is_bg(img.pixel(x, y))
+        if inside and start is None:
+            start = x
+        elif not inside and start is not None:
+            runs.append((start, x - 1))
+            start = None
+    if start is not None:
+        runs.append((start, x1))
+    return runs
+
+
 # --------------------------------------------------------------------------
 # Processes
 
@@ -314,13 +347,13 @@ class Session:
 class Perch:
     """The perch daemon plus perchctl, run as the session user."""
 
-    def __init__(self, session, bindir, log_path, env=None):
+    def __init__(self, session, bindir, log_path, env=None, args=()):
         self.session = session
         self.bindir = bindir
         self.log_path = log_path
         self.env = env or session.env()
         self.log_file = open(log_path, "ab")
-        self.proc = session.popen([os.path.join(bindir, "perch")], env=self.env,
+        self.proc = session.popen([os.path.join(bindir, "perch")] + list(args), env=self.env,
                                   stdout=self.log_file, stderr=subprocess.STDOUT)
 
     @property
@@ -364,8 +397,8 @@ class Perch:
               % (" ".join(args), r.returncode, r.stdout, r.stderr))
         return r.stdout
 
-    def post(self, title, body=None, timeout=None, icon=None, urgency=None, app=None):
-        args = ["post"]
+    def post(self, title, body=None, timeout=None, icon=None, urgency=None, app=None, extra=()):
+        args = ["post"] + list(extra)
         if icon is not None:
             args += ["--icon", icon]
         if timeout is not None:
@@ -472,9 +505,9 @@ class Ctx:
             self.session = Session(self.tmp)
         return self.session
 
-    def start_perch(self, wait=True):
+    def start_perch(self, wait=True, args=()):
         s = self.sway()
-        self.perch = Perch(s, self.bindir, os.path.join(self.tmp, "perch.log"))
+        self.perch = Perch(s, self.bindir, os.path.join(self.tmp, "perch.log"), args=args)
         if wait:
             self.perch.wait_ready()
         return self.perch
@@ -546,14 +579,14 @@ class Ctx:
 def prepare_bindir(src):
     """Copy perch and perchctl where the session user can execute them (the
     checkout may be under /root, which that user cannot traverse)."""
-    for name in ("perch", "perchctl"):
+    for name in ("perch", "perchctl", "perch-test-pointer"):
         p = os.path.join(src, name)
         if not os.access(p, os.X_OK):
             raise SystemExit("e2e: %s not found or not executable (build first: "
                              "swift build -c release, or set PERCH_BIN_DIR)" % p)
     d = tempfile.mkdtemp(prefix="perch-e2e-bin-")
     os.chmod(d, 0o755)
-    for name in ("perch", "perchctl"):
+    for name in ("perch", "perchctl", "perch-test-pointer"):
         dst = os.path.join(d, name)
         shutil.copy2(os.path.realpath(os.path.join(src, name)), dst)
         os.chmod(dst, 0o755)

@@ -12,6 +12,7 @@
 #include "xdg-shell-client-protocol.h"
 #include "viewporter-client-protocol.h"
 #include "fractional-scale-v1-client-protocol.h"
+#include "wlr-virtual-pointer-unstable-v1-client-protocol.h"
 
 #define PERCH_INTERFACE_GETTER(name) \
     static inline const struct wl_interface *perch_##name##_interface(void) { \
@@ -26,6 +27,7 @@ PERCH_INTERFACE_GETTER(wl_seat)
 PERCH_INTERFACE_GETTER(zwlr_layer_shell_v1)
 PERCH_INTERFACE_GETTER(wp_viewporter)
 PERCH_INTERFACE_GETTER(wp_fractional_scale_manager_v1)
+PERCH_INTERFACE_GETTER(zwlr_virtual_pointer_manager_v1)
 
 #undef PERCH_INTERFACE_GETTER
 

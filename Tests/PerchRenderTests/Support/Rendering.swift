@@ -28,3 +28,31 @@ func render(_ content: ToastContent, style: ToastStyle = ToastStyle(), scale: In
 func sentences(_ count: Int) -> String {
     (1...count).map { "Sentence number \($0) says a little more than the one before." }.joined(separator: " ")
 }
+
+/// A banner measured and drawn the way the daemon does it.
+struct RenderedBanner {
+    var canvas: Canvas
+    /// Surface pixels, from `bannerHeight`.
+    var height: Int
+    var diagnostics: [String]
+}
+
+func renderBanner(_ content: ToastContent, style: ToastStyle = ToastStyle(), width: Int = 1280,
+                  scale: Int = 1, opacity: Double = 1, renderer: ToastRenderer? = nil) -> RenderedBanner {
+    let renderer = renderer ?? makeRenderer()
+    let height = renderer.bannerHeight(for: content, style: style)
+    let canvas = Canvas(width: width * scale, height: height * scale)
+    renderer.drawBanner(content, style: style, width: width, height: height,
+                        into: canvas.target, scale: scale, opacity: opacity)
+    return RenderedBanner(canvas: canvas, height: height, diagnostics: renderer.diagnostics)
+}
+
+/// A "+N more" marker drawn into a canvas of exactly its size.
+func renderMoreMarker(count: Int, style: ToastStyle = ToastStyle(), scale: Int = 1,
+                      renderer: ToastRenderer? = nil) -> (canvas: Canvas, diagnostics: [String]) {
+    let renderer = renderer ?? makeRenderer()
+    let size = renderer.moreMarkerSize(count: count, style: style)
+    let canvas = Canvas(width: size.width * scale, height: size.height * scale)
+    renderer.drawMoreMarker(count: count, style: style, into: canvas.target, scale: scale)
+    return (canvas, renderer.diagnostics)
+}

@@ -1,0 +1,107 @@
+/// Where a notification is shown: in the stack at an anchor, or as a banner
+/// across the top of the output. Each lane has its own stage surface.
+public enum Lane: Hashable, Sendable, CustomStringConvertible {
+    case stack(Anchor)
+    case banner
+
+    public var description: String {
+        switch self {
+        case .stack(let anchor): anchor.rawValue
+        case .banner: "banner"
+        }
+    }
+}
+
+/// Every notification Perch shows, in its lane. Routes operations to the
+/// right stack by id and merges their events, deadlines and animation
+/// state, so the daemon has one thing to ask.
+public struct NotificationBoard: Sendable {
+    /// Settings for toast stacks; the anchor is each stack's own.
+    public var stackDefaults: StackConfig
+    public private(set) var stacks: [Lane: ToastStack] = [:]
+    private var laneOfID: [UInt32: Lane] = [:]
+
+    public init(stackDefaults: StackConfig = StackConfig()) {
+        self.stackDefaults = stackDefaults
+    }
+
+    /// The settings a lane's stack is created with. Banners come one at a
+    /// time, across the top, with no marker.
+    public func config(for lane: Lane) -> StackConfig {
+        var config = stackDefaults
+        switch lane {
+        case .stack(let anchor):
+            config.anchor = anchor
+        case .banner:
+            config.anchor = .topCenter
+            config.maxVisible = 1
+            config.markerHeight = 0
+            config.margins = Margins(all: 0)
+        }
+        return config
+    }
+
+    public func lane(of id: UInt32) -> Lane? { laneOfID[id] }
+
+    public func toast(id: UInt32) -> Toast? {
+        laneOfID[id].flatMap { stacks[$0]?.toast(id: id) }
+    }
+
+    /// Every notification on screen or queued, oldest first.
+    public var all: [Toast] {
+        stacks.values.flatMap(\.all).sorted { $0.id < $1.id }
+    }
+
+    public mutating func add(_ notification: Notification, height: Int, lane: Lane, motion: Motion,
+                             at now: Instant) {
+        laneOfID[notification.id] = lane
+        let fresh = ToastStack(config: config(for: lane))
+        stacks[lane, default: fresh].add(notification, height: height, motion: motion, at: now)
+    }
+
+    @discardableResult
+    public mutating func dismiss(id: UInt32, reason: DismissReason, at now: Instant) -> Bool {
+        guard let lane = laneOfID[id] else { return false }
+        return stacks[lane]?.dismiss(id: id, reason: reason, at: now) ?? false
+    }
+
+    /// Dismisses everything on screen and queued; returns the ids affected.
+    public mutating func dismissAll(reason: DismissReason, at now: Instant) -> [UInt32] {
+        all.map(\.id).filter { dismiss(id: $0, reason: reason, at: now) }
+    }
+
+    @discardableResult
+    public mutating func replace(_ notification: Notification, height: Int, at now: Instant) -> Bool {
+        guard let lane = laneOfID[notification.id] else { return false }
+        return stacks[lane]?.replace(notification, height: height, at: now) ?? false
+    }
+
+    public mutating func setHovered(id: UInt32, _ hovered: Bool, at now: Instant) {
+        guard let lane = laneOfID[id] else { return }
+        stacks[lane]?.setHovered(id: id, hovered, at: now)
+    }
+
+    public mutating func setStageHeight(_ height: Int, for lane: Lane) {
+        stacks[lane]?.stageHeight = height
+    }
+
+    /// Advances every stack; stacks left empty are dropped (their stage
+    /// goes away).
+    public mutating func advance(to now: Instant) -> [StackEvent] {
+        var events: [StackEvent] = []
+        for lane in Array(stacks.keys) {
+            events += stacks[lane]!.advance(to: now)
+            if stacks[lane]!.isEmpty { stacks.removeValue(forKey: lane) }
+        }
+        for case .removed(let id, _) in events { laneOfID.removeValue(forKey: id) }
+        return events
+    }
+
+    public func isAnimating(at now: Instant) -> Bool {
+        stacks.values.contains { $0.isAnimating(at: now) }
+    }
+
+    public var nextDeadline: Instant? {
+        stacks.values.compactMap(\.nextDeadline).min()
+    }
+}

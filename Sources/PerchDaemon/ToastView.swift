@@ -1,0 +1,35 @@
+import PerchCore
+import PerchRender
+import PerchWayland
+
+/// What the scene keeps for one notification on screen: its surface, what
+/// it shows, and the opacity it was last drawn at.
+final class ToastView {
+    let surface: ToastSurface
+    let lane: Lane
+    var content: ToastContent
+    var geometry: ToastGeometry
+    /// Needs drawing before the next commit (new, replaced, rescaled).
+    var isStale = true
+    var drawnOpacity = 1.0
+    /// The full-opacity rendering, kept only while the toast fades.
+    var master: PixelImage?
+
+    init(surface: ToastSurface, lane: Lane, content: ToastContent, geometry: ToastGeometry) {
+        self.surface = surface
+        self.lane = lane
+        self.content = content
+        self.geometry = geometry
+    }
+}
+
+/// The "+N more" marker of one stack.
+final class MarkerView {
+    let surface: ToastSurface
+    var count = 0
+    var width = 0
+
+    init(surface: ToastSurface) {
+        self.surface = surface
+    }
+}

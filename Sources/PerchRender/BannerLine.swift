@@ -1,0 +1,141 @@
+import CPangoCairo
+
+/// The banner's single line: the title in the title font, then " — " and
+/// the body in the body font, ellipsized at the end.
+///
+/// One `PangoLayout` with the body font as its base and a font attribute
+/// over the title's bytes, rather than two layouts side by side: then Pango
+/// ellipsizes the line as a whole (into the title when the title alone is
+/// too wide) and the two fonts share one baseline.
+///
+/// Like `TextBlock`, setters only reach Pango when a value changes. Lengths
+/// are surface pixels.
+final class BannerLine {
+    /// Everything that decides the line's text and attributes.
+    private struct Content: Equatable {
+        var title: String
+        var body: String
+        var titleFont: String
+        var bodyFont: String
+        var format: TextFormat
+    }
+
+    /// Between title and body: an em dash with a space either side.
+    static let separator = " \u{2014} "
+
+    private let layout: OpaquePointer
+    private var content: Content?
+    /// What `setText` reported for the current content, repeated when the
+    /// same content is set again.
+    private var problems: [String] = []
+    /// `.some(nil)` is "no limit", the outer `nil` "never set".
+    private var width: Int??
+
+    init(layout: OpaquePointer) {
+        self.layout = layout
+        // Ellipsizing with no positive height keeps each paragraph to one
+        // line; single-paragraph mode keeps a stray U+2029 from starting a
+        // second one (newlines are already spaces).
+        pango_layout_set_single_paragraph_mode(layout, 1)
+        pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
+    }
+
+    deinit {
+        g_object_unref(UnsafeMutableRawPointer(layout))
+    }
+
+    /// Sets the text and fonts (Pango descriptions such as "Sans Bold 11").
+    /// Returns problems worth logging, each prefixed with the part it is in
+    /// ("body markup: ..."); a part with bad markup is shown as plain text.
+    func setText(title: String, body: String, titleFont: String, bodyFont: String,
+                 format: TextFormat) -> [String] {
+        let new = Content(title: TextBlock.oneLine(title), body: TextBlock.oneLine(body),
+                          titleFont: titleFont, bodyFont: bodyFont, format: format)
+        guard new != content else { return problems }
+        content = new
+        problems = []
+
+        let base = pango_font_description_from_string(bodyFont)
+        pango_layout_set_font_description(layout, base)  // copies
+        pango_font_description_free(base)
+
+        let attributes = pango_attr_list_new()!
+        defer { pango_attr_list_unref(attributes) }
+        let title = styled(new.title, format: format, part: "title")
+        var text = title.text
+        let titleFontDescription = pango_font_description_from_string(titleFont)
+        let titleAttribute = pango_attr_font_desc_new(titleFontDescription)!
+        pango_font_description_free(titleFontDescription)
+        titleAttribute.pointee.start_index = 0
+        titleAttribute.pointee.end_index = UInt32(text.utf8.count)
+        pango_attr_list_insert(attributes, titleAttribute)  // takes ownership
+        // Spliced after the font, so that a <span font="..."> in the title's
+        // markup wins over the title font where it applies.
+        merge(title.attributes, into: attributes, at: 0)
+
+        if !new.body.isEmpty {
+            let body = styled(new.body, format: format, part: "body")
+            if !body.text.isEmpty {
+                text += Self.separator
+                merge(body.attributes, into: attributes, at: text.utf8.count)
+                text += body.text
+            } else if let extra = body.attributes {
+                pango_attr_list_unref(extra)
+            }
+        }
+        pango_layout_set_text(layout, text, -1)
+        pango_layout_set_attributes(layout, attributes)  // takes a reference
+        return problems
+    }
+
+    /// Sets the width the line is ellipsized to; nil lets it run long
+    /// (that is how its natural height is measured).
+    func setWidth(_ pixels: Int?) {
+        guard width != .some(pixels) else { return }
+        width = .some(pixels)
+        if let pixels {
+            // Pango treats -1 as "no limit": keep at least one pixel.
+            pango_layout_set_width(layout, Int32(clamping: max(1, pixels)) * PANGO_SCALE)
+        } else {
+            pango_layout_set_width(layout, -1)
+        }
+    }
+
+    /// Logical extents of the line in surface pixels: the width as Pango
+    /// measures it (fractional: glyph positions are not rounded), the
+    /// height rounded up to a whole pixel.
+    var size: (width: Double, height: Int) {
+        guard let line = pango_layout_get_line_readonly(layout, 0) else { return (0, 0) }
+        var logical = PangoRectangle()
+        pango_layout_line_get_extents(line, nil, &logical)
+        let scale = Int(PANGO_SCALE)
+        return (Double(logical.width) / Double(scale), (Int(logical.height) + scale - 1) / scale)
+    }
+
+    /// Draws the line with its top-left corner at the current point.
+    func show(in cairo: OpaquePointer) {
+        pango_cairo_show_layout(cairo, layout)
+    }
+
+    /// The plain text of one part and its markup attributes, if any.
+    private func styled(_ part: String, format: TextFormat,
+                        part name: String) -> (text: String, attributes: OpaquePointer?) {
+        guard format == .markup else { return (part, nil) }
+        switch Markup.parse(part) {
+        case .parsed(let text, let attributes):
+            return (text, attributes)
+        case .rejected(let reason):
+            problems.append("\(name) \(Markup.problem(reason))")
+            return (part, nil)
+        }
+    }
+
+    /// Adds `part`'s attributes (consumed) to `line`, shifted to start at
+    /// byte `offset`. Nothing in `line` starts after `offset` yet, so no
+    /// attribute of `line` has to move (length 0).
+    private func merge(_ part: OpaquePointer?, into line: OpaquePointer, at offset: Int) {
+        guard let part else { return }
+        pango_attr_list_splice(line, part, Int32(clamping: offset), 0)
+        pango_attr_list_unref(part)
+    }
+}

@@ -1,0 +1,107 @@
+import CCairo
+import PerchCore
+
+/// The banner: a full-width strip along the top edge of an output, like a
+/// phone's status bar, showing one notification as one line of text.
+extension ToastRenderer {
+    /// Widest banner text budgeted for, in surface pixels (an 8K output).
+    /// Text beyond one scalar per pixel of this is cut before Pango sees it
+    /// (see `VisibleText`); measuring and drawing cut at the same place, so
+    /// drawing does not shape the text again.
+    static let widestBanner = 8192
+
+    /// The banner's height in surface pixels: padding above and below one
+    /// line of text, or the icon when that is taller. An icon that cannot
+    /// be loaded counts as no icon, as in `drawBanner`.
+    public func bannerHeight(for content: ToastContent, style: ToastStyle) -> Int {
+        diagnostics.removeAll()
+        let hasIcon = icon(for: content, style: style, scale: 1) != nil
+        // No width limit: the line's full height, whatever gets ellipsized.
+        layOutBanner(content, style: style, textWidth: nil)
+        return 2 * style.padding + max(bannerLine.size.height, hasIcon ? style.iconSize : 0)
+    }
+
+    /// Draws the banner into `target`, which should be `width * scale` ×
+    /// `height * scale` buffer pixels. The target is cleared first.
+    ///
+    /// The text (title in the title font, then " — " and the body) is
+    /// centred on the strip and ellipsized at the end; the icon, if any,
+    /// sits just left of it. Text and icon are centred vertically between
+    /// the paddings; the bottom `style.borderWidth` pixels are the border.
+    ///
+    /// - Parameters:
+    ///   - width: the output's width in surface pixels.
+    ///   - height: normally `bannerHeight(for:style:)`, surface pixels.
+    ///   - opacity: as in `draw`; for fades prefer `PixelTarget.copy(from:opacity:)`.
+    public func drawBanner(_ content: ToastContent, style: ToastStyle, width: Int, height: Int,
+                           into target: PixelTarget, scale: Int, opacity: Double = 1) {
+        diagnostics.removeAll()
+        paint(into: target, scale: scale, opacity: opacity, caller: "drawBanner", shape: "banner",
+              width: width, height: height) { cairo in
+            paintStrip(cairo, style: style, width: width, height: height)
+
+            let icon = icon(for: content, style: style, scale: scale)
+            // The text is centred on the strip, not the icon and text
+            // together, so it keeps the same place with or without an icon;
+            // the icon's room is then taken from both sides.
+            let iconRoom = icon == nil ? 0 : style.iconSize + style.iconGap
+            let textWidth = max(1, width - 2 * (style.padding + iconRoom))
+            layOutBanner(content, style: style, textWidth: textWidth)
+            let line = bannerLine.size
+            let contentHeight = height - 2 * style.padding
+            // Whole surface pixels, as the toast's text column starts at one.
+            let left = ((Double(width) - line.width) / 2).rounded(.down)
+            let top = Double(style.padding + (contentHeight - line.height) / 2)
+
+            cairo_save(cairo)
+            // Pango keeps the line inside textWidth; the clip also holds back
+            // glyph overhangs, so the paddings and the icon stay clear.
+            cairo_rectangle(cairo, Double(width - textWidth) / 2, Double(style.padding),
+                            Double(textWidth), Double(max(0, contentHeight)))
+            cairo_clip(cairo)
+            setSource(cairo, style.text)
+            cairo_move_to(cairo, left, top)
+            bannerLine.show(in: cairo)
+            cairo_restore(cairo)
+
+            if let icon {
+                let boxLeft = left - Double(style.iconGap + style.iconSize)
+                paintIcon(icon, cairo, boxX: Int((boxLeft * Double(scale)).rounded()),
+                          boxY: (style.padding + (contentHeight - style.iconSize) / 2) * scale,
+                          style: style, scale: scale)
+            }
+        }
+    }
+
+    /// Background over the whole strip, then the bottom border.
+    private func paintStrip(_ cairo: OpaquePointer, style: ToastStyle, width: Int, height: Int) {
+        let (w, h, radius) = (Double(width), Double(height), Double(style.cornerRadius))
+        BannerShape.addOutline(to: cairo, width: w, height: h, cornerRadius: radius)
+        setSource(cairo, style.background)
+        guard style.borderWidth > 0 else {
+            cairo_fill(cairo)
+            return
+        }
+        cairo_fill_preserve(cairo)
+        cairo_save(cairo)
+        cairo_clip(cairo)
+        BannerShape.addBottomBorder(to: cairo, width: w, height: h, cornerRadius: radius,
+                                    borderWidth: Double(style.borderWidth))
+        cairo_set_line_width(cairo, Double(style.borderWidth))
+        cairo_set_line_cap(cairo, CAIRO_LINE_CAP_BUTT)
+        setSource(cairo, style.border)
+        cairo_stroke(cairo)
+        cairo_restore(cairo)
+    }
+
+    /// Sets the banner line's text and width (surface pixels; nil for none).
+    private func layOutBanner(_ content: ToastContent, style: ToastStyle, textWidth: Int?) {
+        let budget = max(Self.widestBanner, textWidth ?? 0)
+        let problems = bannerLine.setText(
+            title: VisibleText.title(content.title, width: budget),
+            body: VisibleText.title(content.body, width: budget),
+            titleFont: style.titleFont, bodyFont: style.bodyFont, format: textFormat)
+        diagnostics += problems
+        bannerLine.setWidth(textWidth)
+    }
+}
