@@ -20,6 +20,10 @@ public struct NotificationBoard: Sendable {
     public var stackDefaults: StackConfig
     public private(set) var stacks: [Lane: ToastStack] = [:]
     private var laneOfID: [UInt32: Lane] = [:]
+    /// The height a new stack's stage will probably get (the output's
+    /// height less the margins), so a burst is capped to what fits even
+    /// before the compositor has configured the stage; 0 = unknown.
+    public var stageHeightHint = 0
 
     public init(stackDefaults: StackConfig = StackConfig()) {
         self.stackDefaults = stackDefaults
@@ -55,7 +59,8 @@ public struct NotificationBoard: Sendable {
     public mutating func add(_ notification: Notification, height: Int, lane: Lane, motion: Motion,
                              at now: Instant) {
         laneOfID[notification.id] = lane
-        let fresh = ToastStack(config: config(for: lane))
+        var fresh = ToastStack(config: config(for: lane))
+        fresh.stageHeight = stageHeightHint
         stacks[lane, default: fresh].add(notification, height: height, motion: motion, at: now)
     }
 

@@ -37,6 +37,7 @@ public final class Daemon {
     private var control: ControlServer!
     private var nextID: UInt32 = 1
     private var outcome = Outcome.stopped
+    private let trace = Trace.fromEnvironment()
 
     /// Connects to the compositor and opens the control socket.
     /// Throws `StartupError` with a message for the user.
@@ -147,10 +148,19 @@ public final class Daemon {
                             exit: request.exit ?? options.exit ?? nearest,
                             bounce: request.bounce ?? options.bounce)
         let geometry = scene.geometry(for: notification.content, lane: lane)
+        board.stageHeightHint = stageHeightHint()
         board.add(notification, height: geometry.height, lane: lane, motion: motion, at: now)
         scene.addToast(id: notification.id, content: notification.content, geometry: geometry, lane: lane)
         refresh()
         return notification.id
+    }
+
+    /// The smallest output's height less the margins: a new stage is at
+    /// least this tall wherever the compositor puts it.
+    private func stageHeightHint() -> Int {
+        let heights = connection.outputs.values.map(\.logicalHeight).filter { $0 > 0 }
+        guard let smallest = heights.min() else { return 0 }
+        return max(0, smallest - options.stack.margins.top - options.stack.margins.bottom)
     }
 
     private func takeID() -> UInt32 {
@@ -183,6 +193,7 @@ public final class Daemon {
         }
         scene.present(board, at: now)
         timer.arm(at: board.nextDeadline)
+        trace?.record(scene.isAnsweringFrame ? "frame" : "refresh", start: now, end: MonotonicClock.now())
     }
 }
 

@@ -21,6 +21,8 @@ final class Scene {
     private var idOfSurface: [SurfaceHandle: UInt32] = [:]
     /// The stage whose frame callback is being answered.
     private var framing: StageSurface?
+    /// Whether the current refresh answers a frame callback.
+    var isAnsweringFrame: Bool { framing != nil }
 
     /// Asks the owner to bring the board up to date and call `present`.
     var onNeedsRefresh: (() -> Void)?

@@ -27,6 +27,10 @@ public final class Output {
         }
     }
 
+    /// The output's height in surface pixels (mode height over scale); 0
+    /// until the compositor said.
+    public var logicalHeight: Int { Int(modeHeight / max(1, scale)) }
+
     fileprivate func mode(flags: UInt32, width: Int32, height: Int32) {
         if flags & WL_OUTPUT_MODE_CURRENT.rawValue != 0 {
             modeWidth = width

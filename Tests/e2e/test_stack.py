@@ -132,3 +132,22 @@ def hovered_toast_does_not_expire_and_leaves_after_the_pointer_does(t):
         check(waited > 0.5, "the toast left %.2f s after the pointer did: its timer did not "
               "keep the time that was left" % waited)
         t.notes.append("hovered %.1f s; left %.2f s after the pointer" % (left_at - hovered_at, waited))
+
+
+def context_switches(pid):
+    with open("/proc/%d/status" % pid) as f:
+        return sum(int(line.split()[1]) for line in f if "ctxt_switches" in line)
+
+
+@test
+def idle_daemon_makes_no_wakeups(t):
+    p = t.start_perch()
+    p.post("Resting", "nothing moves now", timeout=0)
+    p.post("Also resting", timeout=0)
+    x = CARD_LEFT + CARD_W // 2
+    column_runs(t, x, lambda r: len(r) == 2 and r[0][0] == MARGIN)
+    time.sleep(0.5)   # the last frame callback of the animation
+    before = context_switches(p.proc.pid)
+    time.sleep(3)
+    woke = context_switches(p.proc.pid) - before
+    check(woke == 0, "perch woke up %d times in 3 s with nothing moving and no timer due" % woke)

@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""Client time per animated frame, from perch's own trace (PERCH_TRACE).
+
+Starts a headless sway and perch (release build from $PERCH_BIN_DIR, default
+.build/release), then measures how long perch spends answering each frame
+callback: during a single slide in, and during a reflow where five toasts
+glide down while a sixth slides in. Prints median and p99 in microseconds.
+Also counts perch's context switches over a few idle seconds (expected 0).
+"""
+
+import os
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "Tests", "e2e"))
+
+import harness  # noqa: E402
+
+
+def frame_durations(path, since_ns):
+    out = []
+    with open(path) as f:
+        for line in f:
+            kind, start, duration = line.split()
+            if kind == "frame" and int(start) >= since_ns:
+                out.append(int(duration) / 1000.0)
+    return out
+
+
+def stats(values):
+    values = sorted(values)
+    if not values:
+        return "no frames"
+    median = values[len(values) // 2]
+    p99 = values[min(len(values) - 1, int(round(0.99 * (len(values) - 1))))]
+    return "%3d frames, median %6.1f us, p99 %6.1f us, max %6.1f us" % (len(values), median, p99, values[-1])
+
+
+def context_switches(pid):
+    total = 0
+    with open("/proc/%d/status" % pid) as f:
+        for line in f:
+            if "ctxt_switches" in line:
+                total += int(line.split()[1])
+    return total
+
+
+def main():
+    src = os.environ.get("PERCH_BIN_DIR", os.path.join(harness.REPO, ".build", "release"))
+    bindir = harness.prepare_bindir(src)
+    work = os.path.join("/tmp", "perch-bench-%d" % os.getpid())
+    os.makedirs(work, mode=0o755)
+    session = harness.Session(work)
+    try:
+        trace = os.path.join(session.env()["XDG_RUNTIME_DIR"], "trace")
+        env = session.env(PERCH_TRACE=trace)
+        perch = harness.Perch(session, bindir, os.path.join(work, "perch.log"), env=env,
+                              args=["--max-visible", "6"])
+        perch.wait_ready()
+        now_ns = lambda: time.clock_gettime_ns(time.CLOCK_MONOTONIC)
+
+        t = now_ns()
+        perch.post("Slide", "one toast sliding in", timeout=0)
+        time.sleep(1.2)
+        slide = frame_durations(trace, t)
+
+        for i in range(4):
+            perch.post("Toast %d" % i, "a body line", timeout=0)
+        time.sleep(1.5)
+        t = now_ns()
+        perch.post("Newest", "five toasts glide down for me", timeout=0)
+        time.sleep(1.2)
+        reflow = frame_durations(trace, t)
+
+        before = context_switches(perch.proc.pid)
+        time.sleep(5)
+        idle = context_switches(perch.proc.pid) - before
+
+        print("perch client time per frame (wl_callback.done -> stage committed)")
+        print("  slide in of 1 toast:          %s" % stats(slide))
+        print("  reflow of 5 toasts + 1 entry: %s" % stats(reflow))
+        print("  idle, 6 toasts shown, 5 s:    %d context switches" % idle)
+    finally:
+        session.stop()
+
+
+if __name__ == "__main__":
+    main()
