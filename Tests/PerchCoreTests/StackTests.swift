@@ -298,3 +298,26 @@ struct BoardTests {
         #expect(board.lane(of: 1) == nil)
     }
 }
+
+@Suite("Banners and the stacks")
+struct BannerRoomTests {
+    @Test("while a banner shows, top stacks glide below it, and back when it is gone")
+    func makeRoom() {
+        var board = NotificationBoard()
+        board.add(Notification(id: 1, title: "toast", timeout: 0), height: 60, lane: .stack(.topRight),
+                  motion: .nearestEdge(of: .topRight), at: t0)
+        board.add(Notification(id: 2, title: "low", timeout: 0), height: 60, lane: .stack(.bottomLeft),
+                  motion: .nearestEdge(of: .bottomLeft), at: t0)
+        _ = board.advance(to: t0 + 1)
+        board.add(Notification(id: 3, title: "banner", timeout: 1), height: 40, lane: .banner,
+                  motion: Motion(enter: .slide(.top), exit: .slide(.top)), at: t0 + 1)
+        let y = { (t: Instant) in board.stacks[.stack(.topRight)]!.frames(at: t)[0].y }
+        #expect(y(t0 + 1) == 0)
+        // 40 px banner + 10 px gap, less the 10 px top margin the stage already has.
+        #expect(y(t0 + 1.3) == 40)
+        #expect(board.stacks[.stack(.bottomLeft)]!.inset == 0)
+        _ = board.advance(to: t0 + 3.4)   // the banner expired at 2.7 and left at 3.4
+        #expect(board.stacks[.banner] == nil)
+        #expect(y(t0 + 3.7) == 0)
+    }
+}
