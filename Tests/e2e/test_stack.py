@@ -151,3 +151,25 @@ def idle_daemon_makes_no_wakeups(t):
     time.sleep(3)
     woke = context_switches(p.proc.pid) - before
     check(woke == 0, "perch woke up %d times in 3 s with nothing moving and no timer due" % woke)
+
+
+@test
+def replace_updates_in_place_without_a_new_entry(t):
+    p = t.start_perch()
+    nid = p.post("Downloading", "10 %", timeout=0)
+    x = CARD_LEFT + CARD_W // 2
+    before = column_runs(t, x, lambda r: len(r) == 1 and r[0][0] == MARGIN)
+    check(len(before) == 1, "setup: the toast did not come to rest: %s" % before)
+    time.sleep(0.8)
+    out = p.ctl_ok("post", "--replace", str(nid), "Downloading",
+                   "90 % — almost there, and this body is now long enough to wrap onto more lines").strip()
+    check(out == str(nid), "a replacement should keep id %d, perchctl printed %r" % (nid, out))
+    img = t.screenshot()
+    row = runs_in_row(img, MARGIN + 15, CARD_LEFT - 50)
+    check(row and row[0][0] == CARD_LEFT,
+          "right after the replacement the card should still rest at x=%d (no new entry), row runs %s"
+          % (CARD_LEFT, row))
+    after = column_runs(t, x, lambda r: len(r) == 1 and r[0][1] > before[0][1])
+    check(len(after) == 1 and after[0][1] > before[0][1],
+          "the longer body should make the card taller: before %s, after %s" % (before, after))
+    check(len(p.list()) == 1, "a replacement must not add a notification: %s" % p.list())
