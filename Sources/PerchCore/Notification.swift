@@ -1,3 +1,18 @@
+/// Something the sender offers to do: `id` is reported back when the user
+/// picks it, `label` is what the button says. The action whose id is
+/// `default` is invoked by clicking the notification itself.
+public struct NotificationAction: Equatable, Hashable, Sendable {
+    public var id: String
+    public var label: String
+
+    public init(id: String, label: String) {
+        self.id = id
+        self.label = label
+    }
+
+    public static let defaultID = "default"
+}
+
 /// How urgent a notification is (the freedesktop levels).
 public enum Urgency: String, Sendable, CaseIterable {
     case low, normal, critical
@@ -15,9 +30,13 @@ public struct Notification: Equatable, Sendable {
     /// Seconds to stay once fully shown: nil = the default for the urgency,
     /// 0 = until dismissed.
     public var timeout: Double?
+    public var actions: [NotificationAction]
+    /// Stays on screen after an action is invoked (it waits for an update).
+    public var resident: Bool
 
     public init(id: UInt32 = 0, app: String = "", title: String, body: String = "",
-                iconPath: String? = nil, urgency: Urgency = .normal, timeout: Double? = nil) {
+                iconPath: String? = nil, urgency: Urgency = .normal, timeout: Double? = nil,
+                actions: [NotificationAction] = [], resident: Bool = false) {
         self.id = id
         self.app = app
         self.title = title
@@ -25,10 +44,17 @@ public struct Notification: Equatable, Sendable {
         self.iconPath = iconPath
         self.urgency = urgency
         self.timeout = timeout
+        self.actions = actions
+        self.resident = resident
     }
 
     public var content: ToastContent {
-        ToastContent(title: title, body: body, iconPath: iconPath)
+        ToastContent(title: title, body: body, iconPath: iconPath,
+                     buttons: actions.filter { $0.id != NotificationAction.defaultID })
+    }
+
+    public var defaultAction: NotificationAction? {
+        actions.first { $0.id == NotificationAction.defaultID }
     }
 }
 

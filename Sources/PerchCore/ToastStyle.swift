@@ -51,10 +51,15 @@ public struct ToastContent: Equatable, Sendable {
     public var body: String
     /// Path of a PNG image drawn at the top-left, scaled to `iconSize`.
     public var iconPath: String?
+    /// Buttons drawn under the body, in order. The `default` action is
+    /// never among them (clicking the card invokes it).
+    public var buttons: [NotificationAction]
 
-    public init(title: String, body: String = "", iconPath: String? = nil) {
+    public init(title: String, body: String = "", iconPath: String? = nil,
+                buttons: [NotificationAction] = []) {
         self.title = title
         self.body = body
         self.iconPath = iconPath
+        self.buttons = buttons
     }
 }
