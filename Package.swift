@@ -34,7 +34,7 @@ let package = Package(
         .target(name: "PerchPlatform", dependencies: ["PerchCore", "CPerchSystem"]),
         .target(name: "PerchRender", dependencies: ["PerchCore", "CCairo", "CPangoCairo"]),
         .target(name: "PerchWayland",
-                dependencies: ["PerchCore", "PerchPlatform", "CWaylandClient", "CPerchSupport"]),
+                dependencies: ["PerchCore", "PerchPlatform", "CWaylandClient", "CPerchSupport", "CXKBCommon"]),
         .target(name: "PerchDaemon",
                 dependencies: ["PerchCore", "PerchPlatform", "PerchRender", "PerchWayland"]),
         .executableTarget(name: "perch", dependencies: ["PerchDaemon"]),

@@ -1,5 +1,5 @@
 extension ControlProtocol {
-    public static let methods = ["notify", "dismiss", "list"]
+    public static let methods = ["notify", "dismiss", "list", "invoke", "subscribe"]
 
     /// Decodes one request line (without its newline).
     public static func decode(line: some Collection<UInt8>) -> ControlEnvelope {
@@ -46,6 +46,13 @@ extension ControlProtocol {
             request = .dismiss(try decodeDismiss(params))
         case "list":
             request = .list
+        case "invoke":
+            guard let id = try params.notificationID("id") else {
+                throw ControlError(.invalidParams, "invoke: \"id\" is required")
+            }
+            request = .invoke(id: id, action: try params.string("action") ?? NotificationAction.defaultID)
+        case "subscribe":
+            request = .subscribe
         default:
             throw ControlError(.methodNotFound,
                                "unknown method \"\(method)\"; known: \(methods.joined(separator: ", "))")
@@ -84,6 +91,8 @@ extension ControlProtocol {
         notify.enter = try params.transition("enter")
         notify.exit = try params.transition("exit")
         notify.bounce = try params.bool("bounce")
+        notify.resident = try params.bool("resident") ?? false
+        notify.actions = try params.actions("actions")
         if let name = try params.string("style") {
             guard let kind = NotificationKind(rawValue: name) else {
                 throw ControlError(.invalidParams, "notify: \"style\" must be toast or banner, not \"\(name)\"")
@@ -129,7 +138,21 @@ extension ControlProtocol {
         ]
         if let icon = notification.iconPath { _ = object.updateValue(.string(icon), forKey: "icon") }
         if let timeout = notification.timeout { _ = object.updateValue(.number(timeout), forKey: "timeout") }
+        if !notification.actions.isEmpty {
+            object["actions"] = .array(notification.actions.map { ["id": .string($0.id), "label": .string($0.label)] })
+        }
+        if notification.resident { object["resident"] = true }
         return .object(object)
+    }
+
+    /// An event line (newline not included).
+    public static func encodeEvent(_ event: NotificationEvent) -> String {
+        switch event {
+        case .actionInvoked(let notification, let action):
+            JSON.serialize(["event": "action-invoked", "notification": encode(notification), "action": .string(action)])
+        case .dismissed(let notification, let reason):
+            JSON.serialize(["event": "dismissed", "notification": encode(notification), "reason": .string(reason.rawValue)])
+        }
     }
 }
 
@@ -180,6 +203,24 @@ private final class Params {
             throw wrongType(key, "a notification id (a positive integer)")
         }
         return UInt32(number)
+    }
+
+    /// A list of `{"id": …, "label": …}` objects; ids must be unique.
+    func actions(_ key: String) throws(ControlError) -> [NotificationAction] {
+        guard let value = member(key) else { return [] }
+        guard let items = value.arrayValue else { throw wrongType(key, "an array of {\"id\", \"label\"} objects") }
+        var actions: [NotificationAction] = []
+        for item in items {
+            guard let id = item["id"]?.stringValue, !id.isEmpty, let label = item["label"]?.stringValue,
+                  item.objectValue?.count == 2 else {
+                throw wrongType(key, "an array of {\"id\", \"label\"} objects with non-empty ids")
+            }
+            guard !actions.contains(where: { $0.id == id }) else {
+                throw ControlError(.invalidParams, "\(method): action id \"\(id)\" appears twice")
+            }
+            actions.append(NotificationAction(id: id, label: label))
+        }
+        return actions
     }
 
     func transition(_ key: String) throws(ControlError) -> Transition? {

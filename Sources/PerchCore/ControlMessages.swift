@@ -57,6 +57,8 @@ public struct NotifyRequest: Equatable, Sendable {
     public var exit: Transition?
     public var bounce: Bool?
     public var kind: NotificationKind?
+    public var actions: [NotificationAction] = []
+    public var resident = false
 
     public init(title: String) {
         self.title = title
@@ -81,6 +83,23 @@ public enum ControlRequest: Equatable, Sendable {
     case notify(NotifyRequest)
     case dismiss(DismissTarget)
     case list
+    /// Invoke an action of a notification, as if its button was clicked.
+    case invoke(id: UInt32, action: String)
+    /// Receive every notification's events on this connection.
+    case subscribe
+}
+
+/// Something that happened to a notification, as subscribers and the
+/// notification's sender hear it.
+public enum NotificationEvent: Equatable, Sendable {
+    case actionInvoked(Notification, action: String)
+    case dismissed(Notification, reason: DismissReason)
+
+    public var notification: Notification {
+        switch self {
+        case .actionInvoked(let notification, _), .dismissed(let notification, _): notification
+        }
+    }
 }
 
 /// One request line, decoded: its id (echoed in the reply, null when the

@@ -99,6 +99,26 @@ public struct NotificationBoard: Sendable {
         stacks[lane]?.setHovered(id: id, hovered, at: now)
     }
 
+    public mutating func setHeld(id: UInt32, _ held: Bool, at now: Instant) {
+        guard let lane = laneOfID[id] else { return }
+        stacks[lane]?.setHeld(id: id, held, at: now)
+    }
+
+    public mutating func pull(id: UInt32, by offset: Double, at now: Instant) {
+        guard let lane = laneOfID[id] else { return }
+        stacks[lane]?.pull(id: id, by: offset, at: now)
+    }
+
+    public mutating func springBack(id: UInt32, at now: Instant) {
+        guard let lane = laneOfID[id] else { return }
+        stacks[lane]?.springBack(id: id, at: now)
+    }
+
+    public mutating func fling(id: UInt32, towards edge: Edge, at now: Instant) {
+        guard let lane = laneOfID[id] else { return }
+        stacks[lane]?.fling(id: id, towards: edge, at: now)
+    }
+
     public mutating func setStageHeight(_ height: Int, for lane: Lane) {
         stacks[lane]?.stageHeight = height
     }
@@ -111,7 +131,7 @@ public struct NotificationBoard: Sendable {
             events += stacks[lane]!.advance(to: now)
             if stacks[lane]!.isEmpty { stacks.removeValue(forKey: lane) }
         }
-        for case .removed(let id, _) in events { laneOfID.removeValue(forKey: id) }
+        for case .removed(let notification, _) in events { laneOfID.removeValue(forKey: notification.id) }
         makeRoomForBanner(at: now)
         return events
     }

@@ -4,6 +4,8 @@ public struct Timing: Equatable, Sendable {
     public var exitDuration = 0.7
     /// How long the others take to glide to their new places.
     public var reflowDuration = 0.3
+    /// How long a toast let go mid-swipe takes to spring back.
+    public var springDuration = 0.25
     /// Use the urgency's default even when the sender gives a timeout.
     public var ignoreSenderTimeout = false
     /// Display time per urgency when the sender gives none; 0 = until dismissed.

@@ -24,6 +24,13 @@ public struct Toast: Equatable, Sendable {
     public internal(set) var slot: Glide
     /// The pointer is over the toast: its timer stays paused.
     public internal(set) var isHovered = false
+    /// A finger is on the toast: its timer stays paused too.
+    public internal(set) var isHeld = false
+    /// Sideways pull from a swipe, surface pixels; springs back to 0.
+    public internal(set) var swipe = Glide(at: 0)
+
+    /// Whether something holds the timer (pointer or finger).
+    var isAttended: Bool { isHovered || isHeld }
 
     public var id: UInt32 { notification.id }
 

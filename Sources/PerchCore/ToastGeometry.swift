@@ -1,36 +1,70 @@
 /// The vertical layout of a toast card, given the natural heights of its
-/// text as measured by the renderer. Pure arithmetic, so the rules (grow with
-/// the body, cap at `maxHeight`, keep room for the icon) are testable
-/// without Pango.
+/// text and the widths of its button labels as measured by the renderer.
+/// Pure arithmetic, so the rules (grow with the body, cap at `maxHeight`,
+/// keep room for the icon, never cut a button) are testable without Pango.
 public struct ToastGeometry: Equatable, Sendable {
     /// Height of the whole card, border included, in surface pixels.
     public var height: Int
     /// Height the body may use; a body taller than this is ellipsized.
     /// Zero when there is no body.
     public var bodyHeight: Int
+    /// The action buttons along the bottom of the card, in card-local
+    /// surface pixels; empty when there are none (or none fit).
+    public var buttons: [ButtonBox]
 
     /// A card of a fixed height with no separate body area (banners).
     public init(height: Int) {
         self.height = height
         bodyHeight = 0
+        buttons = []
     }
 
+    /// The card grows to fit its title, body, icon and buttons, up to
+    /// `style.maxHeight`. Past that, the body gives way: it is ellipsized to
+    /// leave the buttons their full rows at the bottom of the card, because
+    /// a button cut in half cannot be read or clicked with confidence. Only
+    /// when the title (and icon) and every row cannot fit even with no body
+    /// are whole rows left out, from the last one up: `maxHeight` is a hard
+    /// limit, so a sender with fifty actions cannot make a card taller than
+    /// the screen. With the default style five rows always fit.
+    ///
     /// - Parameters:
     ///   - titleHeight: height of the single-line title.
     ///   - naturalBodyHeight: height of the wrapped body with no limit, 0 if empty.
     ///   - hasIcon: whether an icon is drawn (it sets a minimum height).
-    public init(titleHeight: Int, naturalBodyHeight: Int, hasIcon: Bool, style: ToastStyle) {
+    ///   - buttons: the action buttons' label widths, in order.
+    public init(titleHeight: Int, naturalBodyHeight: Int, hasIcon: Bool, style: ToastStyle,
+                buttons labels: [ButtonLabel] = []) {
         let chrome = 2 * style.padding
+        let layout = ButtonLayout(labels: labels, style: style)
+        // The button rows plus the gap above them, when there are any.
+        func buttonBlock(_ rows: Int) -> Int {
+            rows > 0 ? style.buttonTopGap + layout.height(rows: rows) : 0
+        }
+        var rows = layout.rows.count
         let bodyBlock = naturalBodyHeight > 0 ? style.titleGap + naturalBodyHeight : 0
         var content = titleHeight + bodyBlock
         if hasIcon { content = max(content, style.iconSize) }
-        let natural = chrome + content
+        let natural = chrome + content + buttonBlock(rows)
         if natural <= style.maxHeight {
             height = natural
             bodyHeight = naturalBodyHeight
         } else {
             height = style.maxHeight
-            bodyHeight = max(0, style.maxHeight - chrome - titleHeight - style.titleGap)
+            let leastContent = hasIcon ? max(titleHeight, style.iconSize) : titleHeight
+            while rows > 0 && chrome + leastContent + buttonBlock(rows) > height { rows -= 1 }
+            let room = height - chrome - buttonBlock(rows)
+            bodyHeight = min(naturalBodyHeight, max(0, room - titleHeight - style.titleGap))
         }
+        // Buttons sit at the bottom, inside the padding: right under the
+        // content when the card has its natural height, and where the
+        // ellipsized body ends when it is capped.
+        buttons = layout.boxes(rows: rows, top: height - style.padding - layout.height(rows: rows))
+    }
+
+    /// The button at a card-local point (surface pixels, as pointer events
+    /// report them), if any.
+    public func button(at x: Double, y: Double) -> ButtonBox? {
+        buttons.first { $0.contains(x: x, y: y) }
     }
 }

@@ -58,7 +58,15 @@ public enum StackEvent: Equatable, Sendable {
     /// The exit animation started.
     case leaving(id: UInt32, reason: DismissReason)
     /// The toast is gone: its exit finished, or it was dismissed while queued.
-    case removed(id: UInt32, reason: DismissReason)
+    case removed(Notification, reason: DismissReason)
+
+    /// The notification the event is about.
+    public var id: UInt32 {
+        switch self {
+        case .entering(let id), .appeared(let id), .leaving(let id, _): id
+        case .removed(let notification, _): notification.id
+        }
+    }
 }
 
 /// The toasts of one stage: those on screen in order from the anchor, the
@@ -117,8 +125,8 @@ public struct ToastStack: Sendable {
     @discardableResult
     public mutating func dismiss(id: UInt32, reason: DismissReason, at now: Instant) -> Bool {
         if let index = queue.firstIndex(where: { $0.id == id }) {
-            queue.remove(at: index)
-            events.append(.removed(id: id, reason: reason))
+            let dropped = queue.remove(at: index)
+            events.append(.removed(dropped.notification, reason: reason))
             relayout(at: now)
             return true
         }
@@ -148,7 +156,7 @@ public struct ToastStack: Sendable {
         visible[index].notification = notification
         visible[index].height = height
         visible[index].timer = timer
-        if visible[index].phase == .shown && !visible[index].isHovered {
+        if visible[index].phase == .shown && !visible[index].isAttended {
             visible[index].timer.start(at: now)
         }
         relayout(at: now)
@@ -167,12 +175,49 @@ public struct ToastStack: Sendable {
     public mutating func setHovered(id: UInt32, _ hovered: Bool, at now: Instant) {
         guard let index = visible.firstIndex(where: { $0.id == id }) else { return }
         visible[index].isHovered = hovered
+        updateTimer(index, at: now)
+    }
+
+    /// A finger touched (true) or left (false) a toast: like hovering, it
+    /// holds the timer.
+    public mutating func setHeld(id: UInt32, _ held: Bool, at now: Instant) {
+        guard let index = visible.firstIndex(where: { $0.id == id }) else { return }
+        visible[index].isHeld = held
+        updateTimer(index, at: now)
+    }
+
+    private mutating func updateTimer(_ index: Int, at now: Instant) {
         guard visible[index].phase == .shown else { return }
-        if hovered {
+        if visible[index].isAttended {
             visible[index].timer.pause(at: now)
         } else {
             visible[index].timer.start(at: now)
         }
+    }
+
+    /// The toast follows a finger sideways by `offset` surface pixels.
+    public mutating func pull(id: UInt32, by offset: Double, at now: Instant) {
+        guard let index = visible.firstIndex(where: { $0.id == id }), !visible[index].isLeaving else { return }
+        visible[index].swipe = Glide(at: offset, since: now)
+    }
+
+    /// The finger let go too early: the toast springs back to its slot.
+    public mutating func springBack(id: UInt32, at now: Instant) {
+        guard let index = visible.firstIndex(where: { $0.id == id }) else { return }
+        visible[index].swipe.retarget(to: 0, at: now, duration: config.timing.springDuration)
+    }
+
+    /// The finger flung the toast towards `edge`: it slides off from where
+    /// the finger left it and is dismissed by the user.
+    public mutating func fling(id: UInt32, towards edge: Edge, at now: Instant) {
+        guard let index = visible.firstIndex(where: { $0.id == id }), !visible[index].isLeaving else { return }
+        let pulled = visible[index].swipe.value(at: now, duration: config.timing.springDuration)
+        let distance = Double(abs(slideVector(edge, restY: 0, height: visible[index].height).0))
+        visible[index].swipe = Glide(at: 0, since: now)
+        visible[index].motion.exit = .slide(edge)
+        visible[index].timer.pause(at: now)
+        let from = distance > 0 ? min(1, max(0, abs(pulled) / distance)) : 0
+        visible[index].phase = .exiting(since: now, from: from, reason: .dismissedByUser)
     }
 
     /// Moves time forward: finishes entries (starting display timers at the
@@ -186,7 +231,7 @@ public struct ToastStack: Sendable {
                 let end = since + timing.enterDuration
                 if now >= end {
                     visible[index].phase = .shown
-                    if !visible[index].isHovered { visible[index].timer.start(at: end) }
+                    if !visible[index].isAttended { visible[index].timer.start(at: end) }
                     events.append(.appeared(id: visible[index].id))
                 }
             }
@@ -201,7 +246,7 @@ public struct ToastStack: Sendable {
         visible.removeAll { toast in
             guard case .exiting(let since, _, let reason) = toast.phase,
                   now >= since + timing.exitDuration else { return false }
-            events.append(.removed(id: toast.id, reason: reason))
+            events.append(.removed(toast.notification, reason: reason))
             return true
         }
         if visible.count != before {
@@ -267,10 +312,11 @@ public struct ToastStack: Sendable {
     public func isAnimating(at now: Instant) -> Bool {
         let duration = config.timing.reflowDuration
         return visible.contains { toast in
-            switch toast.phase {
+            let moving: Bool = switch toast.phase {
             case .entering, .exiting: true
             case .shown, .queued: toast.slot.isMoving(at: now, duration: duration)
             }
+            return moving || toast.swipe.isMoving(at: now, duration: config.timing.springDuration)
         } || (!queue.isEmpty && markerSlot.isMoving(at: now, duration: duration))
     }
 
@@ -285,13 +331,14 @@ public struct ToastStack: Sendable {
             let slot = Int(toast.slot.value(at: now, duration: config.timing.reflowDuration).rounded())
             let restY = config.anchor.isTop ? slot : stageHeight - slot - toast.height
             let away = toast.displacement(at: now, timing: config.timing)
+            let pulled = Int(toast.swipe.value(at: now, duration: config.timing.springDuration).rounded())
             switch toast.activeTransition {
             case .fade:
-                return ToastFrame(id: toast.id, x: 0, y: restY, height: toast.height,
+                return ToastFrame(id: toast.id, x: pulled, y: restY, height: toast.height,
                                   opacity: min(1, max(0, 1 - away)))
             case .slide(let edge):
                 let (dx, dy) = slideVector(edge, restY: restY, height: toast.height)
-                return ToastFrame(id: toast.id, x: Int((away * Double(dx)).rounded()),
+                return ToastFrame(id: toast.id, x: pulled + Int((away * Double(dx)).rounded()),
                                   y: restY + Int((away * Double(dy)).rounded()), height: toast.height)
             }
         }

@@ -37,12 +37,38 @@ public struct ToastStyle: Equatable, Sendable {
     public var titleFont = "Sans Bold 11"
     public var bodyFont = "Sans 10"
 
+    // Action buttons (see `ButtonLayout`). Their labels use `bodyFont` and
+    // the `text` colour.
+    /// Height of one button, surface pixels.
+    public var buttonHeight = 24
+    /// Gap between two buttons in a row, and between two rows.
+    public var buttonSpacing = 6
+    /// Gap between the text (or icon) above and the first row of buttons.
+    public var buttonTopGap = 8
+    /// Room either side of a label inside its button.
+    public var buttonPadding = 10
+    /// No button is narrower than this (unless the whole row is).
+    public var buttonMinWidth = 60
+    public var buttonCornerRadius = 5
+    public var buttonBackground = RGBA(red: 1, green: 1, blue: 1, alpha: 0.15)
+    /// The background of the button under the pointer.
+    public var buttonHoverBackground = RGBA(red: 1, green: 1, blue: 1, alpha: 0.3)
+    /// The buttons' 1 px border: half as strong as the card's, so a row of
+    /// buttons does not outshine the text, and the opaque focus ring stands out.
+    public var buttonBorder = RGBA(red: 1, green: 1, blue: 1, alpha: 0.5)
+    /// The 2 px ring around the button that has the keyboard focus.
+    public var buttonFocusRing = RGBA.white
+
     public init() {}
 
     /// Width available to the text column, in surface pixels.
     public func textWidth(hasIcon: Bool) -> Int {
         width - 2 * padding - (hasIcon ? iconSize + iconGap : 0)
     }
+
+    /// Width of a row of action buttons, in surface pixels: the whole card
+    /// inside the padding, under the icon too (see `ButtonLayout`).
+    public var buttonRowWidth: Int { width - 2 * padding }
 }
 
 /// What a toast shows: the parts of a notification that reach the pixels.

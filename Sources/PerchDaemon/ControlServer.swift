@@ -7,22 +7,30 @@ import PerchPlatform
 /// Every client has bounded buffers; a bad line gets an error reply and
 /// the connection stays usable.
 final class ControlServer {
+    /// Names a connected client (for replies and events), without exposing it.
+    struct ClientID: Hashable {
+        fileprivate let raw: ObjectIdentifier
+    }
+
     private final class Client {
         let connection: LineConnection
         var token: EventLoop.Token?
+        /// Receives every notification's events.
+        var isSubscribed = false
         init(connection: LineConnection) { self.connection = connection }
+        var id: ClientID { ClientID(raw: ObjectIdentifier(self)) }
     }
 
     static let maximumClients = 256
 
     private let listener: UnixListener
     private let loop: EventLoop
-    private let handle: (ControlRequest) -> Result<JSONValue, ControlError>
-    private var clients: [ObjectIdentifier: Client] = [:]
+    private let handle: (ControlRequest, ClientID) -> Result<JSONValue, ControlError>
+    private var clients: [ClientID: Client] = [:]
     private let ownUID = getuid()
 
     init(path: String, loop: EventLoop,
-         handle: @escaping (ControlRequest) -> Result<JSONValue, ControlError>) throws(SystemError) {
+         handle: @escaping (ControlRequest, ClientID) -> Result<JSONValue, ControlError>) throws(SystemError) {
         listener = try UnixListener(path: path)
         self.loop = loop
         self.handle = handle
@@ -42,7 +50,7 @@ final class ControlServer {
             return
         }
         let client = Client(connection: LineConnection(fd: fd, maxLineLength: ControlProtocol.maximumLineLength))
-        clients[ObjectIdentifier(client)] = client
+        clients[client.id] = client
         client.token = loop.add(fd: client.connection.fd.rawValue, events: Int16(POLLIN)) {
             [unowned self, unowned client] revents in
             self.serve(client, revents: revents)
@@ -57,7 +65,7 @@ final class ControlServer {
             var keep = true
             let outcome = client.connection.readAvailable { input in
                 guard keep else { return }
-                keep = client.connection.send(Array(reply(to: input).utf8) + [UInt8(ascii: "\n")])
+                keep = client.connection.send(Array(reply(to: input, from: client).utf8) + [UInt8(ascii: "\n")])
             }
             if outcome == .closed || !keep {
                 if !keep { Log.warning("control socket: dropped a client that does not read its replies") }
@@ -70,7 +78,7 @@ final class ControlServer {
         }
     }
 
-    private func reply(to input: LineConnection.Input) -> String {
+    private func reply(to input: LineConnection.Input, from client: Client) -> String {
         switch input {
         case .lineTooLong:
             let error = ControlError(.lineTooLong,
@@ -78,7 +86,8 @@ final class ControlServer {
             return ControlProtocol.encodeError(id: .null, error)
         case .line(let bytes):
             let envelope = ControlProtocol.decode(line: bytes)
-            let outcome = envelope.request.flatMap(handle)
+            if case .success(.subscribe) = envelope.request { client.isSubscribed = true }
+            let outcome = envelope.request.flatMap { handle($0, client.id) }
             switch outcome {
             case .success(let result):
                 return ControlProtocol.encodeReply(id: envelope.id, result: result)
@@ -91,6 +100,22 @@ final class ControlServer {
     private func drop(_ client: Client) {
         if let token = client.token { loop.remove(token) }
         client.token = nil
-        clients.removeValue(forKey: ObjectIdentifier(client))
+        clients.removeValue(forKey: client.id)
+    }
+
+    /// Sends an event to every subscriber and to `sender` (the client that
+    /// posted the notification, if still connected). A client whose
+    /// buffer is full because it does not read is dropped.
+    func broadcast(_ event: NotificationEvent, sender: ClientID?) {
+        var line: [UInt8]?
+        for client in Array(clients.values) where client.isSubscribed || client.id == sender {
+            if line == nil { line = Array(ControlProtocol.encodeEvent(event).utf8) + [UInt8(ascii: "\n")] }
+            if !client.connection.send(line!) {
+                Log.warning("control socket: dropped a subscriber that does not read its events")
+                drop(client)
+            } else if client.connection.hasPendingOutput, let token = client.token {
+                loop.setEvents(token, Int16(POLLIN | POLLOUT))
+            }
+        }
     }
 }

@@ -24,6 +24,8 @@ public final class Daemon {
         public var exit: Transition?
         public var bounce = false
         public var kind = NotificationKind.toast
+        /// What pointer buttons and taps do.
+        public var bindings = Bindings()
         public init() {}
     }
 
@@ -36,6 +38,8 @@ public final class Daemon {
     private var signals: SignalSource!
     private var control: ControlServer!
     private var nextID: UInt32 = 1
+    /// The control client that posted each notification, told its outcome.
+    private var senders: [UInt32: ControlServer.ClientID] = [:]
     private var outcome = Outcome.stopped
     private let trace = Trace.fromEnvironment()
 
@@ -59,8 +63,8 @@ public final class Daemon {
         do {
             timer = try DeadlineTimer(loop: loop) { [unowned self] in self.refresh() }
             signals = try SignalSource(loop: loop) { [unowned self] signal in self.received(signal) }
-            control = try ControlServer(path: socketPath, loop: loop) { [unowned self] request in
-                self.perform(request)
+            control = try ControlServer(path: socketPath, loop: loop) { [unowned self] request, client in
+                self.perform(request, from: client)
             }
         } catch let error where error.code == EADDRINUSE {
             throw StartupError(message: "another perch is already running on this display (\(socketPath))")
@@ -72,7 +76,9 @@ public final class Daemon {
             self.board.setHovered(id: id, hovered, at: MonotonicClock.now())
             self.refresh()
         }
-        scene.onClick = { [unowned self] id, button in self.clicked(id, button: button) }
+        scene.onClick = { [unowned self] id, button, action in self.clicked(id, button: button, action: action) }
+        scene.onTouch = { [unowned self] id, touch in self.touched(id, touch) }
+        scene.onKey = { [unowned self] id, key, focused in self.pressed(key, on: id, focusedButton: focused) }
         connection.onLost = { [unowned self] error in
             self.outcome = .compositorLost(error.description)
             self.loop.stop()
@@ -103,12 +109,27 @@ public final class Daemon {
 
     // MARK: Operations (shared by every front door)
 
-    private func perform(_ request: ControlRequest) -> Result<JSONValue, ControlError> {
+    private func perform(_ request: ControlRequest, from client: ControlServer.ClientID)
+        -> Result<JSONValue, ControlError>
+    {
         let now = MonotonicClock.now()
         switch request {
         case .notify(let notify):
             let id = post(notify, at: now)
+            senders[id] = client
             return .success(["id": .number(Double(id))])
+        case .invoke(let id, let action):
+            guard let toast = board.toast(id: id), !toast.isLeaving else {
+                return .failure(ControlError(.notFound, "no notification \(id) on screen"))
+            }
+            guard action == NotificationAction.defaultID || toast.notification.actions.contains(where: { $0.id == action })
+            else {
+                return .failure(ControlError(.invalidParams, "notification \(id) has no action \"\(action)\""))
+            }
+            invoke(id, action: action, at: now)
+            return .success(["invoked": .string(action)])
+        case .subscribe:
+            return .success(["subscribed": true])
         case .dismiss(.id(let id)):
             guard board.dismiss(id: id, reason: .closedByCall, at: now) else {
                 return .failure(ControlError(.notFound, "no notification \(id) on screen"))
@@ -130,7 +151,8 @@ public final class Daemon {
     private func post(_ request: NotifyRequest, at now: Instant) -> UInt32 {
         var notification = Notification(app: request.app, title: request.title, body: request.body,
                                         iconPath: request.iconPath, urgency: request.urgency,
-                                        timeout: request.timeout)
+                                        timeout: request.timeout, actions: request.actions,
+                                        resident: request.resident)
         if let id = request.replaces, let lane = board.lane(of: id), board.toast(id: id)?.isLeaving == false {
             notification.id = id
             let geometry = scene.geometry(for: notification.content, lane: lane)
@@ -169,13 +191,90 @@ public final class Daemon {
         return id
     }
 
-    /// Left click dismisses the toast, right click dismisses all.
-    private func clicked(_ id: UInt32, button: UInt32) {
+    /// Tells the sender and subscribers that an action was chosen; the
+    /// notification then leaves, unless it is resident.
+    private func invoke(_ id: UInt32, action: String, at now: Instant) {
+        guard let toast = board.toast(id: id) else { return }
+        control.broadcast(.actionInvoked(toast.notification, action: action), sender: senders[id])
+        if !toast.notification.resident {
+            board.dismiss(id: id, reason: .dismissedByUser, at: now)
+        }
+        refresh()
+    }
+
+    /// A pointer button on a toast: a left click on one of its buttons
+    /// invokes that action; otherwise the button's binding applies.
+    private func clicked(_ id: UInt32, button: UInt32, action: String?) {
         let now = MonotonicClock.now()
-        switch button {
-        case 0x110: board.dismiss(id: id, reason: .dismissedByUser, at: now)
-        case 0x111: _ = board.dismissAll(reason: .dismissedByUser, at: now)
-        default: return
+        if button == Bindings.leftButton, let action {
+            return invoke(id, action: action, at: now)
+        }
+        apply(options.bindings.binding(forButton: button), to: id, at: now)
+    }
+
+    private func apply(_ binding: Binding, to id: UInt32, at now: Instant) {
+        guard let toast = board.toast(id: id), !toast.isLeaving else { return }
+        switch binding {
+        case .none:
+            return
+        case .dismiss:
+            board.dismiss(id: id, reason: .dismissedByUser, at: now)
+        case .dismissAll:
+            _ = board.dismissAll(reason: .dismissedByUser, at: now)
+        case .invokeDefaultAction:
+            if toast.notification.defaultAction != nil {
+                return invoke(id, action: NotificationAction.defaultID, at: now)
+            }
+            board.dismiss(id: id, reason: .dismissedByUser, at: now)
+        case .invokeAction(let action):
+            guard toast.notification.actions.contains(where: { $0.id == action }) else { return }
+            return invoke(id, action: action, at: now)
+        }
+        refresh()
+    }
+
+    /// Keys on a focused toast: Escape dismisses, Return invokes the focused
+    /// button or else the default action, Space invokes the focused button.
+    private func pressed(_ key: Key, on id: UInt32, focusedButton: String?) {
+        let now = MonotonicClock.now()
+        guard let toast = board.toast(id: id), !toast.isLeaving else { return }
+        switch key {
+        case .escape:
+            board.dismiss(id: id, reason: .dismissedByUser, at: now)
+            refresh()
+        case .enter:
+            if let focusedButton { return invoke(id, action: focusedButton, at: now) }
+            if toast.notification.defaultAction != nil { invoke(id, action: NotificationAction.defaultID, at: now) }
+        case .space:
+            if let focusedButton { invoke(id, action: focusedButton, at: now) }
+        case .tab, .backTab:
+            break
+        }
+    }
+
+    /// A finger on a toast: holds its timer, pulls it along, and on release
+    /// taps, flings it away or lets it spring back.
+    private func touched(_ id: UInt32, _ touch: Scene.Touch) {
+        let now = MonotonicClock.now()
+        switch touch {
+        case .down:
+            board.setHeld(id: id, true, at: now)
+        case .pull(let offset):
+            board.pull(id: id, by: offset, at: now)
+        case .release(let outcome, let action):
+            board.setHeld(id: id, false, at: now)
+            switch outcome {
+            case .tap:
+                if let action { return invoke(id, action: action, at: now) }
+                return apply(options.bindings.touch, to: id, at: now)
+            case .fling(let edge):
+                board.fling(id: id, towards: edge, at: now)
+            case .springBack:
+                board.springBack(id: id, at: now)
+            }
+        case .cancel:
+            board.setHeld(id: id, false, at: now)
+            board.springBack(id: id, at: now)
         }
         refresh()
     }
@@ -189,7 +288,11 @@ public final class Daemon {
             if let height = scene.stageHeight(for: lane) { board.setStageHeight(height, for: lane) }
         }
         for event in board.advance(to: now) {
-            if case .removed(let id, _) = event { scene.removeToast(id: id) }
+            if case .removed(let notification, let reason) = event {
+                scene.removeToast(id: notification.id)
+                control.broadcast(.dismissed(notification, reason: reason), sender: senders[notification.id])
+                senders.removeValue(forKey: notification.id)
+            }
         }
         scene.present(board, at: now)
         timer.arm(at: board.nextDeadline)

@@ -28,14 +28,40 @@ final class Scene {
     var onNeedsRefresh: (() -> Void)?
     /// The pointer entered (true) or left (false) a notification.
     var onHover: ((UInt32, Bool) -> Void)?
-    /// A button was pressed on a notification (Linux button code).
-    var onClick: ((UInt32, UInt32) -> Void)?
+    /// A pointer button was pressed on a notification (Linux button code),
+    /// and the action button under the pointer, if any.
+    var onClick: ((UInt32, UInt32, String?) -> Void)?
+
+    /// What a finger did to a notification.
+    enum Touch {
+        case down
+        /// Swiping: pulled sideways by this many surface pixels.
+        case pull(Double)
+        /// Let go; for a tap, the action button under the finger, if any.
+        case release(TouchGesture.Outcome, action: String?)
+        case cancel
+    }
+    var onTouch: ((UInt32, Touch) -> Void)?
+    /// A key pressed while a notification has keyboard focus; the action
+    /// button that has the focus ring, if any.
+    var onKey: ((UInt32, Key, String?) -> Void)?
+
+    /// The notification under the pointer, and where (card-local).
+    private var hovered: UInt32?
+    private var pointerX = 0.0
+    private var pointerY = 0.0
+    /// Fingers down, by touch id.
+    private var touches: [Int32: (id: UInt32, gesture: TouchGesture, localX: Double, localY: Double)] = [:]
+    /// The notification keyboard keys go to: the last one clicked or tapped.
+    private var keyboardTarget: UInt32?
 
     init(connection: WaylandConnection, style: ToastStyle, margins: Margins) {
         self.connection = connection
         self.style = style
         self.margins = margins
         connection.onPointerEvent = { [unowned self] event in self.pointer(event) }
+        connection.onTouchEvent = { [unowned self] event in self.touch(event) }
+        connection.onKeyEvent = { [unowned self] event in self.key(event) }
     }
 
     // MARK: Content
@@ -76,6 +102,13 @@ final class Scene {
     func removeToast(id: UInt32) {
         guard let view = views.removeValue(forKey: id) else { return }
         idOfSurface.removeValue(forKey: view.surface.handle)
+        if hovered == id { hovered = nil }
+        touches = touches.filter { $0.value.id != id }
+        if keyboardTarget == id {
+            keyboardTarget = nil
+            // Give the keyboard back to the user's window.
+            stages[view.lane]?.releaseKeyboardFocus()
+        }
     }
 
     /// The configured height of a lane's stage, once known.
@@ -192,7 +225,8 @@ final class Scene {
     private func render(_ view: ToastView, width: Int, into target: PixelTarget, scale: Int) {
         switch view.lane {
         case .stack:
-            renderer.draw(view.content, style: style, geometry: view.geometry, into: target, scale: scale)
+            renderer.draw(view.content, style: style, geometry: view.geometry, into: target, scale: scale,
+                          highlight: view.highlight)
         case .banner:
             renderer.drawBanner(view.content, style: style, width: width, height: view.geometry.height,
                                 into: target, scale: scale)
@@ -236,18 +270,107 @@ final class Scene {
 
     private func pointer(_ event: PointerEvent) {
         switch event {
-        case .enter(let surface, _, _):
+        case .enter(let surface, let x, let y):
             hovered = idOfSurface[surface]
-            if let id = hovered { onHover?(id, true) }
+            pointerX = x
+            pointerY = y
+            if let id = hovered {
+                if let lane = views[id]?.lane { stages[lane]?.allowKeyboardFocus() }
+                onHover?(id, true)
+            }
+            updateHoveredButton()
         case .leave:
-            if let id = hovered { onHover?(id, false) }
+            let left = hovered
             hovered = nil
-        case .motion:
-            break
+            if let left {
+                setHighlight(of: left) { $0.hovered = nil }
+                onHover?(left, false)
+            }
+        case .motion(let x, let y):
+            pointerX = x
+            pointerY = y
+            updateHoveredButton()
         case .button(let button, let pressed):
-            if pressed, let id = hovered { onClick?(id, button) }
+            guard pressed, let id = hovered, let view = views[id] else { return }
+            keyboardTarget = id
+            onClick?(id, button, view.geometry.button(at: pointerX, y: pointerY)?.id)
         }
     }
 
-    private var hovered: UInt32?
+    private func updateHoveredButton() {
+        guard let id = hovered, let view = views[id] else { return }
+        let button = view.geometry.button(at: pointerX, y: pointerY)?.id
+        setHighlight(of: id) { $0.hovered = button }
+    }
+
+    /// Changes a toast's button highlight and redraws it if that changed.
+    private func setHighlight(of id: UInt32, _ change: (inout ButtonHighlight) -> Void) {
+        guard let view = views[id] else { return }
+        var highlight = view.highlight
+        change(&highlight)
+        guard highlight != view.highlight else { return }
+        view.highlight = highlight
+        view.isStale = true
+        onNeedsRefresh?()
+    }
+
+    private func touch(_ event: TouchEvent) {
+        let now = MonotonicClock.now()
+        switch event {
+        case .down(let surface, let finger, let x, let y):
+            guard let id = idOfSurface[surface], let view = views[id] else { return }
+            // Gestures work in stage coordinates: the toast moves under the
+            // finger while it swipes.
+            let origin = view.surface.position
+            touches[finger] = (id, TouchGesture(x: x + Double(origin.x), y: y + Double(origin.y), at: now,
+                                                width: Double(style.width)), x, y)
+            keyboardTarget = id
+            stages[view.lane]?.allowKeyboardFocus()
+            onTouch?(id, .down)
+        case .motion(let finger, let x, let y):
+            guard var entry = touches[finger], let view = views[entry.id] else { return }
+            let origin = view.surface.position
+            let wasSwiping = entry.gesture.isSwiping
+            entry.gesture.move(x: x + Double(origin.x), y: y + Double(origin.y), at: now)
+            entry.localX = x
+            entry.localY = y
+            touches[finger] = entry
+            if entry.gesture.isSwiping || wasSwiping { onTouch?(entry.id, .pull(entry.gesture.offset)) }
+        case .up(let finger):
+            guard let entry = touches.removeValue(forKey: finger) else { return }
+            let outcome = entry.gesture.release(at: now)
+            let action = outcome == .tap
+                ? views[entry.id]?.geometry.button(at: entry.localX, y: entry.localY)?.id : nil
+            onTouch?(entry.id, .release(outcome, action: action))
+        case .cancel:
+            let ids = Set(touches.values.map(\.id))
+            touches.removeAll()
+            for id in ids { onTouch?(id, .cancel) }
+        }
+    }
+
+    private func key(_ event: KeyEvent) {
+        switch event {
+        case .focus(let surface):
+            // Focus lands on the stage; keys go to the toast last touched in it.
+            if keyboardTarget == nil, let lane = stages.first(where: { $0.value.handle == surface })?.key {
+                keyboardTarget = views.first { $0.value.lane == lane }?.key
+            }
+        case .focusLost:
+            if let id = keyboardTarget { setHighlight(of: id) { $0.focused = nil } }
+        case .press(let key):
+            guard let id = keyboardTarget, let view = views[id] else { return }
+            switch key {
+            case .tab, .backTab:
+                let buttons = view.geometry.buttons.map(\.id)
+                guard !buttons.isEmpty else { return }
+                let current = view.highlight.focused.flatMap { buttons.firstIndex(of: $0) }
+                let step = key == .tab ? 1 : buttons.count - 1
+                let next = current.map { ($0 + step) % buttons.count } ?? (key == .tab ? 0 : buttons.count - 1)
+                setHighlight(of: id) { $0.focused = buttons[next] }
+            default:
+                onKey?(id, key, view.highlight.focused)
+            }
+        }
+    }
 }

@@ -12,6 +12,8 @@ final class ToastView {
     /// Needs drawing before the next commit (new, replaced, rescaled).
     var isStale = true
     var drawnOpacity = 1.0
+    /// The button under the pointer and the one with keyboard focus.
+    var highlight = ButtonHighlight.none
     /// The full-opacity rendering, kept only while the toast fades.
     var master: PixelImage?
 

@@ -23,6 +23,19 @@ public final class ControlClient {
     private let connection: LineConnection
     private var nextID = 1
     private var pending: [ArraySlice<UInt8>] = []
+    private var events: [JSONObject] = []
+
+    /// Waits for the next event line (after `subscribe`, or for the
+    /// notifications this connection posted).
+    public func nextEvent() throws(Failure) -> JSONObject {
+        if !events.isEmpty { return events.removeFirst() }
+        while true {
+            guard let message = (try? JSON.parse(try readLine()))?.objectValue else {
+                throw .badReply("not a JSON object")
+            }
+            if message["event"] != nil { return message }
+        }
+    }
 
     public init(path: String) throws(Failure) {
         do {
@@ -50,10 +63,15 @@ public final class ControlClient {
             if poll(&pollSet, 1, -1) < 0 && errno != EINTR { throw .io(SystemError("poll")) }
             guard connection.flush() else { throw .io(SystemError("write")) }
         }
-        let reply = try readLine()
-        guard let object = (try? JSON.parse(reply))?.objectValue else {
-            throw .badReply("not a JSON object")
-        }
+        var object: JSONObject
+        repeat {
+            guard let message = (try? JSON.parse(try readLine()))?.objectValue else {
+                throw .badReply("not a JSON object")
+            }
+            object = message
+            // Events may come before the reply: keep them for nextEvent().
+            if object["event"] != nil { events.append(object) }
+        } while object["event"] != nil
         if let result = object["result"] { return .success(result) }
         if let error = object["error"], let message = error["message"]?.stringValue {
             let code = error["code"]?.intValue.flatMap(ControlErrorCode.init(rawValue:)) ?? .internalError

@@ -96,6 +96,7 @@ extension ToastRenderer {
 
     /// Sets the banner line's text and width (surface pixels; nil for none).
     private func layOutBanner(_ content: ToastContent, style: ToastStyle, textWidth: Int?) {
+        // Both parts share one line, so both get the title's budget.
         let budget = max(Self.widestBanner, textWidth ?? 0)
         let problems = bannerLine.setText(
             title: VisibleText.title(content.title, width: budget),

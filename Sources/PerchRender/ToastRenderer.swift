@@ -3,7 +3,8 @@ import PerchCore
 
 /// Measures and draws toast cards with Cairo and Pango, and the two other
 /// things the daemon shows: the banner (`ToastRenderer+Banner.swift`) and
-/// the "+N more" marker (`ToastRenderer+MoreMarker.swift`).
+/// the "+N more" marker (`ToastRenderer+MoreMarker.swift`). A card's action
+/// buttons are measured and drawn in `ToastRenderer+Buttons.swift`.
 ///
 /// One renderer serves the whole daemon, on its one thread: it keeps a
 /// Pango context, reusable layouts and a small icon cache alive between
@@ -32,6 +33,9 @@ public final class ToastRenderer {
     // them does not throw away the toast layouts' line breaks.
     lazy var bannerLine = BannerLine(layout: fonts.makeLayout())
     lazy var markerText = TextBlock(layout: fonts.makeLayout(), role: .title)
+    /// Shared by all button labels: they are short, so laying one out again
+    /// for each button is cheaper than keeping a layout per button.
+    lazy var buttonLabel = TextBlock(layout: fonts.makeLayout(), role: .title)
     private let icons = IconCache(capacity: 16)
 
     public init() {}
@@ -39,13 +43,15 @@ public final class ToastRenderer {
     /// Measures the text with Pango and returns the card's geometry in
     /// surface pixels. The title is one line, ellipsized at the end; the
     /// body wraps at words (then characters) in `style.textWidth(hasIcon:)`.
+    /// Button labels are one line in the body font (see `ButtonLayout`).
     /// An icon that cannot be loaded counts as no icon, as in `draw`.
     public func geometry(for content: ToastContent, style: ToastStyle) -> ToastGeometry {
         diagnostics.removeAll()
         let hasIcon = icon(for: content, style: style, scale: 1) != nil
         let heights = layOutText(content, style: style, hasIcon: hasIcon, bodyLimit: nil)
         return ToastGeometry(titleHeight: heights.title, naturalBodyHeight: heights.body,
-                             hasIcon: hasIcon, style: style)
+                             hasIcon: hasIcon, style: style,
+                             buttons: measureButtons(content.buttons, style: style))
     }
 
     /// Draws the whole card into `target`, which should be
@@ -60,8 +66,12 @@ public final class ToastRenderer {
     ///     everything again, so fades should not call it every frame: draw
     ///     the card once at opacity 1 into a buffer kept for the fade and
     ///     make each frame with `PixelTarget.copy(from:opacity:)`.
+    ///   - highlight: the buttons under the pointer and with the keyboard
+    ///     focus. A change redraws the whole card, which costs about as much
+    ///     as drawing it the first time (the text layouts are kept).
     public func draw(_ content: ToastContent, style: ToastStyle, geometry: ToastGeometry,
-                     into target: PixelTarget, scale: Int, opacity: Double = 1) {
+                     into target: PixelTarget, scale: Int, opacity: Double = 1,
+                     highlight: ButtonHighlight = .none) {
         diagnostics.removeAll()
         paint(into: target, scale: scale, opacity: opacity, caller: "draw", shape: "card",
               width: style.width, height: geometry.height) { cairo in
@@ -72,6 +82,8 @@ public final class ToastRenderer {
                           style: style, scale: scale)
             }
             paintText(content, cairo, style: style, geometry: geometry, hasIcon: icon != nil)
+            paintButtons(content.buttons, cairo, style: style, boxes: geometry.buttons,
+                         highlight: highlight)
         }
     }
 
@@ -184,12 +196,17 @@ public final class ToastRenderer {
         let left = Double(style.padding + (hasIcon ? style.iconSize + style.iconGap : 0))
         let top = Double(style.padding)
 
+        // The text ends where the gap above the buttons starts.
+        let bottom = geometry.buttons.map { $0.y - style.buttonTopGap }.min()
+            ?? geometry.height - style.padding
+
         cairo_save(cairo)
         // Pango keeps the text inside the column's width and the body's
         // height; the clip also holds back glyph overhangs (accents, italic
-        // tails) and a title taller than the card, so the padding stays clear.
+        // tails) and a title taller than the card, so the padding and the
+        // buttons stay clear.
         cairo_rectangle(cairo, left, top, Double(max(0, style.textWidth(hasIcon: hasIcon))),
-                        Double(max(0, geometry.height - 2 * style.padding)))
+                        Double(max(0, bottom - style.padding)))
         cairo_clip(cairo)
         setSource(cairo, style.text)
         cairo_move_to(cairo, left, top)

@@ -8,19 +8,26 @@ public final class Seat {
     public private(set) var capabilities: UInt32 = 0
     public private(set) var name = ""
     private var pointer: Pointer?
-    /// Receives this seat's pointer events.
-    var onPointerEvent: ((PointerEvent) -> Void)? {
-        didSet { pointer?.onEvent = onPointerEvent }
-    }
+    private var touch: Touch?
+    private var keyboard: Keyboard?
+    /// Receive this seat's input events.
+    let onPointerEvent: (PointerEvent) -> Void
+    let onTouchEvent: (TouchEvent) -> Void
+    let onKeyEvent: (KeyEvent) -> Void
 
-    init(proxy: OpaquePointer, onPointerEvent: ((PointerEvent) -> Void)?) {
+    init(proxy: OpaquePointer, onPointerEvent: @escaping (PointerEvent) -> Void,
+         onTouchEvent: @escaping (TouchEvent) -> Void, onKeyEvent: @escaping (KeyEvent) -> Void) {
         self.proxy = proxy
         self.onPointerEvent = onPointerEvent
+        self.onTouchEvent = onTouchEvent
+        self.onKeyEvent = onKeyEvent
         wl_seat_add_listener(proxy, seatListener, Unmanaged.passUnretained(self).toOpaque())
     }
 
     deinit {
         pointer = nil
+        touch = nil
+        keyboard = nil
         if wl_seat_get_version(proxy) >= 5 {
             wl_seat_release(proxy)
         } else {
@@ -40,6 +47,18 @@ public final class Seat {
             pointer?.onEvent = onPointerEvent
         } else if !hasPointer {
             pointer = nil
+        }
+        if hasTouch, touch == nil {
+            touch = Touch(seat: proxy)
+            touch?.onEvent = onTouchEvent
+        } else if !hasTouch {
+            touch = nil
+        }
+        if hasKeyboard, keyboard == nil {
+            keyboard = Keyboard(seat: proxy)
+            keyboard?.onEvent = onKeyEvent
+        } else if !hasKeyboard {
+            keyboard = nil
         }
     }
     fileprivate func setName(_ value: String) { name = value }

@@ -98,6 +98,30 @@ public final class StageSurface {
 
     public var isConfigured: Bool { size != nil }
 
+    /// How keyboard events name this surface.
+    public var handle: SurfaceHandle { SurfaceHandle(surface) }
+
+    private var keyboardInteractivity = ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_NONE.rawValue
+
+    /// Lets a click or tap on a toast give the stage keyboard focus
+    /// (on_demand, layer-shell v4), so Escape, Return and Tab work on it.
+    /// Applied with the next commit.
+    public func allowKeyboardFocus() {
+        guard connection.layerShellVersion >= 4 else { return }
+        setKeyboardInteractivity(ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_ON_DEMAND.rawValue)
+    }
+
+    /// Hands keyboard focus back (the toast that had it is gone).
+    public func releaseKeyboardFocus() {
+        setKeyboardInteractivity(ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_NONE.rawValue)
+    }
+
+    private func setKeyboardInteractivity(_ value: UInt32) {
+        guard value != keyboardInteractivity else { return }
+        keyboardInteractivity = value
+        zwlr_layer_surface_v1_set_keyboard_interactivity(layerSurface, value)
+    }
+
     /// Asks for a frame callback with the next commit (once; repeated calls
     /// before the callback fires add nothing).
     public func requestFrame() {

@@ -21,6 +21,9 @@ public final class ToastSurface {
         wl_subsurface_set_position(subsurface, -100_000, -100_000)
     }
 
+    /// Where the toast was last placed (stage-local surface pixels).
+    public var position: (x: Int, y: Int) { lastPosition ?? (0, 0) }
+
     /// How input events name this surface.
     public var handle: SurfaceHandle { SurfaceHandle(surface) }
 

@@ -24,8 +24,10 @@ public final class WaylandConnection {
 
     /// Called when an output is announced after start-up or removed.
     public var onOutputsChanged: (() -> Void)?
-    /// Receives every seat's pointer events.
+    /// Receive every seat's input events.
     public var onPointerEvent: ((PointerEvent) -> Void)?
+    public var onTouchEvent: ((TouchEvent) -> Void)?
+    public var onKeyEvent: ((KeyEvent) -> Void)?
     /// Called once when the connection breaks; the caller should exit.
     public var onLost: ((WaylandError) -> Void)?
 
@@ -89,7 +91,10 @@ public final class WaylandConnection {
             }
         case "wl_seat":
             if let proxy = bind(perch_wl_seat_interface(), 5) {
-                seats[name] = Seat(proxy: proxy, onPointerEvent: { [unowned self] in self.onPointerEvent?($0) })
+                seats[name] = Seat(proxy: proxy,
+                                   onPointerEvent: { [unowned self] in self.onPointerEvent?($0) },
+                                   onTouchEvent: { [unowned self] in self.onTouchEvent?($0) },
+                                   onKeyEvent: { [unowned self] in self.onKeyEvent?($0) })
             }
         default:
             break

@@ -6,11 +6,16 @@ struct PostCommand: Command {
     static let synopsis = """
         post [--icon PATH] [--timeout SECONDS] [--urgency low|normal|critical] [--app NAME]
                 [--replace ID] [--anchor ANCHOR] [--enter STYLE] [--exit STYLE] [--bounce]
-                [--style toast|banner] TITLE [BODY]
+                [--style toast|banner] [--action ID=LABEL]... [--resident] [--wait] TITLE [BODY]
         """
-    static let help = "Shows a notification (or updates one in place with --replace) and prints its id."
+    static let help = """
+        Shows a notification (or updates one in place with --replace) and prints its id.
+              With --wait, then waits for its outcome and prints the chosen action's id
+              (exit 0) or why it went: dismissed (exit 2), expired (3), closed (4).
+        """
 
     var params: JSONObject = [:]
+    var wait = false
 
     init(parsing arguments: ArraySlice<String>) throws(UsageError) {
         var reader = ArgumentReader(arguments)
@@ -52,6 +57,20 @@ struct PostCommand: Command {
                 params[String(option.dropFirst(2))] = .string(value)
             case "--bounce":
                 params["bounce"] = true
+            case "--resident":
+                params["resident"] = true
+            case "--wait":
+                wait = true
+            case "--action":
+                let value = try reader.value(for: option)
+                guard let equals = value.firstIndex(of: "="), equals != value.startIndex else {
+                    throw UsageError("--action takes ID=LABEL, not \"\(value)\"")
+                }
+                let action: JSONValue = ["id": .string(String(value[..<equals])),
+                                         "label": .string(String(value[value.index(after: equals)...]))]
+                var list = params["actions"]?.arrayValue ?? []
+                list.append(action)
+                params["actions"] = .array(list)
             case "--style":
                 let value = try reader.value(for: option)
                 guard NotificationKind(rawValue: value) != nil else {
@@ -73,7 +92,39 @@ struct PostCommand: Command {
     func run(_ client: ControlClient) throws(CommandFailure) -> Int32 {
         let result = try client.request("notify", params)
         guard let id = result["id"]?.intValue else { throw CommandFailure("perch replied without an id") }
-        print(id)
-        return 0
+        guard wait else {
+            print(id)
+            return 0
+        }
+        while true {
+            let event: JSONObject
+            do {
+                event = try client.nextEvent()
+            } catch {
+                throw CommandFailure(error.description)
+            }
+            guard event["notification"]?["id"]?.intValue == id else { continue }
+            switch event["event"]?.stringValue {
+            case "action-invoked":
+                print(event["action"]?.stringValue ?? "")
+                return 0
+            case "dismissed":
+                let reason = event["reason"]?.stringValue ?? ""
+                print(reason)
+                return PostCommand.exitStatus(forReason: reason)
+            default:
+                continue
+            }
+        }
+    }
+
+    /// --wait's exit status for a dismissal reason.
+    static func exitStatus(forReason reason: String) -> Int32 {
+        switch DismissReason(rawValue: reason) {
+        case .dismissedByUser?: 2
+        case .expired?: 3
+        case .closedByCall?: 4
+        case .replaced?, nil: 5
+        }
     }
 }

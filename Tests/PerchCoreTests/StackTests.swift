@@ -65,7 +65,7 @@ struct QueueTests {
         var s = settled(7)
         s.dismiss(id: 3, reason: .dismissedByUser, at: t0 + 2)
         let events = s.advance(to: t0 + 2.7)
-        #expect(events.contains(.removed(id: 3, reason: .dismissedByUser)))
+        #expect(removals(events) == [Removal(id: 3, reason: .dismissedByUser)])
         #expect(events.contains(.entering(id: 6)))
         #expect(s.queue.map(\.id) == [7])
         #expect(s.marker(at: t0 + 2.7)?.count == 1)
@@ -76,7 +76,7 @@ struct QueueTests {
         var s = settled(7)
         let dropped = s.dismiss(id: 7, reason: .closedByCall, at: t0 + 2)
         #expect(dropped)
-        #expect(s.advance(to: t0 + 2.1) == [.removed(id: 7, reason: .closedByCall)])
+        #expect(removals(s.advance(to: t0 + 2.1)) == [Removal(id: 7, reason: .closedByCall)])
         #expect(s.queue.map(\.id) == [6])
     }
 

@@ -92,7 +92,7 @@ struct TimelineTests {
         let x = stack.frames(at: half)[0].x
         #expect(x > 0 && x < 310)
         #expect(stack.isAnimating(at: half))
-        #expect(stack.advance(to: t0 + 2.4) == [.removed(id: 1, reason: .expired)])
+        #expect(removals(stack.advance(to: t0 + 2.4)) == [Removal(id: 1, reason: .expired)])
         #expect(stack.isEmpty)
         #expect(stack.nextDeadline == nil)
     }

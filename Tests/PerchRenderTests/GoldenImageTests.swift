@@ -36,6 +36,29 @@ struct GoldenImageTests {
         Golden.check(toast.canvas, named: "long")
     }
 
+    @Test("a toast with two action buttons, the second hovered")
+    func yesNoButtons() {
+        let toast = render(ToastContent(title: "Delete 3 files?", body: "They will be gone for good.",
+                                        buttons: [NotificationAction(id: "yes", label: "Yes"),
+                                                  NotificationAction(id: "no", label: "No")]),
+                           highlight: ButtonHighlight(hovered: "no"))
+        #expect(toast.diagnostics.isEmpty)
+        Golden.check(toast.canvas, named: "buttons-yes-no")
+    }
+
+    @Test("a toast with an icon and buttons wrapping to three rows, one focused, one label ellipsized")
+    func wrappingButtons() {
+        let scratch = ScratchDirectory()
+        let labels = ["Reply", "Mark as read", "Archive", "Snooze 10 minutes", "Open", "Mute",
+                      "Forward this conversation to everyone on the mailing list"]
+        let toast = render(ToastContent(title: "Grace Hopper", body: "Found the bug: a moth in relay 70.",
+                                        iconPath: drawTestIcon(in: scratch),
+                                        buttons: labels.map { NotificationAction(id: $0, label: $0) }),
+                           highlight: ButtonHighlight(focused: "Archive"))
+        #expect(toast.diagnostics.isEmpty)
+        Golden.check(toast.canvas, named: "buttons-wrapping")
+    }
+
     @Test("a banner with an icon, a bold title and a body, across a 1280 px output")
     func banner() {
         let scratch = ScratchDirectory()

@@ -8,11 +8,21 @@ from harness import (BG, CARD_LEFT, CARD_W, MARGIN, SCREEN_H, SCREEN_W, check, i
 SETTLE = 0.7 + 0.3 + 0.4   # entry + reflow + slack
 
 
-def column_runs(t, x, settle_check):
-    """Screenshots until `settle_check(runs)` holds; returns the runs."""
+def at_rest_horizontally(img, runs, left=CARD_LEFT):
+    """Every card crossing the column has its left border at `left`."""
+    rows = [runs_in_row(img, (top + bottom) // 2, max(0, left - 40)) for top, bottom in runs]
+    return all(row and row[0][0] == left for row in rows)
+
+
+def column_runs(t, x, settle_check, left=CARD_LEFT):
+    """Screenshots until `settle_check(runs)` holds and the cards are at
+    rest horizontally (left border at `left`); returns the runs."""
     def probe():
-        runs = runs_in_column(t.screenshot(), x)
-        return runs if settle_check(runs) else None
+        img = t.screenshot()
+        runs = runs_in_column(img, x)
+        if not settle_check(runs):
+            return None
+        return runs if left is None or at_rest_horizontally(img, runs, left) else None
     runs, _ = poll(probe, 5.0, 0.05)
     return runs or runs_in_column(t.shots[-1][1], x)
 
@@ -44,12 +54,7 @@ def three_toasts_stack_upwards_at_bottom_left(t):
         p.post("Toast %d" % i, timeout=30, extra=["--anchor", "bottom-left"])
     x = MARGIN + CARD_W // 2
 
-    def at_rest(runs):
-        if len(runs) != 3 or runs[-1][1] != SCREEN_H - MARGIN - 1:
-            return False
-        rows = [runs_in_row(t.shots[-1][1], (top + bottom) // 2) for top, bottom in runs]
-        return all(row and row[0] == (MARGIN, MARGIN + CARD_W - 1) for row in rows)
-    runs = column_runs(t, x, at_rest)
+    runs = column_runs(t, x, lambda r: len(r) == 3 and r[-1][1] == SCREEN_H - MARGIN - 1, left=MARGIN)
     check(len(runs) == 3, "expected 3 cards in column x=%d, found runs %s" % (x, runs))
     check(runs[-1][1] == SCREEN_H - MARGIN - 1,
           "the newest card should end %d px above the bottom edge, ends at y=%d" % (MARGIN, runs[-1][1]))
@@ -66,7 +71,7 @@ def more_marker_counts_the_queue(t):
         p.post("Toast %d" % i, timeout=30)
     # The marker is right-aligned under the fifth card.
     x = SCREEN_W - MARGIN - 20
-    runs = column_runs(t, x, lambda r: len(r) == 6)
+    runs = column_runs(t, x, lambda r: len(r) == 6, left=None)
     check(len(runs) == 6, "expected 5 cards and a marker in column x=%d, found %s" % (x, runs))
     marker = runs[5]
     height = marker[1] - marker[0] + 1

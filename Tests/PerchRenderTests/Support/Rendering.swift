@@ -16,11 +16,12 @@ struct Rendered {
 }
 
 func render(_ content: ToastContent, style: ToastStyle = ToastStyle(), scale: Int = 1,
-            opacity: Double = 1, renderer: ToastRenderer? = nil) -> Rendered {
+            opacity: Double = 1, highlight: ButtonHighlight = .none, renderer: ToastRenderer? = nil) -> Rendered {
     let renderer = renderer ?? makeRenderer()
     let geometry = renderer.geometry(for: content, style: style)
     let canvas = Canvas(width: style.width * scale, height: geometry.height * scale)
-    renderer.draw(content, style: style, geometry: geometry, into: canvas.target, scale: scale, opacity: opacity)
+    renderer.draw(content, style: style, geometry: geometry, into: canvas.target, scale: scale, opacity: opacity,
+                  highlight: highlight)
     return Rendered(canvas: canvas, geometry: geometry, diagnostics: renderer.diagnostics)
 }
 

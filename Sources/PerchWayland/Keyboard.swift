@@ -1,0 +1,113 @@
+import CPerchSupport
+import CWaylandClient
+import CXKBCommon
+import Glibc
+
+/// The keys Perch acts on, after the keymap turned key codes into symbols.
+public enum Key: Equatable, Sendable {
+    case escape
+    case enter
+    case tab
+    /// Shift+Tab (ISO_Left_Tab in most layouts).
+    case backTab
+    case space
+}
+
+public enum KeyEvent: Equatable, Sendable {
+    /// Keyboard focus arrived on a surface.
+    case focus(SurfaceHandle)
+    case focusLost
+    case press(Key)
+}
+
+/// A seat's wl_keyboard, with its xkbcommon keymap and state, so that key
+/// codes mean what the user's layout says.
+final class Keyboard {
+    let proxy: OpaquePointer
+    var onEvent: ((KeyEvent) -> Void)?
+    private let context: OpaquePointer?
+    private var keymap: OpaquePointer?
+    private var state: OpaquePointer?
+
+    init(seat: OpaquePointer) {
+        proxy = wl_seat_get_keyboard(seat)
+        context = xkb_context_new(XKB_CONTEXT_NO_FLAGS)
+        wl_keyboard_add_listener(proxy, keyboardListener, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    deinit {
+        if let state { xkb_state_unref(state) }
+        if let keymap { xkb_keymap_unref(keymap) }
+        if let context { xkb_context_unref(context) }
+        if wl_keyboard_get_version(proxy) >= 3 {
+            wl_keyboard_release(proxy)
+        } else {
+            wl_keyboard_destroy(proxy)
+        }
+    }
+
+    fileprivate func keymap(format: UInt32, fd: Int32, size: UInt32) {
+        defer { close(fd) }
+        guard format == WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1.rawValue, size > 0, let context else { return }
+        // The keymap is shared read-only; MAP_PRIVATE as the protocol asks.
+        guard let text = mmap(nil, Int(size), PROT_READ, MAP_PRIVATE, fd, 0), text != MAP_FAILED else { return }
+        defer { munmap(text, Int(size)) }
+        guard let newKeymap = xkb_keymap_new_from_string(context, text.assumingMemoryBound(to: CChar.self),
+                                                         XKB_KEYMAP_FORMAT_TEXT_V1, XKB_KEYMAP_COMPILE_NO_FLAGS)
+        else { return }
+        if let state { xkb_state_unref(state) }
+        if let keymap { xkb_keymap_unref(keymap) }
+        keymap = newKeymap
+        state = xkb_state_new(newKeymap)
+    }
+
+    fileprivate func key(_ code: UInt32, pressed: Bool) {
+        guard pressed, let state else { return }
+        // Wayland key codes are evdev codes; xkb's are offset by 8.
+        let symbol = xkb_state_key_get_one_sym(state, code + 8)
+        let shifted = xkb_state_mod_name_is_active(state, XKB_MOD_NAME_SHIFT, XKB_STATE_MODS_EFFECTIVE) > 0
+        let key: Key
+        switch Int32(bitPattern: symbol) {
+        case XKB_KEY_Escape: key = .escape
+        case XKB_KEY_Return, XKB_KEY_KP_Enter: key = .enter
+        case XKB_KEY_ISO_Left_Tab: key = .backTab
+        case XKB_KEY_Tab: key = shifted ? .backTab : .tab
+        case XKB_KEY_space: key = .space
+        default: return
+        }
+        onEvent?(.press(key))
+    }
+
+    fileprivate func modifiers(depressed: UInt32, latched: UInt32, locked: UInt32, group: UInt32) {
+        guard let state else { return }
+        xkb_state_update_mask(state, depressed, latched, locked, 0, 0, group)
+    }
+
+    fileprivate func deliver(_ event: KeyEvent) { onEvent?(event) }
+}
+
+private func keyboard(_ data: UnsafeMutableRawPointer?) -> Keyboard? {
+    data.map { Unmanaged<Keyboard>.fromOpaque($0).takeUnretainedValue() }
+}
+
+nonisolated(unsafe) private let keyboardListener: UnsafeMutablePointer<wl_keyboard_listener> = {
+    let listener = UnsafeMutablePointer<wl_keyboard_listener>.allocate(capacity: 1)
+    listener.initialize(to: wl_keyboard_listener(
+        keymap: { data, _, format, fd, size in
+            guard let owner = keyboard(data) else { close(fd); return }
+            owner.keymap(format: format, fd: fd, size: size)
+        },
+        enter: { data, _, _, surface, _ in
+            guard let surface else { return }
+            keyboard(data)?.deliver(.focus(SurfaceHandle(surface)))
+        },
+        leave: { data, _, _, _ in keyboard(data)?.deliver(.focusLost) },
+        key: { data, _, _, _, code, state in
+            keyboard(data)?.key(code, pressed: state == WL_KEYBOARD_KEY_STATE_PRESSED.rawValue)
+        },
+        modifiers: { data, _, _, depressed, latched, locked, group in
+            keyboard(data)?.modifiers(depressed: depressed, latched: latched, locked: locked, group: group)
+        },
+        repeat_info: { _, _, _, _ in }))
+    return listener
+}()

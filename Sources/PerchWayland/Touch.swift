@@ -1,0 +1,56 @@
+import CPerchSupport
+import CWaylandClient
+
+/// What a finger did. Coordinates are surface-local to the surface the
+/// touch went down on (surface pixels); `id` tells fingers apart.
+public enum TouchEvent: Equatable, Sendable {
+    case down(SurfaceHandle, id: Int32, x: Double, y: Double)
+    case motion(id: Int32, x: Double, y: Double)
+    case up(id: Int32)
+    /// The compositor took the touch sequence away (e.g. for a gesture).
+    case cancel
+}
+
+/// A seat's wl_touch, handing on its events one at a time.
+final class Touch {
+    let proxy: OpaquePointer
+    var onEvent: ((TouchEvent) -> Void)?
+
+    init(seat: OpaquePointer) {
+        proxy = wl_seat_get_touch(seat)
+        wl_touch_add_listener(proxy, touchListener, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    deinit {
+        if wl_touch_get_version(proxy) >= 3 {
+            wl_touch_release(proxy)
+        } else {
+            wl_touch_destroy(proxy)
+        }
+    }
+
+    fileprivate func deliver(_ event: TouchEvent) { onEvent?(event) }
+}
+
+private func touch(_ data: UnsafeMutableRawPointer?) -> Touch? {
+    data.map { Unmanaged<Touch>.fromOpaque($0).takeUnretainedValue() }
+}
+
+// Every member must be set (shape and orientation are v6; never sent at v5).
+nonisolated(unsafe) private let touchListener: UnsafeMutablePointer<wl_touch_listener> = {
+    let listener = UnsafeMutablePointer<wl_touch_listener>.allocate(capacity: 1)
+    listener.initialize(to: wl_touch_listener(
+        down: { data, _, _, _, surface, id, x, y in
+            guard let surface else { return }
+            touch(data)?.deliver(.down(SurfaceHandle(surface), id: id, x: wl_fixed_to_double(x), y: wl_fixed_to_double(y)))
+        },
+        up: { data, _, _, _, id in touch(data)?.deliver(.up(id: id)) },
+        motion: { data, _, _, id, x, y in
+            touch(data)?.deliver(.motion(id: id, x: wl_fixed_to_double(x), y: wl_fixed_to_double(y)))
+        },
+        frame: { _, _ in },
+        cancel: { data, _ in touch(data)?.deliver(.cancel) },
+        shape: { _, _, _, _, _ in },
+        orientation: { _, _, _, _ in }))
+    return listener
+}()

@@ -1,0 +1,137 @@
+import Testing
+@testable import PerchCore
+
+private let t0 = Instant(seconds: 10)
+
+@Suite("Touch gestures")
+struct TouchGestureTests {
+    @Test("a quick touch that barely moves is a tap")
+    func tap() {
+        var gesture = TouchGesture(x: 100, y: 30, at: t0, width: 300)
+        gesture.move(x: 103, y: 32, at: t0 + 0.05)
+        #expect(gesture.release(at: t0 + 0.1) == .tap)
+        #expect(gesture.offset == 0)
+    }
+
+    @Test("a long press that does not move is not a tap")
+    func longPress() {
+        let gesture = TouchGesture(x: 100, y: 30, at: t0, width: 300)
+        #expect(gesture.release(at: t0 + 1) == .springBack)
+    }
+
+    @Test("a horizontal drag pulls the toast with the finger")
+    func follows() {
+        var gesture = TouchGesture(x: 100, y: 30, at: t0, width: 300)
+        gesture.move(x: 160, y: 34, at: t0 + 0.2)
+        #expect(gesture.isSwiping)
+        #expect(gesture.offset == 60)
+    }
+
+    @Test("a vertical drag does not swipe")
+    func vertical() {
+        var gesture = TouchGesture(x: 100, y: 30, at: t0, width: 300)
+        gesture.move(x: 104, y: 80, at: t0 + 0.2)
+        #expect(!gesture.isSwiping)
+    }
+
+    @Test("a slow swipe past a third of the width flings towards its side")
+    func pastThreshold() {
+        var gesture = TouchGesture(x: 100, y: 30, at: t0, width: 300)
+        gesture.move(x: 150, y: 30, at: t0 + 0.5)
+        gesture.move(x: 205, y: 30, at: t0 + 1.0)
+        gesture.move(x: 206, y: 30, at: t0 + 1.5)
+        #expect(gesture.release(at: t0 + 1.5) == .fling(.right))
+    }
+
+    @Test("a short slow swipe springs back")
+    func short() {
+        var gesture = TouchGesture(x: 100, y: 30, at: t0, width: 300)
+        gesture.move(x: 130, y: 30, at: t0 + 0.5)
+        gesture.move(x: 140, y: 30, at: t0 + 1.0)
+        #expect(gesture.release(at: t0 + 1.0) == .springBack)
+    }
+
+    @Test("a short but fast swipe flings (velocity)")
+    func fast() {
+        var gesture = TouchGesture(x: 100, y: 30, at: t0, width: 300)
+        gesture.move(x: 80, y: 30, at: t0 + 0.02)
+        gesture.move(x: 40, y: 30, at: t0 + 0.06)
+        #expect(gesture.release(at: t0 + 0.06) == .fling(.left))
+    }
+}
+
+@Suite("Swiping toasts in the stack")
+struct SwipeStackTests {
+    private func twoToasts() -> ToastStack {
+        var stack = ToastStack()
+        stack.stageHeight = 700
+        stack.add(Notification(id: 1, title: "a", timeout: 2), height: 60, at: t0)
+        stack.add(Notification(id: 2, title: "b", timeout: 2), height: 60, at: t0)
+        _ = stack.advance(to: t0 + 1)
+        return stack
+    }
+
+    @Test("a pulled toast is offset by the finger; a short swipe springs back to the exact slot")
+    func springBack() {
+        var stack = twoToasts()
+        stack.pull(id: 1, by: 40, at: t0 + 1)
+        #expect(stack.frames(at: t0 + 1).first { $0.id == 1 }?.x == 40)
+        stack.springBack(id: 1, at: t0 + 1.1)
+        #expect(stack.isAnimating(at: t0 + 1.2))
+        let x = stack.frames(at: t0 + 1.35).first { $0.id == 1 }!.x
+        #expect(x == 0)
+        #expect(!stack.isAnimating(at: t0 + 1.35))
+    }
+
+    @Test("a fling continues from the finger's place and is a dismissal by the user")
+    func fling() {
+        var stack = twoToasts()
+        stack.pull(id: 1, by: -150, at: t0 + 1)
+        stack.fling(id: 1, towards: .left, at: t0 + 1)
+        #expect(stack.frames(at: t0 + 1).first { $0.id == 1 }?.x == -150)
+        let later = stack.frames(at: t0 + 1.3).first { $0.id == 1 }!.x
+        #expect(later < -150)
+        #expect(removals(stack.advance(to: t0 + 1.7)) == [Removal(id: 1, reason: .dismissedByUser)])
+    }
+
+    @Test("two fingers swipe two toasts independently")
+    func twoFingers() {
+        var stack = twoToasts()
+        stack.pull(id: 1, by: 50, at: t0 + 1)
+        stack.pull(id: 2, by: -30, at: t0 + 1)
+        let frames = stack.frames(at: t0 + 1)
+        #expect(frames.first { $0.id == 1 }?.x == 50)
+        #expect(frames.first { $0.id == 2 }?.x == -30)
+    }
+
+    @Test("a toast under a finger does not expire")
+    func heldDoesNotExpire() {
+        var stack = twoToasts()
+        stack.setHeld(id: 1, true, at: t0 + 1)
+        _ = stack.advance(to: t0 + 10)
+        #expect(stack.toast(id: 1)?.phase == .shown)
+        #expect(stack.toast(id: 2)?.isLeaving == true || stack.toast(id: 2) == nil)
+    }
+}
+
+@Suite("Bindings")
+struct BindingTests {
+    @Test("binding names parse, and bad ones are refused")
+    func parse() {
+        #expect(Binding(parsing: "dismiss") == .dismiss)
+        #expect(Binding(parsing: "dismiss-all") == .dismissAll)
+        #expect(Binding(parsing: "invoke-default-action") == .invokeDefaultAction)
+        #expect(Binding(parsing: "invoke-action reply") == .invokeAction("reply"))
+        #expect(Binding(parsing: "none") == Binding.none)
+        #expect(Binding(parsing: "explode") == nil)
+        #expect(Binding(parsing: "invoke-action") == nil)
+    }
+
+    @Test("defaults: left and middle invoke the default action, right dismisses all")
+    func defaults() {
+        let bindings = Bindings()
+        #expect(bindings.binding(forButton: Bindings.leftButton) == .invokeDefaultAction)
+        #expect(bindings.binding(forButton: Bindings.middleButton) == .invokeDefaultAction)
+        #expect(bindings.binding(forButton: Bindings.rightButton) == .dismissAll)
+    }
+}
