@@ -56,6 +56,7 @@ extension ToastRenderer {
                 cairo_restore(cairo)
             }
 
+            layOutLabel(action.label, style: style)
             let line = (width: buttonLabel.firstLineWidth, height: buttonLabel.firstLineHeight)
             cairo_save(cairo)
             // Inside the border, so glyph overhangs never touch it.
@@ -65,7 +66,7 @@ extension ToastRenderer {
             // Whole surface pixels, as the text column starts at one.
             cairo_move_to(cairo, x + ((width - line.width) / 2).rounded(.down),
                           y + Double((box.height - line.height) / 2))
-            //buttonLabel.show(in: cairo)
+            buttonLabel.show(in: cairo)
             cairo_restore(cairo)
         }
     }

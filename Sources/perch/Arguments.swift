@@ -28,6 +28,10 @@ let usage = """
       --reflow-duration S    (default 0.3)
       --default-timeout S    display time of normal urgency (default 5)
       --ignore-timeout       use the defaults even when a sender gives a timeout
+      --on-button-left B     what a click does: none, dismiss, dismiss-all,
+      --on-button-middle B     invoke-default-action, "invoke-action ID"
+      --on-button-right B      (defaults: left and middle invoke-default-action,
+      --on-touch B             right dismiss-all, touch invoke-default-action)
       -v, --verbose
 
     """
@@ -106,6 +110,17 @@ func parseArguments(_ arguments: ArraySlice<String>) throws(ArgumentError) -> (D
             options.stack.timing.normalTimeout = try number(argument, 0...86_400)
         case "--ignore-timeout":
             options.stack.timing.ignoreSenderTimeout = true
+        case "--on-button-left", "--on-button-middle", "--on-button-right", "--on-touch":
+            let text = try value(argument)
+            guard let binding = Binding(parsing: text) else {
+                throw ArgumentError(message: "\(argument) takes none, dismiss, dismiss-all, invoke-default-action or \"invoke-action ID\", not \"\(text)\"")
+            }
+            switch argument {
+            case "--on-button-left": options.bindings.left = binding
+            case "--on-button-middle": options.bindings.middle = binding
+            case "--on-button-right": options.bindings.right = binding
+            default: options.bindings.touch = binding
+            }
         default:
             throw ArgumentError(message: "unknown argument \"\(argument)\" (see perch --help)")
         }
