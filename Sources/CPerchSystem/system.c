@@ -77,3 +77,45 @@ void perch_reset_signals_for_child(void) {
     sigprocmask(SIG_SETMASK, &set, NULL);
     signal(SIGPIPE, SIG_DFL);
 }
+
+#include <fcntl.h>
+#include <spawn.h>
+
+int perch_spawn_hook(pid_t *pid, const char *file, char *const argv[], char *const envp[]) {
+    posix_spawnattr_t attr;
+    posix_spawn_file_actions_t actions;
+    int err = posix_spawnattr_init(&attr);
+    if (err != 0) return err;
+    err = posix_spawn_file_actions_init(&actions);
+    if (err != 0) {
+        posix_spawnattr_destroy(&attr);
+        return err;
+    }
+    sigset_t empty, all;
+    sigemptyset(&empty);
+    // Every catchable signal back to SIG_DFL: handlers are reset by exec
+    // anyway, but SIG_IGN (SIGPIPE here) would survive it.
+    sigfillset(&all);
+    sigdelset(&all, SIGKILL);
+    sigdelset(&all, SIGSTOP);
+    if (err == 0) err = posix_spawnattr_setsigmask(&attr, &empty);
+    if (err == 0) err = posix_spawnattr_setsigdefault(&attr, &all);
+    if (err == 0) err = posix_spawnattr_setpgroup(&attr, 0);
+    if (err == 0)
+        err = posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
+                                                  | POSIX_SPAWN_SETPGROUP);
+    if (err == 0) err = posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
+    // Descriptors are opened close-on-exec, but libraries (fontconfig,
+    // D-Bus, Wayland) are not ours to audit: close the rest for sure.
+    if (err == 0) err = posix_spawn_file_actions_addclosefrom_np(&actions, 3);
+#endif
+    if (err == 0) err = posix_spawnp(pid, file, &actions, &attr, argv, envp);
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attr);
+    return err;
+}
+
+char **perch_environ(void) {
+    return environ;
+}

@@ -1,5 +1,6 @@
 extension ControlProtocol {
-    public static let methods = ["notify", "dismiss", "list", "invoke", "subscribe"]
+    public static let methods = ["notify", "dismiss", "list", "invoke", "subscribe", "history", "restore",
+                                 "mode", "status", "version"]
 
     /// Decodes one request line (without its newline).
     public static func decode(line: some Collection<UInt8>) -> ControlEnvelope {
@@ -53,6 +54,16 @@ extension ControlProtocol {
             request = .invoke(id: id, action: try params.string("action") ?? NotificationAction.defaultID)
         case "subscribe":
             request = .subscribe
+        case "history":
+            request = .history
+        case "restore":
+            request = .restore
+        case "mode":
+            request = .mode(try decodeMode(params))
+        case "status":
+            request = .status
+        case "version":
+            request = .version
         default:
             throw ControlError(.methodNotFound,
                                "unknown method \"\(method)\"; known: \(methods.joined(separator: ", "))")
@@ -92,6 +103,7 @@ extension ControlProtocol {
         notify.exit = try params.transition("exit")
         notify.bounce = try params.bool("bounce")
         notify.resident = try params.bool("resident") ?? false
+        notify.category = try params.string("category")
         notify.actions = try params.actions("actions")
         if let name = try params.string("style") {
             guard let kind = NotificationKind(rawValue: name) else {
@@ -104,12 +116,41 @@ extension ControlProtocol {
 
     private static func decodeDismiss(_ params: Params) throws(ControlError) -> DismissTarget {
         let all = try params.bool("all") ?? false
+        let last = try params.bool("last") ?? false
         let id = try params.notificationID("id")
-        switch (id, all) {
-        case (let id?, false): return .id(id)
-        case (nil, true): return .all
-        default: throw ControlError(.invalidParams, "dismiss: give either \"id\" or \"all\": true")
+        let group = try params.notificationID("group")
+        switch (id, all, last, group) {
+        case (let id?, false, false, nil): return .id(id)
+        case (nil, true, false, nil): return .all
+        case (nil, false, true, nil): return .last
+        case (nil, false, false, let group?): return .group(group)
+        default:
+            throw ControlError(.invalidParams,
+                               "dismiss: give one of \"id\": N, \"last\": true, \"all\": true, \"group\": N")
         }
+    }
+
+    private static func decodeMode(_ params: Params) throws(ControlError) -> ModeChange {
+        var changes: [ModeChange] = []
+        if let names = try params.stringArray("set") { changes.append(.set(try names.map(validModeName))) }
+        if let name = try params.string("add") { changes.append(.add(try validModeName(name))) }
+        if let name = try params.string("remove") { changes.append(.remove(try validModeName(name))) }
+        if let name = try params.string("toggle") { changes.append(.toggle(try validModeName(name))) }
+        guard changes.count <= 1 else {
+            throw ControlError(.invalidParams, "mode: give at most one of \"set\", \"add\", \"remove\", \"toggle\"")
+        }
+        return changes.first ?? .get
+    }
+
+    /// Mode names are short words: letters, digits, '-', '_', '.'.
+    private static func validModeName(_ name: String) throws(ControlError) -> String {
+        let allowed = name.unicodeScalars.allSatisfy {
+            ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || "-_.".unicodeScalars.contains($0)
+        }
+        guard !name.isEmpty, name.count <= 64, allowed else {
+            throw ControlError(.invalidParams, "mode: \"\(name)\" is not a mode name (letters, digits, - _ . ; at most 64)")
+        }
+        return name
     }
 
     // MARK: Encoding
@@ -142,17 +183,19 @@ extension ControlProtocol {
             object["actions"] = .array(notification.actions.map { ["id": .string($0.id), "label": .string($0.label)] })
         }
         if notification.resident { object["resident"] = true }
+        if let category = notification.category { object["category"] = .string(category) }
         return .object(object)
     }
 
     /// An event line (newline not included).
     public static func encodeEvent(_ event: NotificationEvent) -> String {
+        var object: JSONObject = ["event": .string(event.name), "notification": encode(event.notification)]
         switch event {
-        case .actionInvoked(let notification, let action):
-            JSON.serialize(["event": "action-invoked", "notification": encode(notification), "action": .string(action)])
-        case .dismissed(let notification, let reason):
-            JSON.serialize(["event": "dismissed", "notification": encode(notification), "reason": .string(reason.rawValue)])
+        case .actionInvoked(_, let action): object["action"] = .string(action)
+        case .dismissed(_, let reason): object["reason"] = .string(reason.rawValue)
+        case .queued, .willAppear, .appeared: break
         }
+        return JSON.serialize(.object(object))
     }
 }
 
@@ -203,6 +246,17 @@ private final class Params {
             throw wrongType(key, "a notification id (a positive integer)")
         }
         return UInt32(number)
+    }
+
+    func stringArray(_ key: String) throws(ControlError) -> [String]? {
+        guard let value = member(key) else { return nil }
+        guard let items = value.arrayValue else { throw wrongType(key, "an array of strings") }
+        var strings: [String] = []
+        for item in items {
+            guard let text = item.stringValue else { throw wrongType(key, "an array of strings") }
+            strings.append(text)
+        }
+        return strings
     }
 
     /// A list of `{"id": …, "label": …}` objects; ids must be unique.

@@ -59,6 +59,7 @@ public struct NotifyRequest: Equatable, Sendable {
     public var kind: NotificationKind?
     public var actions: [NotificationAction] = []
     public var resident = false
+    public var category: String?
 
     public init(title: String) {
         self.title = title
@@ -75,7 +76,20 @@ public enum NotificationKind: String, Sendable, CaseIterable {
 
 public enum DismissTarget: Equatable, Sendable {
     case id(UInt32)
+    /// The most recently posted notification still around.
+    case last
     case all
+    /// Every notification of the same app as this one.
+    case group(UInt32)
+}
+
+/// What `mode` does to the set of active modes.
+public enum ModeChange: Equatable, Sendable {
+    case get
+    case set([String])
+    case add(String)
+    case remove(String)
+    case toggle(String)
 }
 
 /// A decoded request.
@@ -87,17 +101,52 @@ public enum ControlRequest: Equatable, Sendable {
     case invoke(id: UInt32, action: String)
     /// Receive every notification's events on this connection.
     case subscribe
+    /// The last dismissed notifications, newest first.
+    case history
+    /// Shows the most recently dismissed notification again.
+    case restore
+    case mode(ModeChange)
+    case status
+    case version
 }
 
 /// Something that happened to a notification, as subscribers and the
 /// notification's sender hear it.
 public enum NotificationEvent: Equatable, Sendable {
+    /// Accepted; waiting for a place on screen (or kept off it by a mode).
+    case queued(Notification)
+    /// Starts entering the screen.
+    case willAppear(Notification)
+    /// Fully shown; its display timer runs.
+    case appeared(Notification)
     case actionInvoked(Notification, action: String)
     case dismissed(Notification, reason: DismissReason)
 
     public var notification: Notification {
         switch self {
-        case .actionInvoked(let notification, _), .dismissed(let notification, _): notification
+        case .queued(let notification), .willAppear(let notification), .appeared(let notification),
+             .actionInvoked(let notification, _), .dismissed(let notification, _):
+            notification
+        }
+    }
+
+    /// Whether this tells how a notification ended up (what its sender
+    /// waits for), rather than a step on the way.
+    public var isOutcome: Bool {
+        switch self {
+        case .actionInvoked, .dismissed: true
+        case .queued, .willAppear, .appeared: false
+        }
+    }
+
+    /// The event's name on the wire.
+    public var name: String {
+        switch self {
+        case .queued: "queued"
+        case .willAppear: "will-appear"
+        case .appeared: "appeared"
+        case .actionInvoked: "action-invoked"
+        case .dismissed: "dismissed"
         }
     }
 }

@@ -31,6 +31,13 @@ public struct DisplayTimer: Equatable, Sendable {
         runningSince = nil
     }
 
+    /// Seconds left at `now`; nil = never expires.
+    public func remaining(at now: Instant) -> Double? {
+        guard let remaining else { return nil }
+        guard let runningSince else { return remaining }
+        return max(0, remaining - (now - runningSince))
+    }
+
     public func hasExpired(at now: Instant) -> Bool {
         guard let deadline else { return false }
         return now >= deadline

@@ -33,6 +33,8 @@ public struct Notification: Equatable, Sendable {
     public var actions: [NotificationAction]
     /// Stays on screen after an action is invoked (it waits for an update).
     public var resident: Bool
+    /// The sender's category (freedesktop `category` hint), e.g. "email".
+    public var category: String?
 
     public init(id: UInt32 = 0, app: String = "", title: String, body: String = "",
                 iconPath: String? = nil, urgency: Urgency = .normal, timeout: Double? = nil,
@@ -46,6 +48,7 @@ public struct Notification: Equatable, Sendable {
         self.timeout = timeout
         self.actions = actions
         self.resident = resident
+        category = nil
     }
 
     public var content: ToastContent {
@@ -64,4 +67,6 @@ public enum DismissReason: String, Sendable, CaseIterable {
     case dismissedByUser = "dismissed-by-user"
     case closedByCall = "closed-by-call"
     case replaced
+    /// Never shown: a mode such as do-not-disturb kept it off screen.
+    case suppressed
 }

@@ -17,6 +17,8 @@ final class ControlServer {
         var token: EventLoop.Token?
         /// Receives every notification's events.
         var isSubscribed = false
+        /// The peer closed its end: send what is queued, then drop it.
+        var isClosing = false
         init(connection: LineConnection) { self.connection = connection }
         var id: ClientID { ClientID(raw: ObjectIdentifier(self)) }
     }
@@ -35,6 +37,24 @@ final class ControlServer {
         self.loop = loop
         self.handle = handle
         listener.start(on: loop) { [unowned self] fd in self.accept(fd) }
+    }
+
+    /// Replies are held back until `flushReplies()`, which the daemon calls
+    /// once per loop turn after saving its state: a client only hears about
+    /// a notification once it is on disk.
+    private var unflushed: Set<ClientID> = []
+    /// The client whose request is being handled, and the event lines for
+    /// it that must wait until its reply is queued.
+    private var answering: Client?
+    private var heldForAnswer: [[UInt8]] = []
+
+    func flushReplies() {
+        for id in unflushed {
+            guard let client = clients[id] else { continue }
+            if !client.connection.flush() { drop(client); continue }
+            updateInterest(client)
+        }
+        unflushed.removeAll(keepingCapacity: true)
     }
 
     var path: String { listener.path }
@@ -58,24 +78,40 @@ final class ControlServer {
     }
 
     private func serve(_ client: Client, revents: Int16) {
-        if revents & Int16(POLLOUT) != 0 && !client.connection.flush() {
-            return drop(client)
+        if revents & Int16(POLLOUT) != 0 {
+            guard client.connection.flush() else { return drop(client) }
+            updateInterest(client)
         }
-        if revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 {
+        if revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 && !client.isClosing {
             var keep = true
             let outcome = client.connection.readAvailable { input in
                 guard keep else { return }
-                keep = client.connection.send(Array(reply(to: input, from: client).utf8) + [UInt8(ascii: "\n")])
+                keep = client.connection.enqueue(Array(reply(to: input, from: client).utf8) + [UInt8(ascii: "\n")])
+                for line in heldForAnswer where keep { keep = client.connection.enqueue(line) }
+                heldForAnswer.removeAll()
             }
-            if outcome == .closed || !keep {
-                if !keep { Log.warning("control socket: dropped a client that does not read its replies") }
+            if !keep {
+                Log.warning("control socket: dropped a client that does not read its replies")
                 return drop(client)
             }
+            if outcome == .closed {
+                // It may have half-closed after its last request: answer first.
+                client.isClosing = true
+                unflushed.insert(client.id)
+                if let token = client.token { loop.setEvents(token, 0) }
+            }
+            if client.connection.hasPendingOutput { unflushed.insert(client.id) }
         }
-        if let token = client.token {
-            let wantsWrite = client.connection.hasPendingOutput
-            loop.setEvents(token, Int16(wantsWrite ? POLLIN | POLLOUT : POLLIN))
-        }
+    }
+
+    /// Watches for writability only while output waits; a closing client
+    /// is dropped once everything went out.
+    private func updateInterest(_ client: Client) {
+        let pending = client.connection.hasPendingOutput
+        if client.isClosing && !pending { return drop(client) }
+        guard let token = client.token else { return }
+        let read: Int16 = client.isClosing ? 0 : Int16(POLLIN)
+        loop.setEvents(token, read | (pending ? Int16(POLLOUT) : 0))
     }
 
     private func reply(to input: LineConnection.Input, from client: Client) -> String {
@@ -87,7 +123,9 @@ final class ControlServer {
         case .line(let bytes):
             let envelope = ControlProtocol.decode(line: bytes)
             if case .success(.subscribe) = envelope.request { client.isSubscribed = true }
+            answering = client
             let outcome = envelope.request.flatMap { handle($0, client.id) }
+            answering = nil
             switch outcome {
             case .success(let result):
                 return ControlProtocol.encodeReply(id: envelope.id, result: result)
@@ -103,18 +141,37 @@ final class ControlServer {
         clients.removeValue(forKey: client.id)
     }
 
+    /// Tells subscribers the set of active modes changed.
+    func broadcastModes(_ modes: [String]) {
+        send(JSON.serialize(["event": "modes", "modes": .array(modes.map { .string($0) })])) { $0.isSubscribed }
+    }
+
     /// Sends an event to every subscriber and to `sender` (the client that
     /// posted the notification, if still connected). A client whose
     /// buffer is full because it does not read is dropped.
     func broadcast(_ event: NotificationEvent, sender: ClientID?) {
+        // The sender hears only the outcome; subscribers hear everything.
+        let sender = event.isOutcome ? sender : nil
+        guard sender != nil || clients.values.contains(where: \.isSubscribed) else { return }
+        send(ControlProtocol.encodeEvent(event)) { $0.isSubscribed || $0.id == sender }
+    }
+
+    /// Queues a line for every client `wanted` picks; it goes out with the
+    /// turn's replies, in order after them.
+    private func send(_ text: String, to wanted: (Client) -> Bool) {
         var line: [UInt8]?
-        for client in Array(clients.values) where client.isSubscribed || client.id == sender {
-            if line == nil { line = Array(ControlProtocol.encodeEvent(event).utf8) + [UInt8(ascii: "\n")] }
-            if !client.connection.send(line!) {
+        for client in Array(clients.values) where wanted(client) {
+            if line == nil { line = Array(text.utf8) + [UInt8(ascii: "\n")] }
+            // Events caused by a request go after that request's reply.
+            if client === answering {
+                heldForAnswer.append(line!)
+                continue
+            }
+            if !client.connection.enqueue(line!) {
                 Log.warning("control socket: dropped a subscriber that does not read its events")
                 drop(client)
-            } else if client.connection.hasPendingOutput, let token = client.token {
-                loop.setEvents(token, Int16(POLLIN | POLLOUT))
+            } else {
+                unflushed.insert(client.id)
             }
         }
     }

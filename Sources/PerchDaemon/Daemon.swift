@@ -26,6 +26,18 @@ public final class Daemon {
         public var kind = NotificationKind.toast
         /// What pointer buttons and taps do.
         public var bindings = Bindings()
+        /// Commands run (argv, no shell) when a notification appears, is
+        /// dismissed, or has an action invoked; empty = none.
+        public var onAppear: [String] = []
+        public var onDismiss: [String] = []
+        public var onAction: [String] = []
+        /// Seconds before a hook that has not finished is killed.
+        public var hookTimeout = 5.0
+        /// How many dismissed notifications history keeps.
+        public var maxHistory = History.defaultCapacity
+        /// Where history, modes and live notifications are kept; nil = the
+        /// default under $XDG_STATE_HOME/perch.
+        public var statePath: String?
         public init() {}
     }
 
@@ -40,6 +52,16 @@ public final class Daemon {
     private var nextID: UInt32 = 1
     /// The control client that posted each notification, told its outcome.
     private var senders: [UInt32: ControlServer.ClientID] = [:]
+    /// Active modes, e.g. do-not-disturb.
+    private var modes: Set<String> = []
+    private var history: History
+    private let statePath: String?
+    /// Something worth saving changed this loop turn.
+    private var stateIsDirty = false
+    private let hooks: HookRunner
+    private let started = MonotonicClock.now()
+
+    static let doNotDisturb = "do-not-disturb"
     private var outcome = Outcome.stopped
     private let trace = Trace.fromEnvironment()
 
@@ -55,13 +77,19 @@ public final class Daemon {
             throw StartupError(message: "XDG_RUNTIME_DIR is not set: nowhere to put the control socket")
         }
         self.options = options
+        history = History(capacity: options.maxHistory)
+        hooks = HookRunner(timeout: options.hookTimeout)
+        statePath = options.statePath ?? StateFile.defaultPath()
         var stackConfig = options.stack
         stackConfig.width = options.style.width
         scene = Scene(connection: connection, style: options.style, margins: stackConfig.margins)
         stackConfig.markerHeight = scene.markerHeight
         board = NotificationBoard(stackDefaults: stackConfig)
         do {
-            timer = try DeadlineTimer(loop: loop) { [unowned self] in self.refresh() }
+            timer = try DeadlineTimer(loop: loop) { [unowned self] in
+                self.hooks.killOverdue(now: MonotonicClock.now())
+                self.refresh()
+            }
             signals = try SignalSource(loop: loop) { [unowned self] signal in self.received(signal) }
             control = try ControlServer(path: socketPath, loop: loop) { [unowned self] request, client in
                 self.perform(request, from: client)
@@ -84,6 +112,65 @@ public final class Daemon {
             self.loop.stop()
         }
         connection.attach(to: loop)
+        // Once per loop turn, after everything that turn did: the state is
+        // saved (one fsync for the whole turn, however many posts it took),
+        // and only then do the replies go out, so an id a client was told
+        // survives a crash.
+        loop.addPrePollHook { [unowned self] in
+            self.saveStateIfNeeded()
+            self.control.flushReplies()
+        }
+        restoreState()
+    }
+
+    // MARK: State on disk
+
+    private func restoreState() {
+        guard let statePath else {
+            Log.warning("neither XDG_STATE_HOME nor HOME is set: history and modes will not be kept")
+            return
+        }
+        switch StateFile.load(statePath, now: WallClock.now(), historyCapacity: options.maxHistory) {
+        case .fresh:
+            return
+        case .unreadable(let reason):
+            Log.warning("cannot read state file \(statePath) (\(reason)); starting fresh")
+        case .corrupt(let aside, let reason):
+            Log.warning("state file \(statePath) is unreadable (\(reason)); moved it to \(aside) and starting fresh")
+        case .loaded(let state):
+            history = state.history
+            modes = Set(state.modes)
+            nextID = state.nextID
+            let now = MonotonicClock.now()
+            for live in state.live {
+                var notification = live.notification
+                // What was on screen comes back with the time it had left.
+                if let remaining = live.remaining {
+                    guard remaining > 0.05 else { continue }
+                    notification.timeout = remaining
+                } else if notification.urgency != .critical {
+                    notification.timeout = 0
+                }
+                show(notification, kind: options.kind, anchor: options.stack.anchor, motion: nil, at: now)
+            }
+            if !state.live.isEmpty { Log.info("restored \(state.live.count) notification(s) from \(statePath)") }
+        }
+    }
+
+    private func saveStateIfNeeded() {
+        guard stateIsDirty, let statePath else { return }
+        stateIsDirty = false
+        let now = MonotonicClock.now()
+        let live = board.all.filter { !$0.isLeaving }.map { toast in
+            LiveNotification(notification: toast.notification, remaining: toast.timer.remaining(at: now),
+                             postedAt: WallClock.now())
+        }
+        let state = PersistentState(history: history, modes: Array(modes), live: live, nextID: nextID)
+        do {
+            try StateFile.write(Array(JSON.serialize(state.json()).utf8), to: statePath)
+        } catch {
+            Log.error("cannot save state to \(statePath): \(error)")
+        }
     }
 
     /// Serves until a signal or the compositor ends it.
@@ -102,6 +189,9 @@ public final class Daemon {
         switch signal {
         case SIGINT, SIGTERM:
             loop.stop()
+        case SIGCHLD:
+            hooks.reap()
+            armTimer()
         default:
             break
         }
@@ -115,8 +205,7 @@ public final class Daemon {
         let now = MonotonicClock.now()
         switch request {
         case .notify(let notify):
-            let id = post(notify, at: now)
-            senders[id] = client
+            let id = post(notify, from: client, at: now)
             return .success(["id": .number(Double(id))])
         case .invoke(let id, let action):
             guard let toast = board.toast(id: id), !toast.isLeaving else {
@@ -140,41 +229,134 @@ public final class Daemon {
             let ids = board.dismissAll(reason: .closedByCall, at: now)
             refresh()
             return .success(["dismissed": .array(ids.map { .number(Double($0)) })])
+        case .dismiss(.last):
+            guard let last = board.all.last(where: { !$0.isLeaving }) else {
+                return .failure(ControlError(.notFound, "no notification on screen"))
+            }
+            board.dismiss(id: last.id, reason: .closedByCall, at: now)
+            refresh()
+            return .success(["dismissed": [.number(Double(last.id))]])
+        case .dismiss(.group(let id)):
+            guard let member = board.toast(id: id) else {
+                return .failure(ControlError(.notFound, "no notification \(id) on screen"))
+            }
+            let app = member.notification.app
+            let ids = board.all.filter { $0.notification.app == app }.map(\.id)
+                .filter { board.dismiss(id: $0, reason: .closedByCall, at: now) }
+            refresh()
+            return .success(["dismissed": .array(ids.map { .number(Double($0)) })])
+        case .mode(let change):
+            switch change {
+            case .get: break
+            case .set(let names): modes = Set(names)
+            case .add(let name): modes.insert(name)
+            case .remove(let name): modes.remove(name)
+            case .toggle(let name): if modes.remove(name) == nil { modes.insert(name) }
+            }
+            if change != .get {
+                stateIsDirty = true
+                modesChanged(at: now)
+            }
+            return .success(["modes": .array(modes.sorted().map { .string($0) })])
+        case .history:
+            return .success(.array(history.entries.reversed().map { entry in
+                ["notification": ControlProtocol.encode(entry.notification), "reason": .string(entry.reason.rawValue),
+                 "closed_at": .number(Double(entry.closedAt))]
+            }))
+        case .restore:
+            guard let entry = history.removeLatest() else {
+                return .failure(ControlError(.notFound, "history is empty: nothing to restore"))
+            }
+            stateIsDirty = true
+            var notification = entry.notification
+            if board.toast(id: notification.id) != nil { notification.id = takeID() }
+            senders[notification.id] = client
+            show(notification, kind: options.kind, anchor: options.stack.anchor, motion: nil, at: now)
+            return .success(["id": .number(Double(notification.id))])
+        case .status:
+            return .success(status(at: now))
+        case .version:
+            return .success(["version": .string(PerchVersion.string), "protocol": 1])
         case .list:
             let current = board.all.filter { !$0.isLeaving }
             return .success(.array(current.map { ControlProtocol.encode($0.notification) }))
         }
     }
 
+    /// Modes changed: with do-not-disturb on, what is on screen and not
+    /// critical goes away.
+    private func modesChanged(at now: Instant) {
+        control.broadcastModes(modes.sorted())
+        guard modes.contains(Daemon.doNotDisturb) else { return }
+        for toast in board.all where toast.notification.urgency != .critical && !toast.isLeaving {
+            board.dismiss(id: toast.id, reason: .suppressed, at: now)
+        }
+        refresh()
+    }
+
+    private func status(at now: Instant) -> JSONValue {
+        let all = board.all
+        let outputs: [JSONValue] = connection.outputs.values.sorted { $0.registryName < $1.registryName }.map {
+            ["name": .string($0.name), "width": .number(Double($0.modeWidth)), "height": .number(Double($0.modeHeight)),
+             "scale": .number(Double($0.scale))]
+        }
+        return [
+            "version": .string(PerchVersion.string),
+            "shown": .number(Double(all.filter { !$0.isQueued && !$0.isLeaving }.count)),
+            "queued": .number(Double(all.filter(\.isQueued).count)),
+            "history": .number(Double(history.count)),
+            "modes": .array(modes.sorted().map { .string($0) }),
+            "do_not_disturb": .bool(modes.contains(Daemon.doNotDisturb)),
+            "outputs": .array(outputs),
+            "uptime": .number((now - started).rounded()),
+        ]
+    }
+
     /// Shows a notification, or updates one in place when it replaces one
     /// still around. Returns its id.
-    private func post(_ request: NotifyRequest, at now: Instant) -> UInt32 {
+    private func post(_ request: NotifyRequest, from client: ControlServer.ClientID?, at now: Instant) -> UInt32 {
         var notification = Notification(app: request.app, title: request.title, body: request.body,
                                         iconPath: request.iconPath, urgency: request.urgency,
                                         timeout: request.timeout, actions: request.actions,
                                         resident: request.resident)
+        notification.category = request.category
         if let id = request.replaces, let lane = board.lane(of: id), board.toast(id: id)?.isLeaving == false {
             notification.id = id
             let geometry = scene.geometry(for: notification.content, lane: lane)
             board.replace(notification, height: geometry.height, at: now)
+            stateIsDirty = true
             scene.updateToast(id: id, content: notification.content, geometry: geometry)
             refresh()
             return id
         }
         notification.id = takeID()
-        let kind = request.kind ?? options.kind
-        let anchor = request.anchor ?? options.stack.anchor
+        senders[notification.id] = client
+        show(notification, kind: request.kind ?? options.kind, anchor: request.anchor ?? options.stack.anchor,
+             motion: (request.enter, request.exit, request.bounce), at: now)
+        return notification.id
+    }
+
+    /// Puts a notification with its id assigned on the board (or, under
+    /// do-not-disturb, straight into history).
+    private func show(_ notification: Notification, kind: NotificationKind, anchor: Anchor,
+                      motion overrides: (enter: Transition?, exit: Transition?, bounce: Bool?)?, at now: Instant) {
+        stateIsDirty = true
+        control.broadcast(.queued(notification), sender: senders[notification.id])
+        if modes.contains(Daemon.doNotDisturb) && notification.urgency != .critical {
+            // Kept off screen; the events are still told.
+            retire(notification, reason: .suppressed)
+            return
+        }
         let lane: Lane = kind == .banner ? .banner : .stack(anchor)
         let nearest: Transition = kind == .banner ? .slide(.top) : .slide(anchor.nearestEdge)
-        let motion = Motion(enter: request.enter ?? options.enter ?? nearest,
-                            exit: request.exit ?? options.exit ?? nearest,
-                            bounce: request.bounce ?? options.bounce)
+        let motion = Motion(enter: overrides?.enter ?? options.enter ?? nearest,
+                            exit: overrides?.exit ?? options.exit ?? nearest,
+                            bounce: overrides?.bounce ?? options.bounce)
         let geometry = scene.geometry(for: notification.content, lane: lane)
         board.stageHeightHint = stageHeightHint()
         board.add(notification, height: geometry.height, lane: lane, motion: motion, at: now)
         scene.addToast(id: notification.id, content: notification.content, geometry: geometry, lane: lane)
         refresh()
-        return notification.id
     }
 
     /// The smallest output's height less the margins: a new stage is at
@@ -183,6 +365,36 @@ public final class Daemon {
         let heights = connection.outputs.values.map(\.logicalHeight).filter { $0 > 0 }
         guard let smallest = heights.min() else { return 0 }
         return max(0, smallest - options.stack.margins.top - options.stack.margins.bottom)
+    }
+
+    /// One timer for the next display-time expiry or hook deadline.
+    private func armTimer() {
+        let deadlines = [board.nextDeadline, hooks.nextDeadline].compactMap { $0 }
+        timer.arm(at: deadlines.min())
+    }
+
+    /// Runs a configured hook with the notification's fields in its
+    /// environment (never on its command line).
+    private func runHook(_ argv: [String], name: String, _ notification: Notification,
+                         reason: DismissReason? = nil, action: String? = nil) {
+        guard !argv.isEmpty else { return }
+        var environment = [
+            "PERCH_ID": String(notification.id), "PERCH_APP": notification.app,
+            "PERCH_TITLE": notification.title, "PERCH_BODY": String(notification.body.prefix(65_536)),
+            "PERCH_URGENCY": notification.urgency.rawValue,
+        ]
+        if let reason { environment["PERCH_REASON"] = reason.rawValue }
+        if let action { environment["PERCH_ACTION"] = action }
+        hooks.run(argv, environment: environment, name: name, now: MonotonicClock.now())
+    }
+
+    /// A notification is gone for good: tell its sender and subscribers.
+    private func retire(_ notification: Notification, reason: DismissReason) {
+        history.append(HistoryEntry(notification: notification, reason: reason, closedAt: WallClock.now()))
+        stateIsDirty = true
+        control.broadcast(.dismissed(notification, reason: reason), sender: senders[notification.id])
+        senders.removeValue(forKey: notification.id)
+        runHook(options.onDismiss, name: "on-dismiss", notification, reason: reason)
     }
 
     private func takeID() -> UInt32 {
@@ -196,6 +408,7 @@ public final class Daemon {
     private func invoke(_ id: UInt32, action: String, at now: Instant) {
         guard let toast = board.toast(id: id) else { return }
         control.broadcast(.actionInvoked(toast.notification, action: action), sender: senders[id])
+        runHook(options.onAction, name: "on-action", toast.notification, action: action)
         if !toast.notification.resident {
             board.dismiss(id: id, reason: .dismissedByUser, at: now)
         }
@@ -288,14 +501,23 @@ public final class Daemon {
             if let height = scene.stageHeight(for: lane) { board.setStageHeight(height, for: lane) }
         }
         for event in board.advance(to: now) {
-            if case .removed(let notification, let reason) = event {
+            switch event {
+            case .entering(let id):
+                if let toast = board.toast(id: id) { control.broadcast(.willAppear(toast.notification), sender: senders[id]) }
+            case .appeared(let id):
+                if let toast = board.toast(id: id) {
+                    control.broadcast(.appeared(toast.notification), sender: senders[id])
+                    runHook(options.onAppear, name: "on-appear", toast.notification)
+                }
+            case .leaving:
+                break
+            case .removed(let notification, let reason):
                 scene.removeToast(id: notification.id)
-                control.broadcast(.dismissed(notification, reason: reason), sender: senders[notification.id])
-                senders.removeValue(forKey: notification.id)
+                retire(notification, reason: reason)
             }
         }
         scene.present(board, at: now)
-        timer.arm(at: board.nextDeadline)
+        armTimer()
         trace?.record(scene.isAnsweringFrame ? "frame" : "refresh", start: now, end: MonotonicClock.now())
     }
 }

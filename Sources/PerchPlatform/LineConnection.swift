@@ -85,6 +85,13 @@ public final class LineConnection {
         return outbox.count - outboxStart <= maxPendingOutput
     }
 
+    /// Queues `bytes` without writing them yet (they go out with the next
+    /// `flush`). Returns false when the queue passed its cap.
+    public func enqueue(_ bytes: some Collection<UInt8>) -> Bool {
+        outbox.append(contentsOf: bytes)
+        return outbox.count - outboxStart <= maxPendingOutput
+    }
+
     /// Writes queued bytes until the socket would block. Returns false when
     /// the socket failed.
     @discardableResult

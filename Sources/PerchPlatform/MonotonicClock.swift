@@ -1,9 +1,18 @@
 import CPerchSystem
+import Glibc
 import PerchCore
 
 /// The system's CLOCK_MONOTONIC, the only clock the daemon reads.
 public enum MonotonicClock {
     public static func now() -> Instant {
         Instant(nanoseconds: Int64(perch_monotonic_ns()))
+    }
+}
+
+/// The wall clock, for the times people read (history's "closed at").
+public enum WallClock {
+    /// Seconds since the Unix epoch.
+    public static func now() -> Int64 {
+        Int64(time(nil))
     }
 }

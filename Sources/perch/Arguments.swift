@@ -32,6 +32,14 @@ let usage = """
       --on-button-middle B     invoke-default-action, "invoke-action ID"
       --on-button-right B      (defaults: left and middle invoke-default-action,
       --on-touch B             right dismiss-all, touch invoke-default-action)
+      --on-appear CMD        run CMD (words split like a shell line, but no shell) when a
+      --on-dismiss CMD         notification appears / is dismissed / has an action invoked;
+      --on-action CMD          fields in PERCH_ID, PERCH_APP, PERCH_TITLE, PERCH_BODY,
+                               PERCH_URGENCY, PERCH_REASON, PERCH_ACTION
+      --hook-timeout S       kill a hook still running after S seconds (default 5)
+      --max-history N        dismissed notifications kept for history/restore (default 50)
+      --state FILE           where history, modes and live notifications are kept
+                             (default $XDG_STATE_HOME/perch/state.json)
       -v, --verbose
 
     """
@@ -108,6 +116,25 @@ func parseArguments(_ arguments: ArraySlice<String>) throws(ArgumentError) -> (D
             options.stack.timing.reflowDuration = try number(argument, 0...60)
         case "--default-timeout":
             options.stack.timing.normalTimeout = try number(argument, 0...86_400)
+        case "--on-appear", "--on-dismiss", "--on-action":
+            let text = try value(argument)
+            let words: [String]
+            do {
+                words = try CommandWords.split(text)
+            } catch {
+                throw ArgumentError(message: "\(argument): \(error.message)")
+            }
+            switch argument {
+            case "--on-appear": options.onAppear = words
+            case "--on-dismiss": options.onDismiss = words
+            default: options.onAction = words
+            }
+        case "--hook-timeout":
+            options.hookTimeout = try number(argument, 0.1...3600)
+        case "--max-history":
+            options.maxHistory = Int(try number(argument, 0...100_000))
+        case "--state":
+            options.statePath = try value(argument)
         case "--ignore-timeout":
             options.stack.timing.ignoreSenderTimeout = true
         case "--on-button-left", "--on-button-middle", "--on-button-right", "--on-touch":

@@ -3,33 +3,37 @@ import PerchPlatform
 
 struct DismissCommand: Command {
     static let name = "dismiss"
-    static let synopsis = "dismiss ID | --all"
-    static let help = "Removes a notification (or all of them) from the screen."
+    static let synopsis = "dismiss ID | --last | --all | --group ID [--json]"
+    static let help = "Removes notifications from the screen: one, the latest, all, or all of ID's app."
 
     var params: JSONObject = [:]
+    var json = false
 
     init(parsing arguments: ArraySlice<String>) throws(UsageError) {
         var reader = ArgumentReader(arguments)
-        var all = false
+        var targets = 0
         while let option = reader.next() {
-            guard option == "--all" || option == "-a" else { throw UsageError("dismiss: unknown option \(option)") }
-            all = true
-        }
-        switch (all, reader.positionals.count) {
-        case (true, 0):
-            params["all"] = true
-        case (false, 1):
-            guard let id = Int(reader.positionals[0]), id > 0 else {
-                throw UsageError("dismiss: \"\(reader.positionals[0])\" is not a notification id")
+            switch option {
+            case "--all", "-a": params["all"] = true
+            case "--last": params["last"] = true
+            case "--group": params["group"] = .number(Double(try parseID(try reader.value(for: option), verb: Self.name)))
+            case "--json": json = true; continue
+            default: throw UsageError("dismiss: unknown option \(option)")
             }
-            params["id"] = .number(Double(id))
-        default:
-            throw UsageError("dismiss takes one ID or --all")
+            targets += 1
+        }
+        if reader.positionals.count == 1 {
+            params["id"] = .number(Double(try parseID(reader.positionals[0], verb: Self.name)))
+            targets += 1
+        }
+        guard targets == 1, reader.positionals.count <= 1 else {
+            throw UsageError("dismiss takes one of ID, --last, --all, --group ID")
         }
     }
 
     func run(_ client: ControlClient) throws(CommandFailure) -> Int32 {
-        _ = try client.request("dismiss", params)
+        let result = try client.request("dismiss", params)
+        if json { print(JSON.serialize(result)) }
         return 0
     }
 }

@@ -6,16 +6,19 @@ struct PostCommand: Command {
     static let synopsis = """
         post [--icon PATH] [--timeout SECONDS] [--urgency low|normal|critical] [--app NAME]
                 [--replace ID] [--anchor ANCHOR] [--enter STYLE] [--exit STYLE] [--bounce]
-                [--style toast|banner] [--action ID=LABEL]... [--resident] [--wait] TITLE [BODY]
+                [--style toast|banner] [--action ID=LABEL]... [--resident] [--category NAME]
+                [--wait] [--json] TITLE [BODY]
         """
     static let help = """
         Shows a notification (or updates one in place with --replace) and prints its id.
               With --wait, then waits for its outcome and prints the chosen action's id
-              (exit 0) or why it went: dismissed (exit 2), expired (3), closed (4).
+              (exit 0) or why it went: dismissed (exit 2), expired (3), closed (4),
+              kept off screen by do-not-disturb (6).
         """
 
     var params: JSONObject = [:]
     var wait = false
+    var json = false
 
     init(parsing arguments: ArraySlice<String>) throws(UsageError) {
         var reader = ArgumentReader(arguments)
@@ -61,6 +64,10 @@ struct PostCommand: Command {
                 params["resident"] = true
             case "--wait":
                 wait = true
+            case "--json":
+                json = true
+            case "--category":
+                params["category"] = .string(try reader.value(for: option))
             case "--action":
                 let value = try reader.value(for: option)
                 guard let equals = value.firstIndex(of: "="), equals != value.startIndex else {
@@ -93,7 +100,7 @@ struct PostCommand: Command {
         let result = try client.request("notify", params)
         guard let id = result["id"]?.intValue else { throw CommandFailure("perch replied without an id") }
         guard wait else {
-            print(id)
+            print(json ? JSON.serialize(result) : String(id))
             return 0
         }
         while true {
@@ -106,11 +113,11 @@ struct PostCommand: Command {
             guard event["notification"]?["id"]?.intValue == id else { continue }
             switch event["event"]?.stringValue {
             case "action-invoked":
-                print(event["action"]?.stringValue ?? "")
+                print(json ? JSON.serialize(.object(event)) : event["action"]?.stringValue ?? "")
                 return 0
             case "dismissed":
                 let reason = event["reason"]?.stringValue ?? ""
-                print(reason)
+                print(json ? JSON.serialize(.object(event)) : reason)
                 return PostCommand.exitStatus(forReason: reason)
             default:
                 continue
@@ -124,6 +131,7 @@ struct PostCommand: Command {
         case .dismissedByUser?: 2
         case .expired?: 3
         case .closedByCall?: 4
+        case .suppressed?: 6
         case .replaced?, nil: 5
         }
     }

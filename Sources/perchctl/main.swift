@@ -6,7 +6,10 @@ import PerchPlatform
 
 Log.program = "perchctl"
 
-let commands: [any Command.Type] = [PostCommand.self, DismissCommand.self, ListCommand.self]
+let commands: [any Command.Type] = [
+    PostCommand.self, DismissCommand.self, ListCommand.self, InvokeCommand.self, HistoryCommand.self,
+    RestoreCommand.self, WatchCommand.self, ModeCommand.self, StatusCommand.self, VersionCommand.self,
+]
 
 func usage(_ commands: [any Command.Type]) -> String {
     var text = "usage: perchctl COMMAND [OPTIONS]\n\ncommands:\n"

@@ -135,3 +135,26 @@ struct BindingTests {
         #expect(bindings.binding(forButton: Bindings.rightButton) == .dismissAll)
     }
 }
+
+@Suite("Hook command words")
+struct CommandWordsTests {
+    @Test("words split on spaces; quotes and backslashes keep them together")
+    func split() throws {
+        #expect(try CommandWords.split("notify-send  -u low 'a b' \"c d\" e\\ f") ==
+                ["notify-send", "-u", "low", "a b", "c d", "e f"])
+        #expect(try CommandWords.split("") == [])
+        #expect(try CommandWords.split("x ''") == ["x", ""])
+    }
+
+    @Test("shell syntax is not interpreted")
+    func noShell() throws {
+        #expect(try CommandWords.split("echo $(rm -rf /) | cat; ls") ==
+                ["echo", "$(rm", "-rf", "/)", "|", "cat;", "ls"])
+    }
+
+    @Test("an unclosed quote or a trailing backslash is an error")
+    func errors() {
+        #expect(throws: CommandWords.SplitError.self) { try CommandWords.split("say 'hi") }
+        #expect(throws: CommandWords.SplitError.self) { try CommandWords.split("say hi\\") }
+    }
+}

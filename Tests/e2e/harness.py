@@ -281,6 +281,8 @@ class Session:
             "HOME": self.pw.pw_dir, "USER": self.user, "LOGNAME": self.user,
             "PATH": CLEAN_PATH, "LANG": "C.UTF-8",
             "XDG_RUNTIME_DIR": self.dir,
+            # History and modes persist; each session starts with its own.
+            "XDG_STATE_HOME": os.path.join(self.dir, "state"),
         }
         if self.wayland_display:
             e["WAYLAND_DISPLAY"] = self.wayland_display

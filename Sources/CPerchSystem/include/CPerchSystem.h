@@ -34,4 +34,18 @@ uint64_t perch_monotonic_ns(void);
 // Restores default signal handling and an empty mask in a child before exec.
 void perch_reset_signals_for_child(void);
 
+// Starts a hook with posix_spawnp(3) (`file` is looked up in the daemon's
+// PATH when it has no slash): every signal at its default disposition and
+// an empty signal mask (the daemon blocks SIGINT/TERM/HUP/CHLD for its
+// signalfd and ignores SIGPIPE; exec would pass both on), a process group
+// of its own (so a timeout can kill the hook's children too), stdin from
+// /dev/null, stdout and stderr shared with the daemon, no other descriptor.
+// `argv` and `envp` are NULL-terminated. Returns 0 and sets *pid, or an
+// errno value (glibc reports a failed exec, e.g. ENOENT, here).
+int perch_spawn_hook(pid_t *pid, const char *file, char *const argv[], char *const envp[]);
+
+// The process environment (`environ`); NULL after clearenv(3). Swift's
+// Glibc imports `environ` as non-optional, which a NULL would break.
+char **perch_environ(void);
+
 #endif

@@ -16,12 +16,18 @@ set -eu
 HERE=$(cd "$(dirname "$0")" && pwd)
 REPO=$(cd "$HERE/../../.." && pwd)
 OUT=${1:-"$REPO/.build/test-tools"}
-CC=${CC:-cc}
+CC=${CC:-}
+if [ -z "$CC" ]; then
+    for c in cc gcc clang /opt/swift/usr/bin/clang; do
+        if command -v "$c" >/dev/null 2>&1; then CC=$c; break; fi
+    done
+fi
 BIN="$OUT/perch-test-compositor"
 GEN="$OUT/perch-test-compositor-gen"
 
 die() { echo "perch-test-compositor/build.sh: $*" >&2; exit 1; }
 
+[ -n "$CC" ] || die "no C compiler (apt-get install gcc)"
 command -v pkg-config >/dev/null || die "pkg-config is missing (apt-get install pkg-config)"
 command -v wayland-scanner >/dev/null || die "wayland-scanner is missing (apt-get install libwayland-bin)"
 pkg-config --exists wayland-server || die "wayland-server is missing (apt-get install libwayland-dev)"
@@ -53,7 +59,7 @@ gen "$LAYER_XML" wlr-layer-shell-unstable-v1
 gen "$XDG_XML" xdg-shell
 gen "$VP_XML" viewporter
 
-CFLAGS_ALL="-std=c11 -O2 -g -Wall -Wextra -Werror -D_GNU_SOURCE ${CFLAGS:-}"
+CFLAGS_ALL="-std=c11 -O2 -g -Wall -Wextra -Werror ${CFLAGS:-}"
 # shellcheck disable=SC2046
 $CC $CFLAGS_ALL -I"$GEN" -I"$HERE" $(pkg-config --cflags wayland-server xkbcommon) \
     -o "$BIN.tmp" \

@@ -13,8 +13,6 @@
 
 #include "testcomp.h"
 
-void surface_one_json(struct jbuf *b, struct surface *s);
-
 static struct {
 	char **lines;
 	int n, cap, head;
@@ -27,7 +25,6 @@ static struct {
 
 /* ----------------------------------------------------------------- queue */
 
-void control_push_line(const char *line);
 void control_push_line(const char *line)
 {
 	if (C.n == C.cap) {
@@ -40,10 +37,8 @@ void control_push_line(const char *line)
 	C.lines[C.n++] = strdup(line);
 }
 
-bool control_idle(void);
 bool control_idle(void) { return C.head >= C.n && !C.sync_pending; }
 
-bool control_sync_pending(void);
 bool control_sync_pending(void) { return C.sync_pending; }
 
 /* --------------------------------------------------------------- replies */

@@ -131,7 +131,7 @@
  *   get_pointer|get_keyboard|get_touch {client}
  *   surface_created {surface,client,object}   surface_destroyed {surface,role}
  *   role {surface,role,parent | namespace,layer,output}
- *   commit {surface,role,seq,cached,[buffer [w,h]|null],scale,frame,
+ *   commit {surface,role,seq,cached,[buffer [w,h]|null, buffer_object],scale,frame,
  *           [children [{surface,x,y,mapped}] after applying]}
  *   apply {surface,parent,[buffer]}   a cached subsurface state was applied
  *   frame_requested {surface}      an applied commit carried frame callbacks
@@ -162,10 +162,6 @@
 #include "testcomp.h"
 
 struct server S;
-
-void control_push_line(const char *line);
-bool control_idle(void);
-bool control_sync_pending(void);
 
 /* ------------------------------------------------------------------ time */
 

@@ -91,7 +91,7 @@ static void bind_output(struct wl_client *c, void *data, uint32_t version, uint3
 	struct tc_client *tc;
 	int index = -1;
 	wl_list_for_each(tc, &S.clients, link)
-		if (tc->client == c) index = tc->index;
+		if (tc->client == c && !tc->gone) index = tc->index;
 	jb_kint(&b, "client", index);
 	jb_kstr(&b, "interface", "wl_output");
 	jb_kint(&b, "version", version);

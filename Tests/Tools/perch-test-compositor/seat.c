@@ -19,7 +19,7 @@ static struct tc_client *client_of(struct wl_client *c)
 {
 	struct tc_client *tc;
 	wl_list_for_each(tc, &S.clients, link)
-		if (tc->client == c) return tc;
+		if (tc->client == c && !tc->gone) return tc;
 	return NULL;
 }
 
@@ -57,7 +57,7 @@ static void pointer_leave(void)
 	struct surface *s = S.pointer_focus;
 	if (!s) return;
 	S.pointer_focus = NULL;
-	struct wl_client *c = surface_client(s);
+	struct wl_client *c = (s->client && s->client->gone) ? NULL : surface_client(s);
 	uint32_t serial = wl_display_next_serial(S.display);
 	struct wl_resource *r;
 	for_each_client_res(r, &S.pointers, c)
@@ -184,7 +184,7 @@ void keyboard_focus(struct surface *s)
 	if (S.kb_focus) {
 		struct surface *old = S.kb_focus;
 		S.kb_focus = NULL;
-		struct wl_client *c = surface_client(old);
+		struct wl_client *c = (old->client && old->client->gone) ? NULL : surface_client(old);
 		uint32_t serial = wl_display_next_serial(S.display);
 		struct wl_resource *r;
 		for_each_client_res(r, &S.keyboards, c)

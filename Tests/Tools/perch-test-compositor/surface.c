@@ -77,7 +77,7 @@ static struct tc_client *client_of(struct wl_client *c)
 {
 	struct tc_client *tc;
 	wl_list_for_each(tc, &S.clients, link)
-		if (tc->client == c) return tc;
+		if (tc->client == c && !tc->gone) return tc;
 	return NULL;
 }
 
@@ -248,6 +248,7 @@ struct surface *surface_from_resource(struct wl_resource *r)
 bool surface_mapped(struct surface *s)
 {
 	if (!s || !s->current.pix) return false;
+	if (s->client && s->client->gone) return false; /* being torn down */
 	switch (s->role) {
 	case ROLE_LAYER: {
 		struct layer_surface *l = s->layer;
@@ -399,6 +400,7 @@ struct surface *surface_at(double gx, double gy, double *lx, double *ly)
 
 static void surface_send_enter_leave(struct surface *s, struct output *o, bool enter)
 {
+	if (s->client && s->client->gone) return;
 	struct wl_resource *r;
 	wl_resource_for_each(r, &o->resources) {
 		if (wl_resource_get_client(r) != wl_resource_get_client(s->resource)) continue;
@@ -431,14 +433,6 @@ static void surface_update_outputs(struct surface *s)
 		s->entered[s->n_entered++] = want;
 		surface_send_enter_leave(s, want, true);
 	}
-}
-
-void surface_tree_outputs(struct surface *root)
-{
-	(void)root;
-	struct surface *s;
-	wl_list_for_each(s, &S.surfaces, link)
-		surface_update_outputs(s);
 }
 
 /* After anything that may map, unmap or move surfaces. */
@@ -801,6 +795,7 @@ static void surface_commit(struct wl_client *c, struct wl_resource *r)
 	s->commits++;
 	bool had_frames = !wl_list_empty(&s->pending.frames);
 	bool attached = s->pending.committed & ST_BUFFER;
+	uint32_t buffer_object = attached && s->pending.buffer ? wl_resource_get_id(s->pending.buffer) : 0;
 	if (!copy_pending_buffer(s)) return;
 	if (s->role == ROLE_LAYER && s->layer && !layer_precommit(s->layer)) return;
 
@@ -839,6 +834,7 @@ static void surface_commit(struct wl_client *c, struct wl_resource *r)
 		} else {
 			jb_null(&b);
 		}
+		if (buffer_object) jb_kint(&b, "buffer_object", buffer_object);
 	}
 	jb_kint(&b, "scale", cached ? s->cached.scale : s->current.scale);
 	jb_kbool(&b, "frame", had_frames);
@@ -1287,7 +1283,11 @@ void layer_output_changed(struct output *o)
 		if (s->role != ROLE_LAYER || !l || l->closed || l->output != o || !l->initial_done) continue;
 		int32_t w, h;
 		layer_size(l, &w, &h);
-		if (w != l->conf_w || h != l->conf_h) layer_send_configure(l, w, h);
+		if (w != l->natural_w || h != l->natural_h) {
+			l->natural_w = w;
+			l->natural_h = h;
+			layer_send_configure(l, w, h);
+		}
 	}
 	refresh_all();
 }
@@ -1330,6 +1330,8 @@ static void layer_postcommit(struct layer_surface *l)
 		}
 		int32_t w, h;
 		layer_size(l, &w, &h);
+		l->natural_w = w;
+		l->natural_h = h;
 		layer_send_configure(l, w, h);
 		return;
 	}
@@ -1340,9 +1342,15 @@ static void layer_postcommit(struct layer_surface *l)
 		l->n_serials = 0;
 		return;
 	}
+	/* Reconfigure when the client's state changed the size we compute (a
+	 * `configure` command's size stays until then). */
 	int32_t w, h;
 	layer_size(l, &w, &h);
-	if (w != l->conf_w || h != l->conf_h) layer_send_configure(l, w, h);
+	if (w != l->natural_w || h != l->natural_h) {
+		l->natural_w = w;
+		l->natural_h = h;
+		layer_send_configure(l, w, h);
+	}
 	layer_keyboard_changed(l);
 }
 
@@ -1738,7 +1746,6 @@ void surfaces_json(struct jbuf *b)
 	jb_arr_end(b);
 }
 
-void surface_one_json(struct jbuf *b, struct surface *s);
 void surface_one_json(struct jbuf *b, struct surface *s) { surface_json(b, s); }
 
 /* ----------------------------------------------------------------- setup */

@@ -192,6 +192,7 @@ struct layer_surface {
 	int n_serials;
 	uint32_t last_serial, acked_serial;
 	int32_t conf_w, conf_h;    /* last configure sent */
+	int32_t natural_w, natural_h; /* size computed from the client's state at the last automatic configure */
 	int32_t acked_w, acked_h;  /* size of the last acked configure */
 	uint64_t created_seq;
 };
@@ -237,7 +238,6 @@ struct server {
 	uint32_t next_surface_id;
 	uint64_t commit_seq;
 	uint64_t layer_seq;
-	struct wl_list layers; /* layer_surface list? no: walk surfaces */
 	struct wl_list outputs;
 	struct wl_list held;
 	enum release_mode release_mode;
@@ -299,10 +299,10 @@ void layer_output_changed(struct output *o);
 void output_going(struct output *o);
 void release_held(bool all, uint32_t surface_id);
 void surfaces_json(struct jbuf *b);
+void surface_one_json(struct jbuf *b, struct surface *s);
 const char *role_name(enum surface_role r);
 void post_error(struct wl_resource *r, uint32_t code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
-void surface_tree_outputs(struct surface *root);
 
 /* output.c */
 struct output *output_add(const char *name, int32_t w, int32_t h, int32_t scale);
@@ -338,6 +338,9 @@ void layer_keyboard_changed(struct layer_surface *l);
 void control_init(void);
 void control_fini(void);
 void control_tick(void);
+void control_push_line(const char *line);
+bool control_idle(void);          /* nothing queued, no sync pending */
+bool control_sync_pending(void);
 int control_dump(struct surface *s, const char *path, const char *bg, char *err, size_t errlen);
 
 #endif

@@ -1,0 +1,158 @@
+/// Reading a notification back from its wire form, the JSON that
+/// `ControlProtocol.encode(_:)` writes. The state file stores notifications
+/// in that same form, so `list`, events and the state file never drift
+/// apart: a key the encoder writes and this decoder does not know is an
+/// error (and the round-trip tests fail), not silently dropped data.
+extension Notification {
+    /// Decodes `ControlProtocol.encode(_:)`'s output. Errors name the bad
+    /// member, e.g. `"urgency" must be one of low, normal, critical, not "loud"`.
+    public init(json: JSONValue) throws(StateError) {
+        try self.init(json: json, at: "")
+    }
+
+    /// `path` locates the object inside a larger document, for messages
+    /// such as `"history[3].notification.urgency" must be …`.
+    init(json: JSONValue, at path: String) throws(StateError) {
+        var object = try StateObjectReader(json, at: path)
+        let id = try object.integer("id", in: 0 ... Int(UInt32.max))
+        self.init(id: UInt32(id), title: try object.string("title"))
+        app = try object.string("app")
+        body = try object.string("body")
+        urgency = try object.choice("urgency", of: Urgency.self)
+        iconPath = try object.optionalString("icon")
+        if let timeout = try object.optionalNumber("timeout") {
+            // The control protocol accepts 0 (until dismissed) and up; a
+            // negative value can only come from a damaged file.
+            guard timeout >= 0 else {
+                throw StateError("\"\(object.path(of: "timeout"))\" must be 0 or more seconds, not \(timeout)")
+            }
+            self.timeout = timeout
+        }
+        actions = try Self.decodeActions(&object)
+        resident = try object.optionalBool("resident") ?? false
+        category = try object.optionalString("category")
+        try object.rejectUnread()
+    }
+
+    /// `[{"id": …, "label": …}, …]` with non-empty, unique ids, as
+    /// `notify` accepts them.
+    private static func decodeActions(_ object: inout StateObjectReader) throws(StateError) -> [NotificationAction] {
+        guard let items = try object.optionalArray("actions") else { return [] }
+        var actions: [NotificationAction] = []
+        for (index, item) in items.enumerated() {
+            var action = try StateObjectReader(item, at: "\(object.path(of: "actions"))[\(index)]")
+            let id = try action.string("id")
+            guard !id.isEmpty else { throw StateError("\"\(action.path(of: "id"))\" must not be empty") }
+            guard !actions.contains(where: { $0.id == id }) else {
+                throw StateError("\"\(action.path(of: "id"))\": action id \"\(id)\" appears twice")
+            }
+            let label = try action.string("label")
+            try action.rejectUnread()
+            actions.append(NotificationAction(id: id, label: label))
+        }
+        return actions
+    }
+}
+
+/// The members of one JSON object in the state document, read with their
+/// types checked. Each error names the member by its path from the
+/// document's root (`live[0].notification.actions[1].label`), and members
+/// nobody read are reported by `rejectUnread()`.
+struct StateObjectReader {
+    /// Where this object sits; "" for the document itself.
+    let path: String
+    private let members: JSONObject
+    private var read: Set<String> = []
+
+    init(_ value: JSONValue, at path: String) throws(StateError) {
+        guard let members = value.objectValue else {
+            throw StateError(path.isEmpty ? "the state must be a JSON object" : "\"\(path)\" must be an object")
+        }
+        self.path = path
+        self.members = members
+    }
+
+    func path(of key: String) -> String {
+        path.isEmpty ? key : "\(path).\(key)"
+    }
+
+    private func wrongType(_ key: String, _ expected: String) -> StateError {
+        StateError("\"\(path(of: key))\" must be \(expected)")
+    }
+
+    /// The member, or nil when it is absent or null.
+    mutating func optional(_ key: String) -> JSONValue? {
+        read.insert(key)
+        guard let value = members[key], !value.isNull else { return nil }
+        return value
+    }
+
+    /// The member, which must be present; it may be null.
+    mutating func required(_ key: String) throws(StateError) -> JSONValue {
+        read.insert(key)
+        guard let value = members[key] else { throw StateError("\"\(path(of: key))\" is missing") }
+        return value
+    }
+
+    mutating func string(_ key: String) throws(StateError) -> String {
+        guard let text = try required(key).stringValue else { throw wrongType(key, "a string") }
+        return text
+    }
+
+    mutating func optionalString(_ key: String) throws(StateError) -> String? {
+        guard let value = optional(key) else { return nil }
+        guard let text = value.stringValue else { throw wrongType(key, "a string") }
+        return text
+    }
+
+    mutating func optionalNumber(_ key: String) throws(StateError) -> Double? {
+        guard let value = optional(key) else { return nil }
+        guard let number = value.doubleValue else { throw wrongType(key, "a number") }
+        return number
+    }
+
+    mutating func optionalBool(_ key: String) throws(StateError) -> Bool? {
+        guard let value = optional(key) else { return nil }
+        guard let flag = value.boolValue else { throw wrongType(key, "true or false") }
+        return flag
+    }
+
+    mutating func integer(_ key: String, in range: ClosedRange<Int>) throws(StateError) -> Int {
+        guard let number = try required(key).intValue, range.contains(number) else {
+            throw wrongType(key, "an integer from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return number
+    }
+
+    mutating func array(_ key: String) throws(StateError) -> [JSONValue] {
+        guard let items = try required(key).arrayValue else { throw wrongType(key, "an array") }
+        return items
+    }
+
+    mutating func optionalArray(_ key: String) throws(StateError) -> [JSONValue]? {
+        guard let value = optional(key) else { return nil }
+        guard let items = value.arrayValue else { throw wrongType(key, "an array") }
+        return items
+    }
+
+    /// A string naming one case of `type`, by its raw value.
+    mutating func choice<Choice: RawRepresentable & CaseIterable>(_ key: String, of type: Choice.Type)
+        throws(StateError) -> Choice where Choice.RawValue == String
+    {
+        let name = try string(key)
+        guard let choice = Choice(rawValue: name) else {
+            let names = Choice.allCases.map(\.rawValue).joined(separator: ", ")
+            throw StateError("\"\(path(of: key))\" must be one of \(names), not \"\(name)\"")
+        }
+        return choice
+    }
+
+    /// Fails on the first member that no accessor asked for: in a file this
+    /// program wrote, an unknown key means another version wrote it or the
+    /// file was damaged.
+    func rejectUnread() throws(StateError) {
+        for key in members.keys where !read.contains(key) {
+            throw StateError("\"\(path(of: key))\" is not a known member")
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import Glibc
+import PerchCore
+import PerchPlatform
+
+struct WatchCommand: Command {
+    static let name = "watch"
+    static let synopsis = "watch [--waybar]"
+    static let help = """
+        Prints every notification event as a JSON line until interrupted.
+              With --waybar, prints one JSON object per change for a waybar custom module
+              (return-type json): text (count), tooltip, class (empty, active or dnd).
+        """
+    var waybar = false
+
+    init(parsing arguments: ArraySlice<String>) throws(UsageError) {
+        let options = try CommonOptions(arguments, verb: Self.name, flags: ["--waybar"])
+        guard options.positionals.isEmpty else { throw UsageError("watch takes no arguments") }
+        waybar = options.extraFlags.contains("--waybar")
+    }
+
+    func run(_ client: ControlClient) throws(CommandFailure) -> Int32 {
+        _ = try client.request("subscribe")
+        if waybar { try printWaybar(client) }
+        while true {
+            let event: JSONObject
+            do {
+                event = try client.nextEvent()
+            } catch {
+                // The daemon went away: say so on stderr, exit like "absent".
+                throw CommandFailure(error.description)
+            }
+            if waybar {
+                try printWaybar(client)
+            } else {
+                print(JSON.serialize(.object(event)))
+            }
+            fflush(nil)
+        }
+    }
+
+    private func printWaybar(_ client: ControlClient) throws(CommandFailure) {
+        let status = try client.request("status")
+        print(JSON.serialize(WatchCommand.waybarObject(status: status)))
+        fflush(nil)
+    }
+
+    /// The object waybar's custom module reads, from a `status` result.
+    static func waybarObject(status: JSONValue) -> JSONValue {
+        let count = (status["shown"]?.intValue ?? 0) + (status["queued"]?.intValue ?? 0)
+        let dnd = status["do_not_disturb"]?.boolValue ?? false
+        var tooltip = "\(count) notification\(count == 1 ? "" : "s")"
+        if dnd { tooltip += ", do not disturb" }
+        let cls = dnd ? "dnd" : count > 0 ? "active" : "empty"
+        return ["text": .string(count > 0 ? String(count) : ""), "tooltip": .string(tooltip),
+                "class": .string(cls), "alt": .string(cls)]
+    }
+}
