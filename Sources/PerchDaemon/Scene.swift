@@ -60,6 +60,7 @@ final class Scene {
         self.style = style
         self.margins = margins
         connection.onPointerEvent = { [unowned self] event in self.pointer(event) }
+        connection.onOutputsChanged = { [unowned self] in self.outputsChanged() }
         connection.onTouchEvent = { [unowned self] event in self.touch(event) }
         connection.onKeyEvent = { [unowned self] event in self.key(event) }
     }
@@ -126,7 +127,8 @@ final class Scene {
             stages.removeValue(forKey: lane)
             markers.removeValue(forKey: lane)
         }
-        for (lane, stack) in board.stacks {
+        homeless = homeless.filter { board.stacks[$0] != nil }
+        for (lane, stack) in board.stacks where !homeless.contains(lane) {
             let stage = ensureStage(for: lane)
             guard let size = stage.size else { continue }
             if stage.isWaitingForFrame && framing !== stage { continue }
@@ -173,12 +175,38 @@ final class Scene {
         return stage
     }
 
+    /// Lanes whose stage the compositor closed and that wait for an output
+    /// before a new one is made.
+    private var homeless: Set<Lane> = []
+
     /// The compositor took a stage away (e.g. its output went): make a new
-    /// one and move that lane's toasts onto it.
+    /// one and move that lane's toasts onto it — unless there is no output
+    /// to put it on, or the compositor closed it as soon as it was made;
+    /// then wait for the outputs to change instead of trying again at once.
     private func stageClosed(_ lane: Lane) {
-        Log.info("the compositor closed the \(lane) surface; re-creating it")
+        let closedAtOnce = stages[lane].map { MonotonicClock.now() - $0.createdAt < 0.5 } ?? false
         markers.removeValue(forKey: lane)
         stages.removeValue(forKey: lane)
+        if connection.outputs.isEmpty || closedAtOnce {
+            if !homeless.contains(lane) {
+                Log.info("the compositor closed the \(lane) surface; waiting for an output to show it again")
+            }
+            homeless.insert(lane)
+            return
+        }
+        Log.info("the compositor closed the \(lane) surface; re-creating it")
+        rehome(lane)
+    }
+
+    private func outputsChanged() {
+        for stage in stages.values { stage.updateScale() }
+        guard !connection.outputs.isEmpty else { return }
+        for lane in homeless { rehome(lane) }
+        homeless.removeAll()
+    }
+
+    /// Makes a new stage for `lane` and moves its toasts onto it.
+    private func rehome(_ lane: Lane) {
         let moving = views.filter { $0.value.lane == lane }
         guard !moving.isEmpty else { return }
         let stage = ensureStage(for: lane)

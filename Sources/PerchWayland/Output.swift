@@ -13,6 +13,10 @@ public final class Output {
     public private(set) var modeWidth: Int32 = 0
     public private(set) var modeHeight: Int32 = 0
 
+    /// Called after the compositor sent a complete update (wl_output.done):
+    /// a new mode or scale.
+    var onChange: (() -> Void)?
+
     init(proxy: OpaquePointer, registryName: UInt32) {
         self.proxy = proxy
         self.registryName = registryName
@@ -39,6 +43,7 @@ public final class Output {
     }
 
     fileprivate func setScale(_ factor: Int32) { scale = max(1, factor) }
+    fileprivate func done() { onChange?() }
     fileprivate func setName(_ text: String) { name = text }
 
     /// The Output whose proxy is `proxy`, if it is one of ours.
@@ -57,7 +62,7 @@ nonisolated(unsafe) private let outputListener: UnsafeMutablePointer<wl_output_l
     listener.initialize(to: wl_output_listener(
         geometry: { _, _, _, _, _, _, _, _, _, _ in },
         mode: { data, _, flags, width, height, _ in owner(data)?.mode(flags: flags, width: width, height: height) },
-        done: { _, _ in },
+        done: { data, _ in owner(data)?.done() },
         scale: { data, _, factor in owner(data)?.setScale(factor) },
         name: { data, _, name in owner(data)?.setName(name.map { String(cString: $0) } ?? "") },
         description: { _, _, _ in }))

@@ -189,12 +189,21 @@ public final class StageSurface {
         } else {
             enteredOutputs.removeValue(forKey: ObjectIdentifier(output))
         }
+        updateScale()
+    }
+
+    /// Recomputes the scale from the outputs the stage is on, e.g. after an
+    /// output changed its scale at run time.
+    public func updateScale() {
         let newScale = Int(enteredOutputs.values.map(\.scale).max() ?? 1)
         if newScale != scale {
             scale = newScale
             onScaleChanged?()
         }
     }
+
+    /// When the stage was made, to tell a compositor that closes it at once.
+    public let createdAt = MonotonicClock.now()
 }
 
 private func stage(_ data: UnsafeMutableRawPointer?) -> StageSurface? {

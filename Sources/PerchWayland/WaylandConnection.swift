@@ -22,7 +22,7 @@ public final class WaylandConnection {
     public private(set) var outputs: [UInt32: Output] = [:]
     public private(set) var seats: [UInt32: Seat] = [:]
 
-    /// Called when an output is announced after start-up or removed.
+    /// Called when an output is announced, removed, or changes mode or scale.
     public var onOutputsChanged: (() -> Void)?
     /// Receive every seat's input events.
     public var onPointerEvent: ((PointerEvent) -> Void)?
@@ -86,7 +86,9 @@ public final class WaylandConnection {
             viewporter = bind(perch_wp_viewporter_interface(), 1)
         case "wl_output":
             if let proxy = bind(perch_wl_output_interface(), 4) {
-                outputs[name] = Output(proxy: proxy, registryName: name)
+                let output = Output(proxy: proxy, registryName: name)
+                output.onChange = { [unowned self] in self.onOutputsChanged?() }
+                outputs[name] = output
                 onOutputsChanged?()
             }
         case "wl_seat":
