@@ -322,10 +322,10 @@ public final class Daemon {
         notification.category = request.category
         if let id = request.replaces, let lane = board.lane(of: id), board.toast(id: id)?.isLeaving == false {
             notification.id = id
-            let geometry = scene.geometry(for: notification.content, lane: lane)
+            let geometry = scene.geometry(for: notification.content, lane: lane, style: options.style)
             board.replace(notification, height: geometry.height, at: now)
             stateIsDirty = true
-            scene.updateToast(id: id, content: notification.content, geometry: geometry)
+            scene.updateToast(id: id, content: notification.content, geometry: geometry, style: options.style)
             refresh()
             return id
         }
@@ -352,10 +352,11 @@ public final class Daemon {
         let motion = Motion(enter: overrides?.enter ?? options.enter ?? nearest,
                             exit: overrides?.exit ?? options.exit ?? nearest,
                             bounce: overrides?.bounce ?? options.bounce)
-        let geometry = scene.geometry(for: notification.content, lane: lane)
+        let geometry = scene.geometry(for: notification.content, lane: lane, style: options.style)
         board.stageHeightHint = stageHeightHint()
         board.add(notification, height: geometry.height, lane: lane, motion: motion, at: now)
-        scene.addToast(id: notification.id, content: notification.content, geometry: geometry, lane: lane)
+        scene.addToast(id: notification.id, content: notification.content, geometry: geometry, lane: lane,
+                       style: options.style)
         refresh()
     }
 

@@ -10,6 +10,8 @@ import PerchWayland
 final class Scene {
     private let connection: WaylandConnection
     private let renderer = ToastRenderer()
+    /// The default look; each toast may have its own (config rules), but
+    /// the width is the stage's and the same for all.
     let style: ToastStyle
     private let margins: Margins
 
@@ -68,7 +70,9 @@ final class Scene {
     // MARK: Content
 
     /// Measures a notification for its lane (surface pixels).
-    func geometry(for content: ToastContent, lane: Lane) -> ToastGeometry {
+    func geometry(for content: ToastContent, lane: Lane, style: ToastStyle) -> ToastGeometry {
+        var style = style
+        style.width = self.style.width
         let geometry: ToastGeometry
         switch lane {
         case .stack:
@@ -84,16 +88,20 @@ final class Scene {
     /// Height of the "+N more" marker, surface pixels.
     var markerHeight: Int { renderer.moreMarkerSize(count: 9, style: style).height }
 
-    func addToast(id: UInt32, content: ToastContent, geometry: ToastGeometry, lane: Lane) {
+    func addToast(id: UInt32, content: ToastContent, geometry: ToastGeometry, lane: Lane, style: ToastStyle) {
         let stage = ensureStage(for: lane)
         let surface = ToastSurface(connection: connection, stage: stage)
-        views[id] = ToastView(surface: surface, lane: lane, content: content, geometry: geometry)
+        var style = style
+        style.width = self.style.width
+        views[id] = ToastView(surface: surface, lane: lane, content: content, geometry: geometry, style: style)
         idOfSurface[surface.handle] = id
     }
 
     /// New content for a toast on screen (replace in place).
-    func updateToast(id: UInt32, content: ToastContent, geometry: ToastGeometry) {
+    func updateToast(id: UInt32, content: ToastContent, geometry: ToastGeometry, style: ToastStyle) {
         guard let view = views[id] else { return }
+        view.style = style
+        view.style.width = self.style.width
         view.content = content
         view.geometry = geometry
         view.master = nil
@@ -213,7 +221,7 @@ final class Scene {
         for (id, old) in moving {
             idOfSurface.removeValue(forKey: old.surface.handle)
             let view = ToastView(surface: ToastSurface(connection: connection, stage: stage), lane: lane,
-                                 content: old.content, geometry: old.geometry)
+                                 content: old.content, geometry: old.geometry, style: old.style)
             views[id] = view
             idOfSurface[view.surface.handle] = id
         }
@@ -253,10 +261,10 @@ final class Scene {
     private func render(_ view: ToastView, width: Int, into target: PixelTarget, scale: Int) {
         switch view.lane {
         case .stack:
-            renderer.draw(view.content, style: style, geometry: view.geometry, into: target, scale: scale,
+            renderer.draw(view.content, style: view.style, geometry: view.geometry, into: target, scale: scale,
                           highlight: view.highlight)
         case .banner:
-            renderer.drawBanner(view.content, style: style, width: width, height: view.geometry.height,
+            renderer.drawBanner(view.content, style: view.style, width: width, height: view.geometry.height,
                                 into: target, scale: scale)
         }
         for problem in renderer.diagnostics { Log.warning(problem) }

@@ -9,6 +9,7 @@ final class ToastView {
     let lane: Lane
     var content: ToastContent
     var geometry: ToastGeometry
+    var style: ToastStyle
     /// Needs drawing before the next commit (new, replaced, rescaled).
     var isStale = true
     var drawnOpacity = 1.0
@@ -17,8 +18,9 @@ final class ToastView {
     /// The full-opacity rendering, kept only while the toast fades.
     var master: PixelImage?
 
-    init(surface: ToastSurface, lane: Lane, content: ToastContent, geometry: ToastGeometry) {
+    init(surface: ToastSurface, lane: Lane, content: ToastContent, geometry: ToastGeometry, style: ToastStyle) {
         self.surface = surface
+        self.style = style
         self.lane = lane
         self.content = content
         self.geometry = geometry
