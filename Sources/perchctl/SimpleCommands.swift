@@ -23,6 +23,14 @@ struct CommonOptions {
     var extraFlags: Set<String> = []
 }
 
+/// A verb that takes no arguments besides `--json`: returns whether
+/// `--json` was given.
+func parseJSONFlagOnly(_ arguments: ArraySlice<String>, verb: String) throws(UsageError) -> Bool {
+    let options = try CommonOptions(arguments, verb: verb)
+    guard options.positionals.isEmpty else { throw UsageError("\(verb) takes no arguments") }
+    return options.json
+}
+
 func parseID(_ text: String, verb: String) throws(UsageError) -> Int {
     guard let id = Int(text), id > 0, id <= Int(UInt32.max) else {
         throw UsageError("\(verb): \"\(text)\" is not a notification id")
@@ -59,9 +67,7 @@ struct HistoryCommand: Command {
     var json = false
 
     init(parsing arguments: ArraySlice<String>) throws(UsageError) {
-        let options = try CommonOptions(arguments, verb: Self.name)
-        guard options.positionals.isEmpty else { throw UsageError("history takes no arguments") }
-        json = options.json
+        json = try parseJSONFlagOnly(arguments, verb: Self.name)
     }
 
     func run(_ client: ControlClient) throws(CommandFailure) -> Int32 {
@@ -88,9 +94,7 @@ struct RestoreCommand: Command {
     var json = false
 
     init(parsing arguments: ArraySlice<String>) throws(UsageError) {
-        let options = try CommonOptions(arguments, verb: Self.name)
-        guard options.positionals.isEmpty else { throw UsageError("restore takes no arguments") }
-        json = options.json
+        json = try parseJSONFlagOnly(arguments, verb: Self.name)
     }
 
     func run(_ client: ControlClient) throws(CommandFailure) -> Int32 {
@@ -142,9 +146,7 @@ struct StatusCommand: Command {
     var json = false
 
     init(parsing arguments: ArraySlice<String>) throws(UsageError) {
-        let options = try CommonOptions(arguments, verb: Self.name)
-        guard options.positionals.isEmpty else { throw UsageError("status takes no arguments") }
-        json = options.json
+        json = try parseJSONFlagOnly(arguments, verb: Self.name)
     }
 
     func run(_ client: ControlClient) throws(CommandFailure) -> Int32 {
@@ -171,9 +173,7 @@ struct VersionCommand: Command {
     var json = false
 
     init(parsing arguments: ArraySlice<String>) throws(UsageError) {
-        let options = try CommonOptions(arguments, verb: Self.name)
-        guard options.positionals.isEmpty else { throw UsageError("version takes no arguments") }
-        json = options.json
+        json = try parseJSONFlagOnly(arguments, verb: Self.name)
     }
 
     func run(_ client: ControlClient) throws(CommandFailure) -> Int32 {

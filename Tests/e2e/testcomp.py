@@ -199,6 +199,9 @@ class TestCompositor:
             "HOME": self.pw.pw_dir, "USER": self.user, "LOGNAME": self.user,
             "PATH": CLEAN_PATH, "LANG": "C.UTF-8",
             "XDG_RUNTIME_DIR": self.dir,
+            # Per compositor, like harness.Session: perch must not restore
+            # notifications another test left in ~/.local/state/perch.
+            "XDG_STATE_HOME": os.path.join(self.dir, "state"),
             "WAYLAND_DISPLAY": self.wayland_display,
         }
         for k, v in extra.items():
