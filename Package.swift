@@ -22,6 +22,8 @@ let package = Package(
                        providers: [.apt(["libpango1.0-dev"])]),
         .systemLibrary(name: "CXKBCommon", pkgConfig: "xkbcommon",
                        providers: [.apt(["libxkbcommon-dev"])]),
+        .systemLibrary(name: "CSystemdBus", pkgConfig: "libsystemd",
+                       providers: [.apt(["libsystemd-dev"])]),
 
         // libc calls Swift's Glibc module does not expose (timerfd, signalfd,
         // memfd_create, SO_PEERCRED need _GNU_SOURCE). Kept apart from the
@@ -29,14 +31,17 @@ let package = Package(
         .target(name: "CPerchSystem"),
         // Generated Wayland protocol code and interface-address getters.
         .target(name: "CPerchSupport", dependencies: ["CWaylandClient"]),
+        // The sd-bus vtable of org.freedesktop.Notifications (C macros).
+        .target(name: "CPerchBus", dependencies: ["CSystemdBus"]),
 
         .target(name: "PerchCore"),
         .target(name: "PerchPlatform", dependencies: ["PerchCore", "CPerchSystem"]),
         .target(name: "PerchRender", dependencies: ["PerchCore", "CCairo", "CPangoCairo"]),
         .target(name: "PerchWayland",
                 dependencies: ["PerchCore", "PerchPlatform", "CWaylandClient", "CPerchSupport", "CXKBCommon"]),
+        .target(name: "PerchBus", dependencies: ["PerchCore", "PerchPlatform", "CPerchBus", "CSystemdBus"]),
         .target(name: "PerchDaemon",
-                dependencies: ["PerchCore", "PerchPlatform", "PerchRender", "PerchWayland"]),
+                dependencies: ["PerchCore", "PerchPlatform", "PerchRender", "PerchWayland", "PerchBus"]),
         .executableTarget(name: "perch", dependencies: ["PerchDaemon"]),
         .executableTarget(name: "perchctl", dependencies: ["PerchCore", "PerchPlatform"]),
         // Test tool: moves and clicks a virtual pointer (zwlr_virtual_pointer_v1)
@@ -46,6 +51,7 @@ let package = Package(
 
         .testTarget(name: "PerchCoreTests", dependencies: ["PerchCore"]),
         .testTarget(name: "PerchPlatformTests", dependencies: ["PerchPlatform", "PerchCore"]),
+        .testTarget(name: "PerchBusTests", dependencies: ["PerchBus", "PerchCore", "PerchPlatform"]),
         .testTarget(name: "PerchRenderTests", dependencies: ["PerchRender"],
                     resources: [.copy("Fixtures")]),
     ],

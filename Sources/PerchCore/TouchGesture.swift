@@ -64,8 +64,9 @@ public struct TouchGesture: Equatable, Sendable {
 
     /// Horizontal speed over the last samples, surface pixels per second.
     public func velocity(at time: Instant) -> Double {
-        guard let first = samples.first, time - first.0 > 0 else { return 0 }
-        return (x - first.1) / (time - first.0)
+        guard let first = samples.first else { return 0 }
+        // Event times have millisecond resolution: a flick may fit in one.
+        return (x - first.1) / max(time - first.0, 0.001)
     }
 
     /// What letting go at `time` means.

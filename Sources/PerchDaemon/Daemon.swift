@@ -325,7 +325,8 @@ public final class Daemon {
             let geometry = scene.geometry(for: notification.content, lane: lane, style: options.style)
             board.replace(notification, height: geometry.height, at: now)
             stateIsDirty = true
-            scene.updateToast(id: id, content: notification.content, geometry: geometry, style: options.style)
+            scene.updateToast(id: id, content: notification.content, geometry: geometry, style: options.style,
+                              hasActions: !notification.actions.isEmpty)
             refresh()
             return id
         }
@@ -356,7 +357,7 @@ public final class Daemon {
         board.stageHeightHint = stageHeightHint()
         board.add(notification, height: geometry.height, lane: lane, motion: motion, at: now)
         scene.addToast(id: notification.id, content: notification.content, geometry: geometry, lane: lane,
-                       style: options.style)
+                       style: options.style, hasActions: !notification.actions.isEmpty)
         refresh()
     }
 

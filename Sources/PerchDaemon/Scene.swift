@@ -88,18 +88,24 @@ final class Scene {
     /// Height of the "+N more" marker, surface pixels.
     var markerHeight: Int { renderer.moreMarkerSize(count: 9, style: style).height }
 
-    func addToast(id: UInt32, content: ToastContent, geometry: ToastGeometry, lane: Lane, style: ToastStyle) {
+    func addToast(id: UInt32, content: ToastContent, geometry: ToastGeometry, lane: Lane, style: ToastStyle,
+                  hasActions: Bool) {
+        // A new notification is a reason to try a homeless lane again.
+        if homeless.remove(lane) != nil { rehome(lane) }
         let stage = ensureStage(for: lane)
         let surface = ToastSurface(connection: connection, stage: stage)
         var style = style
         style.width = self.style.width
         views[id] = ToastView(surface: surface, lane: lane, content: content, geometry: geometry, style: style)
+        views[id]?.hasActions = hasActions
         idOfSurface[surface.handle] = id
     }
 
     /// New content for a toast on screen (replace in place).
-    func updateToast(id: UInt32, content: ToastContent, geometry: ToastGeometry, style: ToastStyle) {
+    func updateToast(id: UInt32, content: ToastContent, geometry: ToastGeometry, style: ToastStyle,
+                     hasActions: Bool) {
         guard let view = views[id] else { return }
+        view.hasActions = hasActions
         view.style = style
         view.style.width = self.style.width
         view.content = content
@@ -150,6 +156,11 @@ final class Scene {
             placeMarker(stack.marker(at: now), lane: lane, stage: stage)
             if stack.isAnimating(at: now) { stage.requestFrame() }
             stage.commit()
+            // Fingers' coordinates depend on where the compositor had the
+            // toast: learn when it has the new positions.
+            for entry in touches.values {
+                views[entry.id]?.surface.trackAppliedPosition(display: connection.display)
+            }
         }
     }
 
@@ -192,7 +203,9 @@ final class Scene {
     /// to put it on, or the compositor closed it as soon as it was made;
     /// then wait for the outputs to change instead of trying again at once.
     private func stageClosed(_ lane: Lane) {
-        let closedAtOnce = stages[lane].map { MonotonicClock.now() - $0.createdAt < 0.5 } ?? false
+        // Closed before it was ever configured: the compositor will not have
+        // it now (no output for it); trying again at once would spin.
+        let closedAtOnce = !(stages[lane]?.isConfigured ?? false)
         markers.removeValue(forKey: lane)
         stages.removeValue(forKey: lane)
         if connection.outputs.isEmpty || closedAtOnce {
@@ -222,6 +235,7 @@ final class Scene {
             idOfSurface.removeValue(forKey: old.surface.handle)
             let view = ToastView(surface: ToastSurface(connection: connection, stage: stage), lane: lane,
                                  content: old.content, geometry: old.geometry, style: old.style)
+            view.hasActions = old.hasActions
             views[id] = view
             idOfSurface[view.surface.handle] = id
         }
@@ -310,8 +324,15 @@ final class Scene {
             hovered = idOfSurface[surface]
             pointerX = x
             pointerY = y
-            if let id = hovered {
-                if let lane = views[id]?.lane { stages[lane]?.allowKeyboardFocus() }
+            if let id = hovered, let view = views[id] {
+                // While the pointer rests on a toast with buttons, keys go to
+                // it (Tab, Return, Escape); elsewhere a click gives focus.
+                if view.hasActions {
+                    stages[view.lane]?.takeKeyboard()
+                    keyboardTarget = id
+                } else {
+                    stages[view.lane]?.allowKeyboardFocus()
+                }
                 onHover?(id, true)
             }
             updateHoveredButton()
@@ -319,6 +340,7 @@ final class Scene {
             let left = hovered
             hovered = nil
             if let left {
+                if let view = views[left], view.hasActions { stages[view.lane]?.allowKeyboardFocus() }
                 setHighlight(of: left) { $0.hovered = nil }
                 onHover?(left, false)
             }
@@ -351,30 +373,34 @@ final class Scene {
     }
 
     private func touch(_ event: TouchEvent) {
-        let now = MonotonicClock.now()
+        // Gestures run on the events' own clock (milliseconds).
+        func instant(_ time: UInt32) -> Instant { Instant(nanoseconds: Int64(time) * 1_000_000) }
         switch event {
-        case .down(let surface, let finger, let x, let y):
+        case .down(let surface, let finger, let x, let y, let time):
+            let now = instant(time)
             guard let id = idOfSurface[surface], let view = views[id] else { return }
             // Gestures work in stage coordinates: the toast moves under the
             // finger while it swipes.
-            let origin = view.surface.position
+            view.surface.assumeSettled()
+            let origin = view.surface.appliedPosition
             touches[finger] = (id, TouchGesture(x: x + Double(origin.x), y: y + Double(origin.y), at: now,
                                                 width: Double(style.width)), x, y)
             keyboardTarget = id
             stages[view.lane]?.allowKeyboardFocus()
             onTouch?(id, .down)
-        case .motion(let finger, let x, let y):
+        case .motion(let finger, let x, let y, let time):
+            let now = instant(time)
             guard var entry = touches[finger], let view = views[entry.id] else { return }
-            let origin = view.surface.position
+            let origin = view.surface.appliedPosition
             let wasSwiping = entry.gesture.isSwiping
             entry.gesture.move(x: x + Double(origin.x), y: y + Double(origin.y), at: now)
             entry.localX = x
             entry.localY = y
             touches[finger] = entry
             if entry.gesture.isSwiping || wasSwiping { onTouch?(entry.id, .pull(entry.gesture.offset)) }
-        case .up(let finger):
+        case .up(let finger, let time):
             guard let entry = touches.removeValue(forKey: finger) else { return }
-            let outcome = entry.gesture.release(at: now)
+            let outcome = entry.gesture.release(at: instant(time))
             let action = outcome == .tap
                 ? views[entry.id]?.geometry.button(at: entry.localX, y: entry.localY)?.id : nil
             onTouch?(entry.id, .release(outcome, action: action))

@@ -17,6 +17,9 @@ final class ToastView {
     var highlight = ButtonHighlight.none
     /// The full-opacity rendering, kept only while the toast fades.
     var master: PixelImage?
+    /// Whether there is anything to do with the keyboard on it: buttons,
+    /// or a default action for Return.
+    var hasActions = false
 
     init(surface: ToastSurface, lane: Lane, content: ToastContent, geometry: ToastGeometry, style: ToastStyle) {
         self.surface = surface

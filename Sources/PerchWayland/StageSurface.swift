@@ -111,6 +111,12 @@ public final class StageSurface {
         setKeyboardInteractivity(ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_ON_DEMAND.rawValue)
     }
 
+    /// Takes the keyboard now (exclusive) — while the pointer rests on a
+    /// toast with buttons; `allowKeyboardFocus` gives it back.
+    public func takeKeyboard() {
+        setKeyboardInteractivity(ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_EXCLUSIVE.rawValue)
+    }
+
     /// Hands keyboard focus back (the toast that had it is gone).
     public func releaseKeyboardFocus() {
         setKeyboardInteractivity(ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_NONE.rawValue)

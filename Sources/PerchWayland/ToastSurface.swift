@@ -24,10 +24,40 @@ public final class ToastSurface {
     /// Where the toast was last placed (stage-local surface pixels).
     public var position: (x: Int, y: Int) { lastPosition ?? (0, 0) }
 
+    /// The position the compositor is known to use for input events: input
+    /// coordinates are surface-local as of the compositor's state when it
+    /// sent them, which lags what we set. Updated when a wl_display.sync
+    /// sent after the commit comes back — every event dispatched after that
+    /// was made with the new position.
+    public private(set) var appliedPosition: (x: Int, y: Int) = (0, 0)
+    private var syncs: [PositionSync] = []
+    private var syncedPosition: (x: Int, y: Int)?
+
+    /// With no sync in flight, the compositor has our last position: take
+    /// it as the applied one (e.g. when a finger lands on a resting toast).
+    public func assumeSettled() {
+        if syncs.isEmpty, let lastPosition { appliedPosition = lastPosition }
+    }
+
+    /// Call after the stage commit that carried the current position, while
+    /// input coordinates on this toast matter (a finger is on it).
+    public func trackAppliedPosition(display: OpaquePointer) {
+        guard let position = lastPosition, syncedPosition.map({ $0 != position }) ?? true else { return }
+        syncedPosition = position
+        let sync = PositionSync(owner: self, position: position, callback: wl_display_sync(display))
+        syncs.append(sync)
+    }
+
+    fileprivate func applied(_ sync: PositionSync) {
+        appliedPosition = sync.position
+        syncs.removeAll { $0 === sync }
+    }
+
     /// How input events name this surface.
     public var handle: SurfaceHandle { SurfaceHandle(surface) }
 
     deinit {
+        syncs.removeAll()
         wl_subsurface_destroy(subsurface)
         wl_surface_destroy(surface)
     }
@@ -59,3 +89,31 @@ public final class ToastSurface {
         wl_subsurface_set_position(subsurface, Int32(x), Int32(y))
     }
 }
+
+/// One wl_display.sync in flight for a toast's position.
+private final class PositionSync {
+    weak var owner: ToastSurface?
+    let position: (x: Int, y: Int)
+    let callback: OpaquePointer
+
+    init(owner: ToastSurface, position: (x: Int, y: Int), callback: OpaquePointer) {
+        self.owner = owner
+        self.position = position
+        self.callback = callback
+        wl_callback_add_listener(callback, positionSyncListener, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    deinit {
+        wl_callback_destroy(callback)
+    }
+}
+
+nonisolated(unsafe) private let positionSyncListener: UnsafeMutablePointer<wl_callback_listener> = {
+    let listener = UnsafeMutablePointer<wl_callback_listener>.allocate(capacity: 1)
+    listener.initialize(to: wl_callback_listener(done: { data, _, _ in
+        guard let data else { return }
+        let sync = Unmanaged<PositionSync>.fromOpaque(data).takeUnretainedValue()
+        sync.owner?.applied(sync)
+    }))
+    return listener
+}()

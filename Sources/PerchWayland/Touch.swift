@@ -2,11 +2,13 @@ import CPerchSupport
 import CWaylandClient
 
 /// What a finger did. Coordinates are surface-local to the surface the
-/// touch went down on (surface pixels); `id` tells fingers apart.
+/// touch went down on (surface pixels); `id` tells fingers apart; `time`
+/// is the event's own timestamp in milliseconds (arbitrary base), so
+/// speeds and tap lengths do not depend on when Perch got to read them.
 public enum TouchEvent: Equatable, Sendable {
-    case down(SurfaceHandle, id: Int32, x: Double, y: Double)
-    case motion(id: Int32, x: Double, y: Double)
-    case up(id: Int32)
+    case down(SurfaceHandle, id: Int32, x: Double, y: Double, time: UInt32)
+    case motion(id: Int32, x: Double, y: Double, time: UInt32)
+    case up(id: Int32, time: UInt32)
     /// The compositor took the touch sequence away (e.g. for a gesture).
     case cancel
 }
@@ -40,13 +42,14 @@ private func touch(_ data: UnsafeMutableRawPointer?) -> Touch? {
 nonisolated(unsafe) private let touchListener: UnsafeMutablePointer<wl_touch_listener> = {
     let listener = UnsafeMutablePointer<wl_touch_listener>.allocate(capacity: 1)
     listener.initialize(to: wl_touch_listener(
-        down: { data, _, _, _, surface, id, x, y in
+        down: { data, _, _, time, surface, id, x, y in
             guard let surface else { return }
-            touch(data)?.deliver(.down(SurfaceHandle(surface), id: id, x: wl_fixed_to_double(x), y: wl_fixed_to_double(y)))
+            touch(data)?.deliver(.down(SurfaceHandle(surface), id: id, x: wl_fixed_to_double(x),
+                                       y: wl_fixed_to_double(y), time: time))
         },
-        up: { data, _, _, _, id in touch(data)?.deliver(.up(id: id)) },
-        motion: { data, _, _, id, x, y in
-            touch(data)?.deliver(.motion(id: id, x: wl_fixed_to_double(x), y: wl_fixed_to_double(y)))
+        up: { data, _, _, time, id in touch(data)?.deliver(.up(id: id, time: time)) },
+        motion: { data, _, time, id, x, y in
+            touch(data)?.deliver(.motion(id: id, x: wl_fixed_to_double(x), y: wl_fixed_to_double(y), time: time))
         },
         frame: { _, _ in },
         cancel: { data, _ in touch(data)?.deliver(.cancel) },

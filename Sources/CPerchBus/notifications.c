@@ -1,0 +1,53 @@
+#include "CPerchBus.h"
+
+// Each trampoline only finds the Swift function for its method; the work,
+// and every decision about the arguments, happens in Swift.
+
+static int method_notify(sd_bus_message *m, void *userdata, sd_bus_error *error) {
+    const struct perch_bus_methods *methods = userdata;
+    return methods->notify(m, methods->owner, error);
+}
+
+static int method_close_notification(sd_bus_message *m, void *userdata, sd_bus_error *error) {
+    const struct perch_bus_methods *methods = userdata;
+    return methods->close_notification(m, methods->owner, error);
+}
+
+static int method_get_capabilities(sd_bus_message *m, void *userdata, sd_bus_error *error) {
+    const struct perch_bus_methods *methods = userdata;
+    return methods->get_capabilities(m, methods->owner, error);
+}
+
+static int method_get_server_information(sd_bus_message *m, void *userdata, sd_bus_error *error) {
+    const struct perch_bus_methods *methods = userdata;
+    return methods->get_server_information(m, methods->owner, error);
+}
+
+// UNPRIVILEGED: any peer on the bus may call; without it sd-bus would ask
+// for CAP_SYS_ADMIN on buses it does not consider trusted.
+static const sd_bus_vtable notifications_vtable[] = {
+    SD_BUS_VTABLE_START(0),
+    SD_BUS_METHOD_WITH_ARGS("Notify",
+        SD_BUS_ARGS("s", app_name, "u", replaces_id, "s", app_icon, "s", summary, "s", body,
+                    "as", actions, "a{sv}", hints, "i", expire_timeout),
+        SD_BUS_RESULT("u", id),
+        method_notify, SD_BUS_VTABLE_UNPRIVILEGED),
+    SD_BUS_METHOD_WITH_ARGS("CloseNotification",
+        SD_BUS_ARGS("u", id), SD_BUS_NO_RESULT,
+        method_close_notification, SD_BUS_VTABLE_UNPRIVILEGED),
+    SD_BUS_METHOD_WITH_ARGS("GetCapabilities",
+        SD_BUS_NO_ARGS, SD_BUS_RESULT("as", capabilities),
+        method_get_capabilities, SD_BUS_VTABLE_UNPRIVILEGED),
+    SD_BUS_METHOD_WITH_ARGS("GetServerInformation",
+        SD_BUS_NO_ARGS, SD_BUS_RESULT("s", name, "s", vendor, "s", version, "s", spec_version),
+        method_get_server_information, SD_BUS_VTABLE_UNPRIVILEGED),
+    SD_BUS_SIGNAL_WITH_ARGS("NotificationClosed", SD_BUS_ARGS("u", id, "u", reason), 0),
+    SD_BUS_SIGNAL_WITH_ARGS("ActionInvoked", SD_BUS_ARGS("u", id, "s", action_key), 0),
+    SD_BUS_SIGNAL_WITH_ARGS("ActivationToken", SD_BUS_ARGS("u", id, "s", activation_token), 0),
+    SD_BUS_VTABLE_END
+};
+
+int perch_bus_add_notifications(sd_bus *bus, sd_bus_slot **slot, struct perch_bus_methods *methods) {
+    return sd_bus_add_object_vtable(bus, slot, PERCH_NOTIFICATIONS_PATH, PERCH_NOTIFICATIONS_INTERFACE,
+                                    notifications_vtable, methods);
+}

@@ -1,0 +1,214 @@
+import CSystemdBus
+import Glibc
+import PerchCore
+import PerchPlatform
+
+/// One sd-bus connection to a message bus, served from the daemon's poll
+/// loop: its socket is one more source, and sd-bus's own deadline is kept
+/// by a timerfd.
+///
+/// Each turn, a pre-poll hook asks sd-bus what it waits for
+/// (`sd_bus_get_events`: POLLIN, plus POLLOUT while unsent bytes are
+/// queued) and until when (`sd_bus_get_timeout`) and arms the timer for
+/// it. When the socket or the timer is ready, `sd_bus_process` runs until
+/// it reports nothing left. sd-bus's deadline is not only for replies that
+/// time out: it is "now" whenever messages already sit in its read queue
+/// (read from the socket during a blocking call, or left over from a busy
+/// turn), and such messages would otherwise wait for the next byte on the
+/// socket. The poll loop has no timeout of its own, so processing them in
+/// the pre-poll hook alone could not wake it for a deadline later than now.
+///
+/// There is no `sd_bus_flush` before poll: it blocks until the peer has
+/// read everything. `sd_bus_send` writes at once when the socket takes it,
+/// and what it cannot write is sent by `sd_bus_process` once POLLOUT says
+/// there is room, so a slow bus never stalls the loop.
+final class BusConnection {
+    /// sd_bus *, owned: closed (after a flush) and unreferenced in deinit.
+    let bus: OpaquePointer
+    private let loop: EventLoop
+    private var token: EventLoop.Token?
+    private var timer: DeadlineTimer?
+    /// Called once when the bus goes away, with what happened.
+    var onDisconnect: ((String) -> Void)?
+
+    /// At most this many messages per loop turn, so a flood on the bus
+    /// cannot starve the display; the rest waits for the next turn (sd-bus
+    /// then reports a deadline of now, which the timer honours).
+    private static let messagesPerTurn = 64
+
+    /// Connects to the session bus, or to `address` (a D-Bus address such as
+    /// `unix:path=/run/user/1000/bus`) when given. The connection is not
+    /// served until `attach()`.
+    init(loop: EventLoop, address: String?) throws(BusStartError) {
+        self.loop = loop
+        var created: OpaquePointer?
+        let result: Int32
+        if let address {
+            result = Self.open(address: address, &created)
+        } else {
+            // DBUS_SESSION_BUS_ADDRESS, else $XDG_RUNTIME_DIR/bus.
+            result = sd_bus_open_user(&created)
+        }
+        guard result >= 0, let created else {
+            throw .noBus(reason: Self.explain(-result, address: address))
+        }
+        bus = created
+    }
+
+    /// The server end of a direct (peer-to-peer) connection on `socket`,
+    /// which the connection then owns: no bus daemon in between, so
+    /// nothing validates the peer's messages before sd-bus does. Tests use
+    /// it to send bytes a bus daemon would refuse to forward.
+    init(loop: EventLoop, peerSocket socket: Int32) throws(BusStartError) {
+        self.loop = loop
+        var created: OpaquePointer?
+        var status = sd_bus_new(&created)
+        guard status >= 0, let created else { throw .system(operation: "sd_bus_new", code: -status) }
+        var id = sd_id128_t()
+        status = sd_id128_randomize(&id)
+        if status >= 0 { status = sd_bus_set_fd(created, socket, socket) }
+        if status >= 0 { status = sd_bus_set_server(created, 1, id) }
+        if status >= 0 { status = sd_bus_start(created) }
+        if status < 0 {
+            sd_bus_unref(created)
+            throw .system(operation: "starting a peer-to-peer sd-bus server", code: -status)
+        }
+        bus = created
+    }
+
+    deinit {
+        if let token { loop.remove(token) }
+        timer?.arm(at: nil)
+        // Sends what is queued (the last signals) before closing.
+        sd_bus_flush_close_unref(bus)
+    }
+
+    var isOpen: Bool { sd_bus_is_open(bus) > 0 }
+
+    /// This connection's unique name on the bus (`:1.42`).
+    var uniqueName: String? {
+        var name: UnsafePointer<CChar>?
+        guard sd_bus_get_unique_name(bus, &name) >= 0, let name else { return nil }
+        return String(cString: name)
+    }
+
+    /// Asks the bus for a well-known name, blocking until it answers (once,
+    /// at startup). `replace` asks the owner to give it up, which works when
+    /// it allowed replacement; Perch does not allow it, so a second Perch
+    /// cannot silently take the name from the first.
+    func requestName(_ name: String, replace: Bool) throws(BusStartError) {
+        let flags: UInt64 = replace ? UInt64(SD_BUS_NAME_REPLACE_EXISTING) : 0
+        let result = sd_bus_request_name(bus, name, flags)
+        if result >= 0 { return }
+        if -result == EEXIST {
+            let owner = describeOwner(of: name)
+            throw .nameTaken(owner: replace ? "\(owner), which does not allow replacement" : owner)
+        }
+        if !isOpen { throw .noBus(reason: "the bus closed the connection: \(errorText(-result))") }
+        throw .system(operation: "RequestName(\(name))", code: -result)
+    }
+
+    /// The owner of `name` for a message: its unique name and, when the bus
+    /// tells its process id (GetConnectionUnixProcessID), the program name
+    /// from /proc/PID/comm. sd_bus_get_name_creds makes those calls.
+    private func describeOwner(of name: String) -> String {
+        var creds: OpaquePointer?
+        let mask = UInt64(SD_BUS_CREDS_UNIQUE_NAME | SD_BUS_CREDS_PID
+            | SD_BUS_CREDS_COMM | SD_BUS_CREDS_AUGMENT)
+        guard sd_bus_get_name_creds(bus, name, mask, &creds) >= 0, let creds else { return "another program" }
+        defer { sd_bus_creds_unref(creds) }
+        var unique: UnsafePointer<CChar>?
+        var description = sd_bus_creds_get_unique_name(creds, &unique) >= 0 && unique != nil
+            ? String(cString: unique!) : "another program"
+        var pid: pid_t = 0
+        if sd_bus_creds_get_pid(creds, &pid) >= 0 {
+            var comm: UnsafePointer<CChar>?
+            if sd_bus_creds_get_comm(creds, &comm) >= 0, let comm {
+                description += " (\(String(cString: comm)), pid \(pid))"
+            } else {
+                description += " (pid \(pid))"
+            }
+        }
+        return description
+    }
+
+    /// Starts serving the connection on the loop. Done last at startup: the
+    /// loop's hooks cannot be removed, and a timer whose owner failed to
+    /// start would stay in the poll set.
+    func attach() throws(BusStartError) {
+        let fd = sd_bus_get_fd(bus)
+        if fd < 0 { throw .system(operation: "sd_bus_get_fd", code: -fd) }
+        do {
+            timer = try DeadlineTimer(loop: loop) { [weak self] in self?.dispatch() }
+        } catch {
+            throw .system(operation: error.operation, code: error.code)
+        }
+        token = loop.add(fd: fd, events: Int16(POLLIN)) { [weak self] _ in self?.dispatch() }
+        loop.addPrePollHook { [weak self] in self?.prepareForPoll() }
+    }
+
+    /// Runs sd-bus until it has nothing more to do this turn: reads, calls
+    /// the vtable's handlers, writes what is queued.
+    private func dispatch() {
+        guard token != nil else { return }
+        for _ in 0..<Self.messagesPerTurn {
+            let result = sd_bus_process(bus, nil)
+            if result < 0 { return lost(result) }
+            if result == 0 { return }
+        }
+    }
+
+    private func prepareForPoll() {
+        guard let token else { return }
+        let events = sd_bus_get_events(bus)
+        if events < 0 { return lost(events) }
+        loop.setEvents(token, Int16(truncatingIfNeeded: events))
+        var microseconds: UInt64 = 0
+        let result = sd_bus_get_timeout(bus, &microseconds)
+        if result < 0 { return lost(result) }
+        // CLOCK_MONOTONIC microseconds; UINT64_MAX = no deadline, 0 = now.
+        let deadline = microseconds == .max
+            ? nil : Instant(nanoseconds: Int64(clamping: microseconds.multipliedReportingOverflow(by: 1000).partialValue))
+        timer?.arm(at: deadline)
+    }
+
+    /// The bus is gone (the bus daemon exited or dropped us): stop serving.
+    private func lost(_ result: Int32) {
+        guard let token else { return }
+        loop.remove(token)
+        self.token = nil
+        timer?.arm(at: nil)
+        let reason = "lost the D-Bus connection: \(errorText(-result))"
+        onDisconnect?(reason)
+    }
+
+    /// sd_bus_new + sd_bus_set_address + sd_bus_start with the settings
+    /// sd_bus_open_user uses: a bus client (sends Hello) that trusts its
+    /// peers (no per-method credential checks on a user bus).
+    private static func open(address: String, _ result: inout OpaquePointer?) -> Int32 {
+        var created: OpaquePointer?
+        var status = sd_bus_new(&created)
+        guard status >= 0, let created else { return status }
+        status = sd_bus_set_address(created, address)
+        if status >= 0 { status = sd_bus_set_bus_client(created, 1) }
+        if status >= 0 { status = sd_bus_set_trusted(created, 1) }
+        if status >= 0 { status = sd_bus_start(created) }
+        if status < 0 {
+            sd_bus_unref(created)
+            return status
+        }
+        result = created
+        return status
+    }
+
+    private static func explain(_ code: Int32, address: String?) -> String {
+        if let address { return "cannot connect to \(address): \(errorText(code))" }
+        if let session = Environment.value("DBUS_SESSION_BUS_ADDRESS"), !session.isEmpty {
+            return "cannot connect to DBUS_SESSION_BUS_ADDRESS=\(session): \(errorText(code))"
+        }
+        if let runtime = Environment.value("XDG_RUNTIME_DIR"), !runtime.isEmpty {
+            return "DBUS_SESSION_BUS_ADDRESS is not set and \(runtime)/bus cannot be used: \(errorText(code))"
+        }
+        return "neither DBUS_SESSION_BUS_ADDRESS nor XDG_RUNTIME_DIR is set"
+    }
+}

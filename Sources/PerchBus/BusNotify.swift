@@ -1,0 +1,140 @@
+import PerchCore
+
+/// A Notify call (Desktop Notifications Specification 1.2), decoded and
+/// checked. Hints Perch does not know are ignored; known hints of the wrong
+/// type, and images that cannot be drawn, are dropped with a line in
+/// `diagnostics` rather than failing the call: a sender's mistake in an
+/// optional extra should not cost the user the notification.
+public struct BusNotify: Equatable, Sendable {
+    public var appName: String
+    /// The id of a notification to replace in place; 0 = none.
+    public var replacesID: UInt32
+    /// An icon name or a `file://` URI or path.
+    public var appIcon: String
+    public var summary: String
+    /// Passed through as sent; markup is the renderer's business.
+    public var body: String
+    public var actions: [NotificationAction]
+    /// The `urgency` hint (byte 0 low, 1 normal, 2 critical).
+    public var urgency: Urgency
+    public var category: String?
+    /// The `desktop-entry` hint: the sender's .desktop file name, without
+    /// the suffix.
+    public var desktopEntry: String?
+    /// The `image-path` hint: an icon name or a `file://` URI or path.
+    public var imagePath: String?
+    /// The `image-data` hint, only when it passed `RawImage.problem`.
+    public var image: RawImage?
+    /// Do not keep it in history.
+    public var transient: Bool
+    /// Stays after an action is invoked, until closed explicitly.
+    public var resident: Bool
+    /// The `value` hint: progress in percent, clamped to 0...100.
+    public var value: Int?
+    /// The `x-canonical-private-synchronous` hint: a notification with the
+    /// same tag replaces the previous one (volume and brightness popups).
+    public var synchronousTag: String?
+    /// Milliseconds; -1 = the server's default, 0 = never expires.
+    public var expireTimeout: Int32
+    /// The caller's unique bus name (`:1.42`), when known.
+    public var sender: String?
+    /// What was ignored and why, one line each, for the log.
+    public var diagnostics: [String]
+
+    /// Decodes the call's arguments. Fails only when the call as a whole
+    /// makes no sense: an action list that is not id/label pairs.
+    public init(appName: String, replacesID: UInt32, appIcon: String, summary: String, body: String,
+                actions flatActions: [String], hints: [(key: String, value: BusHintValue)],
+                expireTimeout: Int32, sender: String? = nil) throws(BusError) {
+        guard flatActions.count.isMultiple(of: 2) else {
+            throw .invalidArgs("actions must be pairs of identifier and label; got \(flatActions.count) strings")
+        }
+        self.appName = appName
+        self.replacesID = replacesID
+        self.appIcon = appIcon
+        self.summary = summary
+        self.body = body
+        actions = stride(from: 0, to: flatActions.count, by: 2).map {
+            NotificationAction(id: flatActions[$0], label: flatActions[$0 + 1])
+        }
+        urgency = .normal
+        transient = false
+        resident = false
+        self.sender = sender
+        diagnostics = []
+        if expireTimeout < -1 {
+            diagnostics.append("expire_timeout \(expireTimeout) is negative; using the default")
+            self.expireTimeout = -1
+        } else {
+            self.expireTimeout = expireTimeout
+        }
+        // image-data was called image_data in 1.1 and icon_data in 1.0; the
+        // newest name present wins (spec: "image-data", then "image-path").
+        var images: [String: BusHintValue] = [:]
+        for (key, value) in hints {
+            switch key {
+            case "image-data", "image_data", "icon_data":
+                images[key] = value
+            default:
+                apply(key, value)
+            }
+        }
+        if let (key, value) = ["image-data", "image_data", "icon_data"].lazy
+            .compactMap({ key in images[key].map { (key, $0) } }).first
+        {
+            decodeImage(key, value)
+        }
+    }
+
+    private mutating func apply(_ key: String, _ value: BusHintValue) {
+        switch key {
+        case "urgency":
+            guard let level = value.integer else { return wrongType(key, value, expected: "a byte") }
+            switch level {
+            case 0: urgency = .low
+            case 1: urgency = .normal
+            case 2: urgency = .critical
+            default: diagnostics.append("hint urgency \(level) is not 0, 1 or 2; ignored")
+            }
+        case "category":
+            guard case .string(let text) = value else { return wrongType(key, value, expected: "a string") }
+            category = text
+        case "desktop-entry":
+            guard case .string(let text) = value else { return wrongType(key, value, expected: "a string") }
+            desktopEntry = text
+        case "image-path", "image_path":
+            guard case .string(let text) = value else { return wrongType(key, value, expected: "a string") }
+            // The 1.2 name wins over the 1.1 one whatever their order.
+            if key == "image-path" || imagePath == nil { imagePath = text }
+        case "transient":
+            guard case .boolean(let flag) = value else { return wrongType(key, value, expected: "a boolean") }
+            transient = flag
+        case "resident":
+            guard case .boolean(let flag) = value else { return wrongType(key, value, expected: "a boolean") }
+            resident = flag
+        case "value":
+            guard let percent = value.integer else { return wrongType(key, value, expected: "an int32") }
+            self.value = Int(min(max(percent, 0), 100))
+        case "x-canonical-private-synchronous":
+            guard case .string(let text) = value else { return wrongType(key, value, expected: "a string") }
+            synchronousTag = text
+        default:
+            // sound-file, sound-name, suppress-sound, action-icons, x, y and
+            // vendor hints: accepted and ignored.
+            break
+        }
+    }
+
+    private mutating func decodeImage(_ key: String, _ value: BusHintValue) {
+        guard case .image(let raw) = value else { return wrongType(key, value, expected: "(iiibiiay)") }
+        if let problem = raw.problem {
+            diagnostics.append("hint \(key) ignored: \(problem)")
+        } else {
+            image = raw
+        }
+    }
+
+    private mutating func wrongType(_ key: String, _ value: BusHintValue, expected: String) {
+        diagnostics.append("hint \(key) has type \(value.signature), expected \(expected); ignored")
+    }
+}

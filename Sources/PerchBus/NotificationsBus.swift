@@ -1,0 +1,213 @@
+import CPerchBus
+import Glibc
+import CSystemdBus
+import PerchCore
+import PerchPlatform
+
+/// The org.freedesktop.Notifications server (Desktop Notifications
+/// Specification 1.2) on the session bus, served from the daemon's loop.
+/// Calls are decoded here and handed to `Handlers`, which carry them out
+/// with the same core operations as the control socket.
+public final class NotificationsBus {
+    public struct Handlers {
+        /// Notify: the notification's id (non-zero), or an error reply.
+        public var notify: (BusNotify) -> Result<UInt32, BusError>
+        /// CloseNotification: closes it (the daemon then emits
+        /// NotificationClosed with reason 3), or an error reply.
+        public var closeNotification: (UInt32) -> Result<Void, BusError>
+
+        public init(notify: @escaping (BusNotify) -> Result<UInt32, BusError>,
+                    closeNotification: @escaping (UInt32) -> Result<Void, BusError>) {
+            self.notify = notify
+            self.closeNotification = closeNotification
+        }
+    }
+
+    public static let busName = PERCH_NOTIFICATIONS_NAME
+    public static let objectPath = PERCH_NOTIFICATIONS_PATH
+    public static let interface = PERCH_NOTIFICATIONS_INTERFACE
+    /// The specification version GetServerInformation reports.
+    public static let specVersion = "1.2"
+
+    private let connection: BusConnection
+    private let handlers: Handlers
+    private let capabilities: [String]
+    private let serverInfo: (name: String, vendor: String, version: String)
+    /// The vtable's userdata: where the C trampolines find this object.
+    /// Allocated once, never moves, freed after the vtable is removed.
+    private let methods: UnsafeMutablePointer<perch_bus_methods>
+    /// sd_bus_slot * of the registered vtable.
+    private var slot: OpaquePointer?
+
+    /// Called once if the bus connection is lost (the session's bus daemon
+    /// exited). Notifications stop arriving; the daemon decides whether to
+    /// go on without D-Bus.
+    public var onDisconnect: ((String) -> Void)? {
+        get { connection.onDisconnect }
+        set { connection.onDisconnect = newValue }
+    }
+
+    /// Connects to the session bus and takes org.freedesktop.Notifications.
+    /// - Throws: `.noBus` without a reachable session bus, `.nameTaken`
+    ///   when another notification daemon has the name (and, with
+    ///   `replace`, does not allow it to be taken over).
+    public convenience init(loop: EventLoop, handlers: Handlers, replace: Bool, capabilities: [String],
+                            serverInfo: (name: String, vendor: String, version: String)) throws(BusStartError) {
+        try self.init(loop: loop, address: nil, handlers: handlers, replace: replace, capabilities: capabilities,
+                      serverInfo: serverInfo)
+    }
+
+    /// As above on the bus at `address` rather than the session bus (tests
+    /// use a private bus without touching the process environment).
+    convenience init(loop: EventLoop, address: String?, handlers: Handlers, replace: Bool, capabilities: [String],
+                     serverInfo: (name: String, vendor: String, version: String)) throws(BusStartError) {
+        try self.init(connection: BusConnection(loop: loop, address: address), handlers: handlers,
+                      nameRequest: replace, capabilities: capabilities, serverInfo: serverInfo)
+    }
+
+    /// Serves the object on `connection`; `nameRequest` is nil on a direct
+    /// peer-to-peer connection, where there are no names, else `replace`.
+    init(connection: BusConnection, handlers: Handlers, nameRequest replace: Bool?, capabilities: [String],
+         serverInfo: (name: String, vendor: String, version: String)) throws(BusStartError) {
+        self.connection = connection
+        self.handlers = handlers
+        self.capabilities = capabilities
+        self.serverInfo = serverInfo
+        methods = .allocate(capacity: 1)
+        methods.initialize(to: perch_bus_methods(
+            owner: nil,
+            notify: { call, owner, error in NotificationsBus.from(owner).notify(call!, error) },
+            close_notification: { call, owner, error in NotificationsBus.from(owner).closeNotification(call!, error) },
+            get_capabilities: { call, owner, _ in NotificationsBus.from(owner).getCapabilities(call!) },
+            get_server_information: { call, owner, _ in NotificationsBus.from(owner).getServerInformation(call!) }))
+        methods.pointee.owner = Unmanaged.passUnretained(self).toOpaque()
+
+        let added = perch_bus_add_notifications(connection.bus, &slot, methods)
+        if added < 0 { throw .system(operation: "sd_bus_add_object_vtable", code: -added) }
+        if let replace { try connection.requestName(Self.busName, replace: replace) }
+        try connection.attach()
+    }
+
+    deinit {
+        // Unregister first: no call may reach `methods` once it is freed.
+        if let slot { sd_bus_slot_unref(slot) }
+        methods.deinitialize(count: 1)
+        methods.deallocate()
+    }
+
+    /// This server's unique name on the bus (`:1.42`).
+    public var uniqueName: String? { connection.uniqueName }
+
+    // MARK: Signals
+
+    /// NotificationClosed(id, reason): the notification is gone.
+    public func emitNotificationClosed(id: UInt32, reason: DismissReason) {
+        emit("NotificationClosed") { message in
+            message.append(id)
+            message.append(reason.freedesktopCode)
+        }
+    }
+
+    /// ActionInvoked(id, action_key): the user picked an action.
+    public func emitActionInvoked(id: UInt32, action: String) {
+        emit("ActionInvoked") { message in
+            message.append(id)
+            message.append(action)
+        }
+    }
+
+    /// ActivationToken(id, token): an XDG activation token for the program
+    /// whose action was invoked; sent just before ActionInvoked.
+    public func emitActivationToken(id: UInt32, token: String) {
+        emit("ActivationToken") { message in
+            message.append(id)
+            message.append(token)
+        }
+    }
+
+    private func emit(_ member: String, _ build: (inout OutgoingBusMessage) -> Void) {
+        guard connection.isOpen else { return }
+        do {
+            var message = try OutgoingBusMessage(signal: member, on: connection.bus, path: Self.objectPath,
+                                                 interface: Self.interface)
+            build(&message)
+            let result = message.send(on: connection.bus)
+            if result < 0 { Log.warning("D-Bus: sending \(member): \(errorText(-result))") }
+        } catch {
+            Log.warning("D-Bus: \(error)")
+        }
+    }
+
+    // MARK: Methods (called by sd-bus from sd_bus_process)
+
+    private static func from(_ owner: UnsafeMutableRawPointer?) -> NotificationsBus {
+        Unmanaged<NotificationsBus>.fromOpaque(owner!).takeUnretainedValue()
+    }
+
+    private func notify(_ call: OpaquePointer, _ replyError: UnsafeMutablePointer<sd_bus_error>?) -> Int32 {
+        let request: BusNotify
+        do {
+            request = try BusMessageReader(message: call).readNotify()
+        } catch {
+            return fail(replyError, error)
+        }
+        for diagnostic in request.diagnostics {
+            Log.warning("D-Bus Notify from \(request.sender ?? "?") (\"\(request.appName)\"): \(diagnostic)")
+        }
+        switch handlers.notify(request) {
+        case .success(let id):
+            return reply(to: call) { $0.append(id) }
+        case .failure(let failure):
+            return fail(replyError, failure)
+        }
+    }
+
+    private func closeNotification(_ call: OpaquePointer, _ replyError: UnsafeMutablePointer<sd_bus_error>?) -> Int32 {
+        let id: UInt32
+        do {
+            id = try BusMessageReader(message: call).readBasic("u", UInt32(0))
+        } catch {
+            return fail(replyError, error)
+        }
+        switch handlers.closeNotification(id) {
+        case .success:
+            return reply(to: call) { _ in }
+        case .failure(let failure):
+            return fail(replyError, failure)
+        }
+    }
+
+    private func getCapabilities(_ call: OpaquePointer) -> Int32 {
+        reply(to: call) { $0.append(capabilities) }
+    }
+
+    private func getServerInformation(_ call: OpaquePointer) -> Int32 {
+        reply(to: call) { message in
+            message.append(serverInfo.name)
+            message.append(serverInfo.vendor)
+            message.append(serverInfo.version)
+            message.append(Self.specVersion)
+        }
+    }
+
+    /// Sends a method return; returns what a vtable handler returns (1 when
+    /// sent, else a negative errno for sd-bus to turn into an error reply).
+    private func reply(to call: OpaquePointer, _ build: (inout OutgoingBusMessage) -> Void) -> Int32 {
+        do {
+            var message = try OutgoingBusMessage(replyTo: call)
+            build(&message)
+            let result = message.send(on: nil)
+            return result < 0 ? result : 1
+        } catch {
+            if case .system(_, let code) = error { return -code }
+            return -EIO
+        }
+    }
+
+    /// Sets the error reply sd-bus sends when the handler returns the
+    /// (negative) result.
+    private func fail(_ replyError: UnsafeMutablePointer<sd_bus_error>?, _ failure: BusError) -> Int32 {
+        let result = sd_bus_error_set(replyError, failure.name, failure.message)
+        return result < 0 ? result : -EINVAL
+    }
+}

@@ -1,0 +1,62 @@
+import CSystemdBus
+
+/// A method reply or signal being built; owns its sd_bus_message reference.
+/// Appends after a failed one are skipped and `send` reports the first
+/// failure, so building code needs no error handling per argument.
+struct OutgoingBusMessage: ~Copyable {
+    private let message: OpaquePointer
+    private var failure: Int32 = 0
+
+    /// A method return for `call` (sd_bus_message_new_method_return).
+    init(replyTo call: OpaquePointer) throws(BusStartError) {
+        var created: OpaquePointer?
+        let result = sd_bus_message_new_method_return(call, &created)
+        guard result >= 0, let created else {
+            throw .system(operation: "sd_bus_message_new_method_return", code: -result)
+        }
+        message = created
+    }
+
+    /// A signal from the Notifications object (sd_bus_message_new_signal).
+    init(signal member: String, on bus: OpaquePointer, path: String, interface: String) throws(BusStartError) {
+        var created: OpaquePointer?
+        let result = sd_bus_message_new_signal(bus, &created, path, interface, member)
+        guard result >= 0, let created else {
+            throw .system(operation: "sd_bus_message_new_signal(\(member))", code: -result)
+        }
+        message = created
+    }
+
+    deinit {
+        sd_bus_message_unref(message)
+    }
+
+    mutating func append(_ value: UInt32) {
+        var value = value
+        record(withUnsafePointer(to: &value) { sd_bus_message_append_basic(message, code("u"), $0) })
+    }
+
+    mutating func append(_ text: String) {
+        // For strings append_basic takes the char * itself.
+        record(text.withCString { sd_bus_message_append_basic(message, code("s"), $0) })
+    }
+
+    mutating func append(_ strings: [String]) {
+        record(sd_bus_message_open_container(message, code("a"), "s"))
+        for text in strings { append(text) }
+        record(sd_bus_message_close_container(message))
+    }
+
+    /// Queues the message on `bus` (the call's bus for replies). sd-bus
+    /// writes it at once when it can and keeps the rest for POLLOUT.
+    /// Returns 0 or a negative errno.
+    consuming func send(on bus: OpaquePointer?) -> Int32 {
+        if failure < 0 { return failure }
+        let result = sd_bus_send(bus, message, nil)
+        return result < 0 ? result : 0
+    }
+
+    private mutating func record(_ result: Int32) {
+        if result < 0 && failure == 0 { failure = result }
+    }
+}

@@ -1,0 +1,108 @@
+/// One `key=value` line that parsed, and what it does.
+public struct ConfigSetting: Sendable, CustomStringConvertible {
+    public let key: String
+    /// The value as written (after quotes and comments are removed).
+    public let value: String
+    public let file: String
+    public let line: Int
+    let apply: ConfigSetter
+
+    public var description: String { "\(key)=\(value)" }
+}
+
+/// A `[criteria]` header and the keys under it, up to the next header or
+/// the end of its file.
+public struct ConfigSection: Sendable {
+    public let criteria: ConfigCriteria
+    public internal(set) var settings: [ConfigSetting]
+    public let file: String
+    public let line: Int
+}
+
+/// A parsed config: global keys, then sections. Immutable once parsed; a
+/// reload builds a new one and swaps it in only when it has no errors.
+public struct Config: Sendable {
+    /// The global keys of every file, in reading order (later wins).
+    public internal(set) var globals: [ConfigSetting]
+    /// Sections of every file, in reading order (includes expanded where
+    /// they appear); later sections win.
+    public internal(set) var sections: [ConfigSection]
+
+    init(globals: [ConfigSetting] = [], sections: [ConfigSection] = []) {
+        self.globals = globals
+        self.sections = sections
+    }
+
+    /// No file: every notification gets the built-in defaults.
+    public static let defaults = Config()
+
+    /// Every key a config file may set (`include` aside), in documentation order.
+    public static let knownKeys: [String] = ConfigOptions.all.map(\.key)
+    public static let knownCriteria: [String] = ConfigCriteria.keys
+    /// The keys that may only be set globally, never in a section.
+    public static let globalOnlyKeys: [String] = ConfigOptions.all.filter { $0.scope == .globalOnly }.map(\.key)
+
+    /// What applies to `notification`: built-in defaults, the global keys,
+    /// then every section whose criteria match, in order.
+    ///
+    /// Grouping depends on `group-by`, which sections may set, so a daemon
+    /// that groups resolves twice: once with `grouped: false` to learn
+    /// `groupBy`, then, if the notification joins a group, with `true`.
+    /// `desktopEntry` is the sender's `desktop-entry` hint, which
+    /// `Notification` does not carry (yet).
+    public func resolve(for notification: Notification, modes: Set<String>, grouped: Bool = false,
+                        desktopEntry: String? = nil) -> Resolved {
+        var draft = ResolveDraft()
+        for setting in globals { setting.apply(&draft) }
+        for section in sections
+        where section.criteria.matches(notification, modes: modes, grouped: grouped, desktopEntry: desktopEntry) {
+            for setting in section.settings { setting.apply(&draft) }
+        }
+        return draft.finished(for: notification)
+    }
+
+    /// The built-in defaults and the global keys, without any section: what
+    /// the daemon reads for global-only keys (surface, stack, history,
+    /// hooks' timeout). The per-notification parts are those of a normal
+    /// notification with no timeout and no actions.
+    public var global: Resolved {
+        var draft = ResolveDraft()
+        for setting in globals { setting.apply(&draft) }
+        return draft.finished(for: Notification(title: ""))
+    }
+}
+
+/// A resolution in progress: `Resolved` plus what can only be settled once
+/// every matching key has been applied.
+struct ResolveDraft {
+    var resolved = Resolved()
+    /// `default-timeout` from a section, in milliseconds; it beats the
+    /// global default of the notification's urgency, even for critical.
+    var sectionTimeout: Int?
+
+    func finished(for notification: Notification) -> Resolved {
+        var result = resolved
+        result.style.iconSize = min(result.style.iconSize, result.maxIconSize)
+
+        var timing = result.stack.timing
+        let ms = sectionTimeout ?? Int((timing.defaultTimeout(for: notification.urgency) * 1000).rounded())
+        let seconds = Double(ms) / 1000
+        switch notification.urgency {
+        case .low: timing.lowTimeout = seconds
+        case .normal: timing.normalTimeout = seconds
+        case .critical: timing.criticalTimeout = seconds
+        }
+        result.stack.timing = timing
+        result.defaultTimeout = ms
+        // Like `Timing.displayTime`, a critical notification's own timeout
+        // is not used: only the config makes it expire.
+        let useOwn = notification.urgency != .critical && !timing.ignoreSenderTimeout
+        let shown = useOwn ? notification.timeout ?? seconds : seconds
+        result.displayTime = shown > 0 ? shown : nil
+
+        let own = Set(notification.actions.map(\.id))
+        result.actions = notification.actions + result.defaultActions.filter { !own.contains($0.id) }
+        result.resident = notification.resident || result.resident
+        return result
+    }
+}

@@ -1,0 +1,293 @@
+/// Reads a config file and the files it includes. Like foot's config.c, it
+/// keeps a parse context (file, line, current section) and collects every
+/// problem as a diagnostic instead of stopping at the first: one run of
+/// `perch --check-config` shows them all.
+public enum ConfigFile {
+    /// Parses the file at `path`. Files are read through `read` (nil = it
+    /// cannot be read), so the core does no I/O and tests use a dictionary.
+    /// `home` expands a leading `~` in include paths.
+    ///
+    /// Returns nil for the config when any diagnostic is an error; warnings
+    /// come with a config.
+    public static func parse(path: String, read: (String) -> [UInt8]?,
+                             home: String?) -> (Config?, [ConfigDiagnostic]) {
+        withoutActuallyEscaping(read) { read in
+            var parser = ConfigParser(read: read, home: home)
+            guard let bytes = read(path) else {
+                parser.report(ConfigDiagnostic(file: path, line: 0, column: 0, message: "cannot read the file",
+                                               text: path))
+                return (nil, parser.diagnostics)
+            }
+            parser.parse(bytes, file: path, chain: [IncludePath.normalized(path)])
+            let failed = parser.diagnostics.contains { $0.isError }
+            return (failed ? nil : parser.config, parser.diagnostics)
+        }
+    }
+
+    /// Parses text that is not in a file (`name` labels its diagnostics);
+    /// includes are read through `read`.
+    public static func parse(text: String, name: String = "config", read: (String) -> [UInt8]? = { _ in nil },
+                             home: String? = nil) -> (Config?, [ConfigDiagnostic]) {
+        parse(path: name, read: { $0 == name ? Array(text.utf8) : read($0) }, home: home)
+    }
+}
+
+/// Where the parser is: which file and line, and which block keys go to.
+struct ParseContext {
+    enum Block {
+        case global
+        /// Index into `Config.sections`; nil when the header was broken
+        /// (its keys are still checked, then dropped).
+        case section(Int?)
+    }
+
+    var file: String
+    var line = 0
+    var block = Block.global
+    /// Keys set in the current block, with their line: duplicates warn.
+    var seen: [String: Int] = [:]
+
+    var inSection: Bool {
+        if case .section = block { true } else { false }
+    }
+}
+
+struct ConfigParser {
+    let read: (String) -> [UInt8]?
+    let home: String?
+    private(set) var config = Config()
+    private(set) var diagnostics: [ConfigDiagnostic] = []
+
+    init(read: @escaping (String) -> [UInt8]?, home: String?) {
+        self.read = read
+        self.home = home
+    }
+
+    mutating func report(_ diagnostic: ConfigDiagnostic) {
+        diagnostics.append(diagnostic)
+    }
+
+    private mutating func error(_ context: ParseContext, column: Int, _ message: String, text: String) {
+        report(ConfigDiagnostic(file: context.file, line: context.line, column: column, severity: .error,
+                                message: message, text: text))
+    }
+
+    private mutating func warning(_ context: ParseContext, column: Int, _ message: String, text: String) {
+        report(ConfigDiagnostic(file: context.file, line: context.line, column: column, severity: .warning,
+                                message: message, text: text))
+    }
+
+    /// Parses one file's bytes. `chain` is the include chain that led here,
+    /// this file last (normalized paths), to catch cycles.
+    mutating func parse(_ bytes: [UInt8], file: String, chain: [String]) {
+        var context = ParseContext(file: file)
+        var lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+        if let first = lines.first, first.starts(with: [0xEF, 0xBB, 0xBF]) {
+            lines[0] = first.dropFirst(3)
+        }
+        for (index, raw) in lines.enumerated() {
+            context.line = index + 1
+            let bytes = raw.last == UInt8(ascii: "\r") ? raw.dropLast() : raw
+            guard let text = String(validating: bytes, as: UTF8.self) else {
+                error(context, column: 1, "the line is not valid UTF-8", text: "")
+                continue
+            }
+            switch ConfigLexer.lex(text) {
+            case .blank:
+                break
+            case .malformed(let problem):
+                error(context, column: problem.column, problem.message, text: problem.text)
+            case .header(let tokens, let column):
+                header(tokens, column: column, &context)
+            case .setting(let key, let value) where key.text == "include":
+                include(value, &context, chain: chain)
+            case .setting(let key, let value):
+                setting(key, value, &context)
+            }
+        }
+    }
+
+    // MARK: Sections
+
+    private mutating func header(_ tokens: [CriterionToken], column: Int, _ context: inout ParseContext) {
+        var criteria = ConfigCriteria()
+        var given: Set<String> = []
+        var valid = true
+        for token in tokens {
+            let key = token.key.text
+            guard given.insert(key).inserted else {
+                error(context, column: token.key.column, "criterion '\(key)' is given twice", text: key)
+                valid = false
+                continue
+            }
+            do {
+                try criteria.set(key, to: token.value.text)
+            } catch {
+                valid = false
+                switch error {
+                case .unknown:
+                    self.error(context, column: token.key.column,
+                               "unknown criterion '\(key)'" + Suggestion.hint(for: key, in: ConfigCriteria.keys),
+                               text: key)
+                case .expected(let what):
+                    self.error(context, column: token.value.column,
+                               "invalid \(key) '\(token.value.text)': expected \(what)", text: token.value.text)
+                case .badPattern(let reason):
+                    self.error(context, column: token.value.column,
+                               "invalid regular expression '\(token.value.text)': \(reason)", text: token.value.text)
+                }
+            }
+        }
+        context.seen = [:]
+        if valid {
+            config.sections.append(ConfigSection(criteria: criteria, settings: [], file: context.file,
+                                                 line: context.line))
+            context.block = .section(config.sections.count - 1)
+        } else {
+            context.block = .section(nil)
+        }
+    }
+
+    // MARK: Keys
+
+    private mutating func setting(_ key: Located, _ rawValue: Located, _ context: inout ParseContext) {
+        guard let option = ConfigOptions.byKey[key.text] else {
+            error(context, column: key.column,
+                  "unknown key '\(key.text)'"
+                  + Suggestion.hint(for: key.text, in: Config.knownKeys, aliases: ConfigOptions.aliases),
+                  text: key.text)
+            return
+        }
+        if option.scope == .globalOnly, context.inSection {
+            error(context, column: key.column,
+                  "'\(key.text)' is a global option: set it before the first section, not in one",
+                  text: key.text)
+            return
+        }
+        // `actions` may be repeated to build a list; any other key set
+        // twice in one block is probably a leftover.
+        if option.key != "actions" {
+            if let first = context.seen[key.text] {
+                warning(context, column: key.column,
+                        "duplicate key '\(key.text)' (first set on line \(first)); the later value wins",
+                        text: key.text)
+            }
+            context.seen[key.text] = context.line
+        }
+        let value: Located
+        do {
+            value = option.quoting == .value ? try ConfigLexer.unquote(rawValue) : rawValue
+        } catch {
+            self.error(context, column: error.column, error.message, text: error.text)
+            return
+        }
+        let apply: ConfigSetter
+        do {
+            apply = try option.parse(value.text, context.inSection)
+        } catch {
+            switch error {
+            case .expected(let what):
+                self.error(context, column: value.column, "invalid \(key.text) '\(value.text)': expected \(what)",
+                           text: value.text)
+            case .reason(let reason):
+                self.error(context, column: value.column, "invalid \(key.text) '\(value.text)': \(reason)",
+                           text: value.text)
+            case .part(let message, let offset, let text):
+                self.error(context, column: value.column + offset, message, text: text)
+            }
+            return
+        }
+        let setting = ConfigSetting(key: key.text, value: value.text, file: context.file, line: context.line,
+                                    apply: apply)
+        switch context.block {
+        case .global: config.globals.append(setting)
+        case .section(let index?): config.sections[index].settings.append(setting)
+        case .section(nil): break
+        }
+    }
+
+    // MARK: Includes
+
+    /// Parses the included file in place. It starts with global keys, like
+    /// a file of its own; after it, this file goes on in the block it was in.
+    private mutating func include(_ rawValue: Located, _ context: inout ParseContext, chain: [String]) {
+        let value: Located
+        do {
+            value = try ConfigLexer.unquote(rawValue)
+        } catch {
+            self.error(context, column: error.column, error.message, text: error.text)
+            return
+        }
+        guard !value.text.isEmpty else {
+            error(context, column: value.column, "empty include path", text: "")
+            return
+        }
+        let path: String
+        switch IncludePath.resolve(value.text, from: context.file, home: home) {
+        case .success(let resolved): path = resolved
+        case .failure(let problem):
+            error(context, column: value.column, problem.message, text: value.text)
+            return
+        }
+        if chain.contains(path) {
+            let cycle = (chain + [path]).joined(separator: " -> ")
+            error(context, column: value.column, "include cycle: \(cycle)", text: value.text)
+            return
+        }
+        guard let bytes = read(path) else {
+            error(context, column: value.column, "cannot read include file '\(path)'", text: value.text)
+            return
+        }
+        parse(bytes, file: path, chain: chain + [path])
+    }
+}
+
+/// Include paths: `~` expansion, relative to the including file, and a
+/// lexical normalization so that `./a` and `a` are the same file for cycle
+/// detection (symbolic links are not followed: the core does no I/O).
+enum IncludePath {
+    struct Problem: Error {
+        var message: String
+    }
+
+    static func resolve(_ written: String, from file: String, home: String?) -> Result<String, Problem> {
+        var path = written
+        if path == "~" || path.hasPrefix("~/") {
+            guard let home, !home.isEmpty else {
+                return .failure(Problem(message: "cannot expand '~' in '\(written)': HOME is not set"))
+            }
+            path = home + path.dropFirst()
+        } else if !path.hasPrefix("/") {
+            let directory = directoryName(of: file)
+            path = directory.isEmpty ? path : directory + "/" + path
+        }
+        return .success(normalized(path))
+    }
+
+    /// Everything before the last `/`: "" for a bare name, "/" for a file
+    /// at the root.
+    static func directoryName(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "" }
+        return slash == path.startIndex ? "/" : String(path[..<slash])
+    }
+
+    /// Removes `.` and empty components, and resolves `..` where it can.
+    static func normalized(_ path: String) -> String {
+        let absolute = path.hasPrefix("/")
+        var parts: [Substring] = []
+        for part in path.split(separator: "/") {
+            switch part {
+            case ".": continue
+            case "..":
+                if let last = parts.last, last != ".." {
+                    parts.removeLast()
+                } else if !absolute {
+                    parts.append(part)
+                }
+            default: parts.append(part)
+            }
+        }
+        let joined = parts.joined(separator: "/")
+        return absolute ? "/" + joined : (joined.isEmpty ? "." : joined)
+    }
+}

@@ -1,0 +1,210 @@
+/// What a parsed value does to a resolution in progress.
+typealias ConfigSetter = @Sendable (inout ResolveDraft) -> Void
+
+/// One key of the config file: where it may be set, how its value is read,
+/// and what it changes. The table below is the single list of keys: the
+/// parser, `Config.knownKeys` and the docs test all go by it.
+struct ConfigOption: Sendable {
+    enum Scope: Sendable {
+        /// Globally or in any section.
+        case anywhere
+        /// Only among the global keys: it shapes the daemon as a whole
+        /// (the surface, the stack, history), not one notification.
+        case globalOnly
+    }
+
+    enum Quoting: Sendable {
+        /// A double-quoted value loses its quotes.
+        case value
+        /// The value is a command line: quotes group words (`CommandWords`).
+        case commandLine
+    }
+
+    let key: String
+    let scope: Scope
+    let quoting: Quoting
+    /// Reads the value; `inSection` is false for a global key.
+    let parse: @Sendable (_ text: String, _ inSection: Bool) throws(ValueProblem) -> ConfigSetter
+
+    init(_ key: String, _ scope: Scope = .anywhere, quoting: Quoting = .value,
+         parse: @escaping @Sendable (_ text: String, _ inSection: Bool) throws(ValueProblem) -> ConfigSetter) {
+        self.key = key
+        self.scope = scope
+        self.quoting = quoting
+        self.parse = parse
+    }
+
+    /// An option whose value is read by `read` and stored by `set`.
+    static func value<T: Sendable>(_ key: String, _ scope: Scope = .anywhere, quoting: Quoting = .value,
+                                   read: @escaping @Sendable (String) throws(ValueProblem) -> T,
+                                   _ set: @escaping @Sendable (inout ResolveDraft, T) -> Void) -> ConfigOption {
+        ConfigOption(key, scope, quoting: quoting) { (text, _) throws(ValueProblem) in
+            let value = try read(text)
+            return { set(&$0, value) }
+        }
+    }
+
+    static func number(_ key: String, _ range: ClosedRange<Int>, _ scope: Scope = .anywhere,
+                       _ set: @escaping @Sendable (inout ResolveDraft, Int) -> Void) -> ConfigOption {
+        value(key, scope, read: { (text) throws(ValueProblem) in try ConfigValues.integer(text, in: range) }, set)
+    }
+
+    /// A duration written in milliseconds, stored in seconds.
+    static func milliseconds(_ key: String, _ range: ClosedRange<Int>, _ scope: Scope = .anywhere,
+                             _ set: @escaping @Sendable (inout ResolveDraft, Double) -> Void) -> ConfigOption {
+        value(key, scope, read: { (text) throws(ValueProblem) in
+            Double(try ConfigValues.integer(text, in: range, unit: " of milliseconds")) / 1000
+        }, set)
+    }
+
+    static func colour(_ key: String, _ set: @escaping @Sendable (inout ResolveDraft, RGBA) -> Void) -> ConfigOption {
+        value(key, read: { (text) throws(ValueProblem) in try ConfigValues.colour(text) }, set)
+    }
+
+    static func flag(_ key: String, _ set: @escaping @Sendable (inout ResolveDraft, Bool) -> Void) -> ConfigOption {
+        value(key, read: { (text) throws(ValueProblem) in try ConfigValues.requireBool(text) }, set)
+    }
+
+    static func choice<T: RawRepresentable & CaseIterable & Sendable>(
+        _ key: String, _ type: T.Type, _ scope: Scope = .anywhere,
+        _ set: @escaping @Sendable (inout ResolveDraft, T) -> Void) -> ConfigOption where T.RawValue == String {
+        value(key, scope, read: { (text) throws(ValueProblem) in try ConfigValues.choice(text, of: type) }, set)
+    }
+
+    static func binding(_ key: String, _ set: @escaping @Sendable (inout ResolveDraft, Binding) -> Void) -> ConfigOption {
+        value(key, read: { (text) throws(ValueProblem) in try ConfigValues.binding(text) }, set)
+    }
+
+    static func command(_ key: String, _ set: @escaping @Sendable (inout ResolveDraft, [String]) -> Void) -> ConfigOption {
+        value(key, quoting: .commandLine, read: { (text) throws(ValueProblem) in try ConfigValues.command(text) }, set)
+    }
+}
+
+/// Every key, in the order docs/config.md presents them.
+enum ConfigOptions {
+    static let all: [ConfigOption] = style + placement + behaviour
+
+    static let byKey: [String: ConfigOption] = Dictionary(uniqueKeysWithValues: all.map { ($0.key, $0) })
+
+    /// Names mako users may reach for, and the Perch key that does the job.
+    static let aliases = ["on-notify": "on-appear", "height": "max-height", "history": "max-history",
+                          "font-family": "font", "layout": "style"]
+
+    // MARK: Style
+
+    static let style: [ConfigOption] = [
+        .value("font", read: { (text) throws(ValueProblem) in
+            guard !text.trimmingBlanks.isEmpty else { throw .expected("a Pango font description like 'Sans 10'") }
+            return text
+        }) { draft, font in
+            draft.resolved.style.bodyFont = font
+            draft.resolved.style.titleFont = ConfigValues.titleFont(forBody: font)
+        },
+        .colour("background-color") { $0.resolved.style.background = $1 },
+        .colour("text-color") { $0.resolved.style.text = $1 },
+        .colour("border-color") { $0.resolved.style.border = $1 },
+        .colour("progress-color") { $0.resolved.progressColor = $1 },
+        .number("border-size", 0...100) { $0.resolved.style.borderWidth = $1 },
+        .number("border-radius", 0...1_000) { $0.resolved.style.cornerRadius = $1 },
+        .number("padding", 0...1_000) { $0.resolved.style.padding = $1 },
+        .number("icon-size", 0...1_024) { $0.resolved.style.iconSize = $1 },
+        .number("max-icon-size", 1...1_024) { $0.resolved.maxIconSize = $1 },
+        .choice("icon-location", IconLocation.self) { $0.resolved.iconLocation = $1 },
+        .choice("text-alignment", TextAlignment.self) { $0.resolved.textAlignment = $1 },
+        .value("format", read: { (text) throws(ValueProblem) in try ConfigValues.format(text) }) { $0.resolved.format = $1 },
+        .flag("markup") { $0.resolved.markup = $1 },
+        .number("max-height", 10...100_000) { $0.resolved.style.maxHeight = $1 },
+        .colour("button-background-color") { $0.resolved.style.buttonBackground = $1 },
+        .colour("button-hover-color") { $0.resolved.style.buttonHoverBackground = $1 },
+        .colour("button-border-color") { $0.resolved.style.buttonBorder = $1 },
+        .colour("button-focus-color") { $0.resolved.style.buttonFocusRing = $1 },
+        .number("button-height", 8...1_000) { $0.resolved.style.buttonHeight = $1 },
+        .number("button-radius", 0...1_000) { $0.resolved.style.buttonCornerRadius = $1 },
+    ]
+
+    // MARK: Placement and motion
+
+    static let placement: [ConfigOption] = [
+        .choice("anchor", Anchor.self) { $0.resolved.anchor = $1 },
+        .value("output", .globalOnly, read: { (text) throws(ValueProblem) in text.isEmpty ? nil : text }) {
+            $0.resolved.output = $1
+        },
+        .choice("layer", ShellLayer.self, .globalOnly) { $0.resolved.layer = $1 },
+        .value("margin", .globalOnly, read: { (text) throws(ValueProblem) in try ConfigValues.margins(text, in: 0...10_000) }) {
+            $0.resolved.stack.margins = $1
+        },
+        .number("gap", 0...10_000, .globalOnly) { $0.resolved.stack.gap = $1 },
+        .number("width", 50...10_000, .globalOnly) {
+            $0.resolved.style.width = $1
+            $0.resolved.stack.width = $1
+        },
+        .value("max-visible", .globalOnly, read: { (text) throws(ValueProblem) in
+            // mako's -1 means no limit; the output's height still is one.
+            if text == "-1" { return Int.max }
+            guard let count = Int(text), (1...1_000).contains(count) else {
+                throw .expected("a whole number from 1 to 1000, or -1 for no limit")
+            }
+            return count
+        }) { $0.resolved.stack.maxVisible = $1 },
+        .value("sort", .globalOnly, read: { (text) throws(ValueProblem) in
+            // mako spells the two orders -time and +time.
+            switch text {
+            case "-time": return StackOrder.newestFirst
+            case "+time": return StackOrder.oldestFirst
+            default: return try ConfigValues.choice(text, of: StackOrder.self)
+            }
+        }) { $0.resolved.stack.order = $1 },
+        .choice("style", NotificationKind.self) { $0.resolved.kind = $1 },
+        .value("enter", read: { (text) throws(ValueProblem) in try ConfigValues.transition(text) }) { $0.resolved.enter = $1 },
+        .value("exit", read: { (text) throws(ValueProblem) in try ConfigValues.transition(text) }) { $0.resolved.exit = $1 },
+        .flag("bounce") { $0.resolved.bounce = $1 },
+        .milliseconds("enter-duration", 10...60_000, .globalOnly) { $0.resolved.stack.timing.enterDuration = $1 },
+        .milliseconds("exit-duration", 10...60_000, .globalOnly) { $0.resolved.stack.timing.exitDuration = $1 },
+        .milliseconds("reflow-duration", 0...60_000, .globalOnly) { $0.resolved.stack.timing.reflowDuration = $1 },
+    ]
+
+    // MARK: Behaviour
+
+    static let behaviour: [ConfigOption] = [
+        ConfigOption("default-timeout") { (text, inSection) throws(ValueProblem) in
+            let ms = try ConfigValues.integer(text, in: 0...86_400_000, unit: " of milliseconds")
+            // A global value is the default of low and normal urgency; only
+            // a section that matches a critical notification makes it expire.
+            if inSection { return { $0.sectionTimeout = ms } }
+            return { draft in
+                draft.resolved.stack.timing.lowTimeout = Double(ms) / 1000
+                draft.resolved.stack.timing.normalTimeout = Double(ms) / 1000
+            }
+        },
+        .flag("ignore-timeout") { $0.resolved.stack.timing.ignoreSenderTimeout = $1 },
+        .binding("on-button-left") { $0.resolved.bindings.left = $1 },
+        .binding("on-button-middle") { $0.resolved.bindings.middle = $1 },
+        .binding("on-button-right") { $0.resolved.bindings.right = $1 },
+        .binding("on-touch") { $0.resolved.bindings.touch = $1 },
+        .command("on-appear") { $0.resolved.hooks.onAppear = $1 },
+        .command("on-dismiss") { $0.resolved.hooks.onDismiss = $1 },
+        .command("on-action") { $0.resolved.hooks.onAction = $1 },
+        ConfigOption("actions") { (text, _) throws(ValueProblem) in
+            let actions = try ConfigValues.actions(text)
+            // Empty clears what globals or earlier sections gave; otherwise
+            // the list grows, a repeated id taking the later label in place.
+            guard !actions.isEmpty else { return { $0.resolved.defaultActions = [] } }
+            return { draft in
+                for action in actions {
+                    if let index = draft.resolved.defaultActions.firstIndex(where: { $0.id == action.id }) {
+                        draft.resolved.defaultActions[index] = action
+                    } else {
+                        draft.resolved.defaultActions.append(action)
+                    }
+                }
+            }
+        },
+        .flag("resident") { $0.resolved.resident = $1 },
+        .flag("invisible") { $0.resolved.invisible = $1 },
+        .value("group-by", read: { (text) throws(ValueProblem) in try ConfigValues.groupFields(text) }) {
+            $0.resolved.groupBy = $1
+        },
+        .number("max-history", 0...100_000, .globalOnly) { $0.resolved.maxHistory = $1 },
+        .milliseconds("hook-timeout", 100...3_600_000, .globalOnly) { $0.resolved.hookTimeout = $1 },
+    ]
+}

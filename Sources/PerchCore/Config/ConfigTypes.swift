@@ -1,0 +1,45 @@
+// Small value types that only the config gives a name to so far. The
+// renderer and the stage surface read them from `Resolved`.
+
+/// Where the icon sits in a toast card.
+public enum IconLocation: String, Sendable, CaseIterable {
+    case left, right, top
+}
+
+/// How the lines of the text column are aligned.
+public enum TextAlignment: String, Sendable, CaseIterable {
+    case left, center, right
+}
+
+/// The wlr-layer-shell layer the notifications' surface is on
+/// (`zwlr_layer_shell_v1_layer`). `overlay` is above fullscreen windows.
+public enum ShellLayer: String, Sendable, CaseIterable {
+    case background, bottom, top, overlay
+}
+
+/// Commands run when something happens to a notification: argv, run
+/// without a shell (see `CommandWords`); empty = nothing is run.
+public struct HookCommands: Equatable, Sendable {
+    public var onAppear: [String] = []
+    public var onDismiss: [String] = []
+    public var onAction: [String] = []
+
+    public init(onAppear: [String] = [], onDismiss: [String] = [], onAction: [String] = []) {
+        self.onAppear = onAppear
+        self.onDismiss = onDismiss
+        self.onAction = onAction
+    }
+}
+
+/// A property compared between notifications to decide whether they form a
+/// group (`group-by`). Named like the criteria they share a meaning with.
+public enum GroupField: String, Sendable, CaseIterable {
+    case appName = "app-name"
+    case summary
+    case body
+    case urgency
+    case category
+    case desktopEntry = "desktop-entry"
+    case actionable
+    case expiring
+}

@@ -1,0 +1,89 @@
+/// Everything the config says about one notification: the built-in
+/// defaults, then the global keys, then each matching section in file
+/// order (later sections win). `Config.global` is the same without any
+/// section, for what applies to the daemon as a whole.
+///
+/// Units follow the core types, not the file: the file gives durations in
+/// milliseconds (like mako), `stack.timing`, `displayTime` and
+/// `hookTimeout` hold seconds.
+public struct Resolved: Equatable, Sendable {
+    // MARK: Look (any section)
+
+    /// Card geometry, colours and fonts. `style.width` is the global `width`.
+    public var style = ToastStyle()
+    /// Colour of the progress bar (the `value` hint).
+    public var progressColor = RGBA(red: 0x55 / 255, green: 0x88 / 255, blue: 0xAA / 255)
+    /// Icons are never drawn larger than this; `style.iconSize` is already
+    /// capped by it.
+    public var maxIconSize = 64
+    public var iconLocation = IconLocation.left
+    public var textAlignment = TextAlignment.left
+    public var format = ToastFormat.standard
+    /// Pango markup in `format` and in bodies is interpreted.
+    public var markup = true
+
+    // MARK: Placement and motion (any section)
+
+    public var kind = NotificationKind.toast
+    /// Entry and exit; nil = slide from the edge nearest the anchor (the top
+    /// edge for banners). `motion` resolves that.
+    public var enter: Transition?
+    public var exit: Transition?
+    public var bounce = false
+
+    // MARK: Timing (any section)
+
+    /// The display time, in milliseconds, a notification of this urgency
+    /// gets when the sender gives none (or always, with `ignore-timeout`);
+    /// 0 = until dismissed.
+    public var defaultTimeout = 5_000
+    /// How long this notification stays once fully shown, in seconds; nil =
+    /// until dismissed. Its own timeout unless `ignore-timeout`; a critical
+    /// notification's own timeout is never used (see docs/config.md).
+    public var displayTime: Double? = 5
+
+    // MARK: Behaviour (any section)
+
+    public var bindings = Bindings()
+    public var hooks = HookCommands()
+    /// The actions the config gives (`actions`), in order.
+    public var defaultActions: [NotificationAction] = []
+    /// The notification's own actions, then each of `defaultActions` whose
+    /// id it does not already have.
+    public var actions: [NotificationAction] = []
+    /// The notification's own `resident`, or true when the config says so.
+    public var resident = false
+    /// Never shown: straight to history (events are still sent).
+    public var invisible = false
+    /// Fields compared to form groups; empty = no grouping.
+    public var groupBy: [GroupField] = []
+
+    // MARK: Global only
+
+    /// Anchor (per notification: it chooses the stack), margins, gap,
+    /// width, max-visible, order and timing. `stack.timing` holds the
+    /// global default timeouts per urgency, except that the slot of this
+    /// notification's urgency holds `defaultTimeout`.
+    public var stack = StackConfig()
+    public var layer = ShellLayer.overlay
+    /// Name of the output (e.g. `DP-1`); nil = the compositor's choice.
+    public var output: String?
+    public var maxHistory = History.defaultCapacity
+    /// Seconds before a hook still running is killed.
+    public var hookTimeout = 5.0
+
+    /// The built-in defaults: what an empty config file gives.
+    public init() {}
+
+    /// The stack the notification goes to (any section may set it).
+    public var anchor: Anchor {
+        get { stack.anchor }
+        set { stack.anchor = newValue }
+    }
+
+    /// `enter` and `exit` with nil resolved to the nearest edge.
+    public var motion: Motion {
+        let nearest: Transition = kind == .banner ? .slide(.top) : .slide(anchor.nearestEdge)
+        return Motion(enter: enter ?? nearest, exit: exit ?? nearest, bounce: bounce)
+    }
+}

@@ -1,0 +1,114 @@
+/// What the text column of a toast shows, built from the notification's
+/// fields (the `format` option). Placeholders: `%s` summary (the title),
+/// `%b` body, `%a` app name, `%%` a percent sign; `\n` is a line break and
+/// `\\` a backslash. Everything before the first line break of the format
+/// is the title line, drawn in the title font; the rest is the body, drawn
+/// in the body font. A line break inside a field does not move that split.
+public struct ToastFormat: Equatable, Sendable, CustomStringConvertible {
+    public enum Piece: Equatable, Sendable {
+        case text(String)
+        case title
+        case body
+        case app
+    }
+
+    /// The format as written.
+    public let source: String
+    public let pieces: [Piece]
+
+    /// Title line, then the body: the toast as Perch has always drawn it.
+    public static let standard = ToastFormat(checked: "%s\\n%b")
+
+    public struct ParseError: Error, Equatable {
+        public var message: String
+        /// Where the problem starts in `source`, in characters.
+        public var offset: Int
+        public var text: String
+    }
+
+    public init(parsing source: String) throws(ParseError) {
+        self.source = source
+        var pieces: [Piece] = []
+        var literal = ""
+        func flush() {
+            if !literal.isEmpty { pieces.append(.text(literal)) }
+            literal = ""
+        }
+        let chars = Array(source)
+        var index = 0
+        while index < chars.count {
+            let character = chars[index]
+            let next: Character? = index + 1 < chars.count ? chars[index + 1] : nil
+            switch (character, next) {
+            case ("%", "s"?): flush(); pieces.append(.title)
+            case ("%", "b"?): flush(); pieces.append(.body)
+            case ("%", "a"?): flush(); pieces.append(.app)
+            case ("%", "%"?): literal.append("%")
+            case ("%", let other?):
+                throw ParseError(message: "unknown placeholder '%\(other)' (expected %s, %b, %a or %%)",
+                                 offset: index, text: "%\(other)")
+            case ("%", nil):
+                throw ParseError(message: "the format ends with a lone '%' (write %% for a percent sign)",
+                                 offset: index, text: "%")
+            case ("\\", "n"?): literal.append("\n")
+            case ("\\", "\\"?): literal.append("\\")
+            default:
+                literal.append(character)
+                index += 1
+                continue
+            }
+            index += 2
+        }
+        flush()
+        self.pieces = pieces
+    }
+
+    private init(checked source: String) {
+        do { try self.init(parsing: source) } catch { preconditionFailure("bad built-in format: \(error)") }
+    }
+
+    public var description: String { source }
+
+    /// The title line and the body for a notification. With `markup`, the
+    /// result is Pango markup: the format's own tags count, the title and
+    /// app name are escaped, and the body keeps the sender's markup. Without
+    /// it everything is plain text, tags included.
+    public func expand(title: String, body: String, app: String, markup: Bool) -> (title: String, body: String) {
+        var lines = ("", "")
+        var inBody = false
+        func add(_ text: String) {
+            if inBody { lines.1 += text } else { lines.0 += text }
+        }
+        for piece in pieces {
+            switch piece {
+            case .title: add(markup ? Self.escaped(title) : title)
+            case .app: add(markup ? Self.escaped(app) : app)
+            case .body: add(body)
+            case .text(let text):
+                if !inBody, let newline = text.firstIndex(of: "\n") {
+                    lines.0 += text[..<newline]
+                    inBody = true
+                    lines.1 += text[text.index(after: newline)...]
+                } else {
+                    add(text)
+                }
+            }
+        }
+        return lines
+    }
+
+    /// `text` with the characters that Pango markup gives a meaning escaped.
+    public static func escaped(_ text: String) -> String {
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        for character in text {
+            switch character {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            default: result.append(character)
+            }
+        }
+        return result
+    }
+}

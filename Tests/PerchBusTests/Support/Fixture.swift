@@ -1,0 +1,63 @@
+import PerchCore
+import PerchPlatform
+@testable import PerchBus
+
+/// The daemon's side of a test: records what the server hands over and
+/// answers with ids from 41 up.
+final class RecordingDaemon {
+    var notifies: [BusNotify] = []
+    var closed: [UInt32] = []
+    var nextID: UInt32 = 41
+    var closeFailure: BusError?
+
+    var handlers: NotificationsBus.Handlers {
+        NotificationsBus.Handlers(
+            notify: { [unowned self] notify in
+                notifies.append(notify)
+                defer { nextID += 1 }
+                return .success(nextID)
+            },
+            closeNotification: { [unowned self] id in
+                closed.append(id)
+                return closeFailure.map { .failure($0) } ?? .success(())
+            })
+    }
+}
+
+/// A private bus, a loop and a Notifications server on them.
+final class Fixture {
+    static let capabilities = ["actions", "body", "icon-static", "persistence"]
+
+    let bus: PrivateBus
+    let loop = EventLoop()
+    let daemon = RecordingDaemon()
+    let server: NotificationsBus
+
+    init() throws {
+        bus = try PrivateBus()
+        server = try NotificationsBus(loop: loop, address: bus.address, handlers: daemon.handlers, replace: false,
+                                      capabilities: Self.capabilities,
+                                      serverInfo: (name: "perch", vendor: "Perch", version: "0.1.0"))
+    }
+
+    /// Runs a program against the bus while serving the loop.
+    @discardableResult
+    func run(_ arguments: String...) throws -> Subprocess {
+        try Subprocess.run(arguments, environment: bus.environment, serving: loop)
+    }
+
+    /// `gdbus call` of a Notifications method; the arguments are GVariant
+    /// text (after "--", so -1 is not an option).
+    @discardableResult
+    func call(_ method: String, _ arguments: String...) throws -> Subprocess {
+        try Subprocess.run(["gdbus", "call", "--session", "--dest", "org.freedesktop.Notifications",
+                            "--object-path", "/org/freedesktop/Notifications",
+                            "--method", "org.freedesktop.Notifications.\(method)", "--"] + arguments,
+                           environment: bus.environment, serving: loop)
+    }
+
+    /// A Notify call by gdbus with the given hints (GVariant text).
+    func notify(hints: String) throws -> Subprocess {
+        try call("Notify", "app", "0", "", "Summary", "Body", "[]", hints, "-1")
+    }
+}
