@@ -109,27 +109,38 @@ final class BusConnection {
     }
 
     /// The owner of `name` for a message: its unique name and, when the bus
-    /// tells its process id (GetConnectionUnixProcessID), the program name
-    /// from /proc/PID/comm. sd_bus_get_name_creds makes those calls.
+    /// tells its process id, the program name from /proc/PID/comm.
+    /// (sd-bus can fetch the comm itself, but for its own process it
+    /// reports the calling thread's name instead.)
     private func describeOwner(of name: String) -> String {
         var creds: OpaquePointer?
-        let mask = UInt64(SD_BUS_CREDS_UNIQUE_NAME | SD_BUS_CREDS_PID
-            | SD_BUS_CREDS_COMM | SD_BUS_CREDS_AUGMENT)
+        // GetNameOwner, then GetConnectionUnixProcessID (or the newer
+        // GetConnectionCredentials) on the bus driver.
+        let mask = UInt64(SD_BUS_CREDS_UNIQUE_NAME | SD_BUS_CREDS_PID)
         guard sd_bus_get_name_creds(bus, name, mask, &creds) >= 0, let creds else { return "another program" }
         defer { sd_bus_creds_unref(creds) }
         var unique: UnsafePointer<CChar>?
-        var description = sd_bus_creds_get_unique_name(creds, &unique) >= 0 && unique != nil
-            ? String(cString: unique!) : "another program"
+        var description = "another program"
+        if sd_bus_creds_get_unique_name(creds, &unique) >= 0, let unique { description = String(cString: unique) }
         var pid: pid_t = 0
-        if sd_bus_creds_get_pid(creds, &pid) >= 0 {
-            var comm: UnsafePointer<CChar>?
-            if sd_bus_creds_get_comm(creds, &comm) >= 0, let comm {
-                description += " (\(String(cString: comm)), pid \(pid))"
-            } else {
-                description += " (pid \(pid))"
-            }
+        guard sd_bus_creds_get_pid(creds, &pid) >= 0, pid > 0 else { return description }
+        if let program = Self.programName(of: pid) {
+            return "\(description) (\(program), pid \(pid))"
         }
-        return description
+        return "\(description) (pid \(pid))"
+    }
+
+    /// /proc/PID/comm without its newline: the first 15 bytes of the
+    /// program's name.
+    private static func programName(of pid: pid_t) -> String? {
+        let fd = Glibc.open("/proc/\(pid)/comm", O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard count > 0 else { return nil }
+        let name = String(decoding: buffer[..<count], as: UTF8.self)
+        return name.hasSuffix("\n") ? String(name.dropLast()) : name
     }
 
     /// Starts serving the connection on the loop. Done last at startup: the

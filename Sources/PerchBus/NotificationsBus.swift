@@ -1,6 +1,6 @@
 import CPerchBus
-import Glibc
 import CSystemdBus
+import Glibc
 import PerchCore
 import PerchPlatform
 
@@ -199,8 +199,7 @@ public final class NotificationsBus {
             let result = message.send(on: nil)
             return result < 0 ? result : 1
         } catch {
-            if case .system(_, let code) = error { return -code }
-            return -EIO
+            return -error.code
         }
     }
 

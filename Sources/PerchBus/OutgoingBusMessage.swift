@@ -1,4 +1,5 @@
 import CSystemdBus
+import PerchPlatform
 
 /// A method reply or signal being built; owns its sd_bus_message reference.
 /// Appends after a failed one are skipped and `send` reports the first
@@ -8,21 +9,21 @@ struct OutgoingBusMessage: ~Copyable {
     private var failure: Int32 = 0
 
     /// A method return for `call` (sd_bus_message_new_method_return).
-    init(replyTo call: OpaquePointer) throws(BusStartError) {
+    init(replyTo call: OpaquePointer) throws(SystemError) {
         var created: OpaquePointer?
         let result = sd_bus_message_new_method_return(call, &created)
         guard result >= 0, let created else {
-            throw .system(operation: "sd_bus_message_new_method_return", code: -result)
+            throw SystemError("sd_bus_message_new_method_return", code: -result)
         }
         message = created
     }
 
     /// A signal from the Notifications object (sd_bus_message_new_signal).
-    init(signal member: String, on bus: OpaquePointer, path: String, interface: String) throws(BusStartError) {
+    init(signal member: String, on bus: OpaquePointer, path: String, interface: String) throws(SystemError) {
         var created: OpaquePointer?
         let result = sd_bus_message_new_signal(bus, &created, path, interface, member)
         guard result >= 0, let created else {
-            throw .system(operation: "sd_bus_message_new_signal(\(member))", code: -result)
+            throw SystemError("sd_bus_message_new_signal(\(member))", code: -result)
         }
         message = created
     }

@@ -20,6 +20,10 @@ public struct NotificationBoard: Sendable {
     public var stackDefaults: StackConfig
     public private(set) var stacks: [Lane: ToastStack] = [:]
     private var laneOfID: [UInt32: Lane] = [:]
+    /// Arrival order (a restored notification keeps its old id but arrives
+    /// anew), for "oldest first" and "the last one".
+    private var arrival: [UInt32: UInt64] = [:]
+    private var arrivals: UInt64 = 0
     /// The height a new stack's stage will probably get (the output's
     /// height less the margins), so a burst is capped to what fits even
     /// before the compositor has configured the stage; 0 = unknown.
@@ -51,14 +55,16 @@ public struct NotificationBoard: Sendable {
         laneOfID[id].flatMap { stacks[$0]?.toast(id: id) }
     }
 
-    /// Every notification on screen or queued, oldest first.
+    /// Every notification on screen or queued, in the order they arrived.
     public var all: [Toast] {
-        stacks.values.flatMap(\.all).sorted { $0.id < $1.id }
+        stacks.values.flatMap(\.all).sorted { (arrival[$0.id] ?? 0) < (arrival[$1.id] ?? 0) }
     }
 
     public mutating func add(_ notification: Notification, height: Int, lane: Lane, motion: Motion,
                              at now: Instant) {
         laneOfID[notification.id] = lane
+        arrivals += 1
+        arrival[notification.id] = arrivals
         var fresh = ToastStack(config: config(for: lane))
         fresh.stageHeight = stageHeightHint
         stacks[lane, default: fresh].add(notification, height: height, motion: motion, at: now)
@@ -131,7 +137,10 @@ public struct NotificationBoard: Sendable {
             events += stacks[lane]!.advance(to: now)
             if stacks[lane]!.isEmpty { stacks.removeValue(forKey: lane) }
         }
-        for case .removed(let notification, _) in events { laneOfID.removeValue(forKey: notification.id) }
+        for case .removed(let notification, _) in events {
+            laneOfID.removeValue(forKey: notification.id)
+            arrival.removeValue(forKey: notification.id)
+        }
         makeRoomForBanner(at: now)
         return events
     }

@@ -37,6 +37,28 @@ final class ControlServer {
         self.loop = loop
         self.handle = handle
         listener.start(on: loop) { [unowned self] fd in self.accept(fd) }
+        // Requests left in buffers (the turn's budget ran out) are served
+        // on the next turns, without waiting for more bytes to arrive.
+        loop.addWorkCheck { [unowned self] in !self.backlogged.isEmpty }
+        loop.addPostPollHook { [unowned self] in self.serveBacklog() }
+    }
+
+    /// Time the requests of one loop turn may take, so a flooding client
+    /// cannot keep others (or the screen) waiting; nanoseconds.
+    static let turnBudget: Int64 = 10_000_000
+    private var turnStarted = Instant(nanoseconds: 0)
+    /// Clients with complete requests still buffered.
+    private var backlogged: Set<ClientID> = []
+
+    private func serveBacklog() {
+        for id in Array(backlogged) {
+            guard let client = clients[id] else {
+                backlogged.remove(id)
+                continue
+            }
+            serve(client, revents: 0)
+        }
+        turnStarted = Instant(nanoseconds: 0)
     }
 
     /// Replies are held back until `flushReplies()`, which the daemon calls
@@ -82,14 +104,24 @@ final class ControlServer {
             guard client.connection.flush() else { return drop(client) }
             updateInterest(client)
         }
-        if revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 && !client.isClosing {
+        let wantsRead = revents & Int16(POLLIN | POLLHUP | POLLERR) != 0 || client.connection.hasBufferedLines
+        if wantsRead && !client.isClosing {
             var keep = true
-            let outcome = client.connection.readAvailable { input in
-                guard keep else { return }
+            if turnStarted.nanoseconds == 0 { turnStarted = MonotonicClock.now() }
+            var handled = 0
+            let outcome = client.connection.readLines(maxLines: 4096, while: { (input) -> Bool in
+                guard keep else { return false }
+                // Past the turn's budget, leave the rest for the next turns
+                // (every client still gets one request per turn).
+                if handled > 0 && MonotonicClock.now().nanoseconds - turnStarted.nanoseconds > ControlServer.turnBudget {
+                    return false
+                }
+                handled += 1
                 keep = client.connection.enqueue(Array(reply(to: input, from: client).utf8) + [UInt8(ascii: "\n")])
                 for line in heldForAnswer where keep { keep = client.connection.enqueue(line) }
                 heldForAnswer.removeAll()
-            }
+                return keep
+            })
             if !keep {
                 Log.warning("control socket: dropped a client that does not read its replies")
                 return drop(client)
@@ -101,6 +133,11 @@ final class ControlServer {
                 if let token = client.token { loop.setEvents(token, 0) }
             }
             if client.connection.hasPendingOutput { unflushed.insert(client.id) }
+            if client.connection.hasBufferedLines {
+                backlogged.insert(client.id)
+            } else {
+                backlogged.remove(client.id)
+            }
         }
     }
 

@@ -92,13 +92,12 @@ final class Scene {
                   hasActions: Bool) {
         // A new notification is a reason to try a homeless lane again.
         if homeless.remove(lane) != nil { rehome(lane) }
-        let stage = ensureStage(for: lane)
-        let surface = ToastSurface(connection: connection, stage: stage)
+        _ = ensureStage(for: lane)
         var style = style
         style.width = self.style.width
-        views[id] = ToastView(surface: surface, lane: lane, content: content, geometry: geometry, style: style)
-        views[id]?.hasActions = hasActions
-        idOfSurface[surface.handle] = id
+        let view = ToastView(lane: lane, content: content, geometry: geometry, style: style)
+        view.hasActions = hasActions
+        views[id] = view
     }
 
     /// New content for a toast on screen (replace in place).
@@ -116,7 +115,7 @@ final class Scene {
 
     func removeToast(id: UInt32) {
         guard let view = views.removeValue(forKey: id) else { return }
-        idOfSurface.removeValue(forKey: view.surface.handle)
+        if let surface = view.surface { idOfSurface.removeValue(forKey: surface.handle) }
         if hovered == id { hovered = nil }
         touches = touches.filter { $0.value.id != id }
         if keyboardTarget == id {
@@ -148,10 +147,11 @@ final class Scene {
             if stage.isWaitingForFrame && framing !== stage { continue }
             for frame in stack.frames(at: now) {
                 guard let view = views[frame.id] else { continue }
+                let surface = view.surface ?? makeSurface(for: view, id: frame.id, on: stage)
                 if view.isStale || view.drawnOpacity != frame.opacity {
                     draw(view, opacity: frame.opacity, stageWidth: size.width, scale: stage.scale)
                 }
-                view.surface.setPosition(x: frame.x, y: frame.y)
+                surface.setPosition(x: frame.x, y: frame.y)
             }
             placeMarker(stack.marker(at: now), lane: lane, stage: stage)
             if stack.isAnimating(at: now) { stage.requestFrame() }
@@ -159,7 +159,7 @@ final class Scene {
             // Fingers' coordinates depend on where the compositor had the
             // toast: learn when it has the new positions.
             for entry in touches.values {
-                views[entry.id]?.surface.trackAppliedPosition(display: connection.display)
+                views[entry.id]?.surface?.trackAppliedPosition(display: connection.display)
             }
         }
     }
@@ -230,16 +230,22 @@ final class Scene {
     private func rehome(_ lane: Lane) {
         let moving = views.filter { $0.value.lane == lane }
         guard !moving.isEmpty else { return }
-        let stage = ensureStage(for: lane)
-        for (id, old) in moving {
-            idOfSurface.removeValue(forKey: old.surface.handle)
-            let view = ToastView(surface: ToastSurface(connection: connection, stage: stage), lane: lane,
-                                 content: old.content, geometry: old.geometry, style: old.style)
-            view.hasActions = old.hasActions
-            views[id] = view
-            idOfSurface[view.surface.handle] = id
+        _ = ensureStage(for: lane)
+        for view in moving.values {
+            // A new surface on the new stage is made when it is next shown.
+            if let surface = view.surface { idOfSurface.removeValue(forKey: surface.handle) }
+            view.surface = nil
+            view.isStale = true
         }
         onNeedsRefresh?()
+    }
+
+    private func makeSurface(for view: ToastView, id: UInt32, on stage: StageSurface) -> ToastSurface {
+        let surface = ToastSurface(connection: connection, stage: stage)
+        view.surface = surface
+        view.isStale = true
+        idOfSurface[surface.handle] = id
+        return surface
     }
 
     // MARK: Drawing
@@ -248,7 +254,8 @@ final class Scene {
         let width = view.lane == .banner ? stageWidth : style.width
         let height = view.geometry.height
         do {
-            let buffer = try view.surface.freeBuffer(width: width * scale, height: height * scale)
+            guard let surface = view.surface else { return }
+            let buffer = try surface.freeBuffer(width: width * scale, height: height * scale)
             let target = PixelTarget(base: buffer.pixels, width: buffer.width, height: buffer.height,
                                      stride: buffer.stride)
             if opacity >= 1 {
@@ -264,7 +271,7 @@ final class Scene {
                 }
                 target.copy(from: view.master!.target, opacity: max(0, opacity))
             }
-            view.surface.present(buffer, scale: scale)
+            surface.present(buffer, scale: scale)
             view.isStale = false
             view.drawnOpacity = opacity
         } catch {
@@ -378,11 +385,11 @@ final class Scene {
         switch event {
         case .down(let surface, let finger, let x, let y, let time):
             let now = instant(time)
-            guard let id = idOfSurface[surface], let view = views[id] else { return }
+            guard let id = idOfSurface[surface], let view = views[id], let toastSurface = view.surface else { return }
             // Gestures work in stage coordinates: the toast moves under the
             // finger while it swipes.
-            view.surface.assumeSettled()
-            let origin = view.surface.appliedPosition
+            toastSurface.assumeSettled()
+            let origin = toastSurface.appliedPosition
             touches[finger] = (id, TouchGesture(x: x + Double(origin.x), y: y + Double(origin.y), at: now,
                                                 width: Double(style.width)), x, y)
             keyboardTarget = id
@@ -390,8 +397,8 @@ final class Scene {
             onTouch?(id, .down)
         case .motion(let finger, let x, let y, let time):
             let now = instant(time)
-            guard var entry = touches[finger], let view = views[entry.id] else { return }
-            let origin = view.surface.appliedPosition
+            guard var entry = touches[finger], let surface = views[entry.id]?.surface else { return }
+            let origin = surface.appliedPosition
             let wasSwiping = entry.gesture.isSwiping
             entry.gesture.move(x: x + Double(origin.x), y: y + Double(origin.y), at: now)
             entry.localX = x

@@ -5,7 +5,9 @@ import PerchWayland
 /// What the scene keeps for one notification on screen: its surface, what
 /// it shows, and the opacity it was last drawn at.
 final class ToastView {
-    let surface: ToastSurface
+    /// Made when the toast first goes on screen: a queued one (a flood may
+    /// queue thousands) costs the compositor nothing.
+    var surface: ToastSurface?
     let lane: Lane
     var content: ToastContent
     var geometry: ToastGeometry
@@ -21,8 +23,7 @@ final class ToastView {
     /// or a default action for Return.
     var hasActions = false
 
-    init(surface: ToastSurface, lane: Lane, content: ToastContent, geometry: ToastGeometry, style: ToastStyle) {
-        self.surface = surface
+    init(lane: Lane, content: ToastContent, geometry: ToastGeometry, style: ToastStyle) {
         self.style = style
         self.lane = lane
         self.content = content

@@ -24,6 +24,7 @@ public final class EventLoop {
     private var pollSetIsStale = true
     private var prePollHooks: [() -> Void] = []
     private var postPollHooks: [() -> Void] = []
+    private var workChecks: [() -> Bool] = []
     private var running = false
 
     public init() {}
@@ -59,6 +60,12 @@ public final class EventLoop {
         postPollHooks.append(hook)
     }
 
+    /// Asked before each poll: while any says there is work left over
+    /// (e.g. buffered requests), poll does not sleep.
+    public func addWorkCheck(_ check: @escaping () -> Bool) {
+        workChecks.append(check)
+    }
+
     public func stop() {
         running = false
     }
@@ -75,8 +82,9 @@ public final class EventLoop {
     public func runOnce(timeoutMilliseconds: Int32) throws(SystemError) {
         for hook in prePollHooks { hook() }
         if pollSetIsStale { rebuildPollSet() }
+        let timeout = workChecks.contains { $0() } ? 0 : timeoutMilliseconds
         let ready = pollSet.withUnsafeMutableBufferPointer { buffer in
-            poll(buffer.baseAddress, nfds_t(buffer.count), timeoutMilliseconds)
+            poll(buffer.baseAddress, nfds_t(buffer.count), timeout)
         }
         if ready < 0 && errno != EINTR { throw SystemError("poll") }
         if ready > 0 {

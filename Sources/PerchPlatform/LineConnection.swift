@@ -21,7 +21,6 @@ public final class LineConnection {
     public let fd: FileDescriptor
     public let maxLineLength: Int
     public let maxPendingOutput: Int
-    private var inbox: [UInt8] = []
     private var outbox: [UInt8] = []
     private var outboxStart = 0
     /// Inside an over-long line: drop bytes until the next newline.
@@ -34,42 +33,83 @@ public final class LineConnection {
         self.maxPendingOutput = maxPendingOutput
     }
 
-    /// Reads everything available now and hands each complete line to
-    /// `deliver`, in order.
-    public func readAvailable(_ deliver: (Input) -> Void) -> ReadOutcome {
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(fd.rawValue, $0.baseAddress, $0.count) }
-            if count == 0 { return .closed }
-            if count < 0 {
-                if errno == EINTR { continue }
-                return (errno == EAGAIN || errno == EWOULDBLOCK) ? .open : .closed
-            }
-            split(chunk[..<count], deliver)
-        }
+    /// Reads what the socket has (one chunk per call, so a client that
+    /// floods cannot hold the loop) and hands at most `maxLines` complete
+    /// lines to `deliver`, in order. Lines beyond that stay buffered:
+    /// `hasBufferedLines` tells the caller to come back next turn.
+    public func readAvailable(maxLines: Int = .max, _ deliver: (Input) -> Void) -> ReadOutcome {
+        readLines(maxLines: maxLines, while: { input in
+            deliver(input)
+            return true
+        })
     }
 
-    private func split(_ bytes: ArraySlice<UInt8>, _ deliver: (Input) -> Void) {
-        var rest = bytes
-        while let newline = rest.firstIndex(of: UInt8(ascii: "\n")) {
+    /// Like `readAvailable(maxLines:_:)`, but `take` may refuse a line
+    /// (return false): it stays buffered, with those after it, for a later
+    /// call.
+    public func readLines(maxLines: Int = .max, while take: (Input) -> Bool) -> ReadOutcome {
+        var outcome = ReadOutcome.open
+        // Backpressure: while plenty waits unhandled, leave the rest in the
+        // socket (the peer blocks instead of us buffering without bound).
+        // (A single unfinished line is always read on, up to the line limit.)
+        if !peerClosed && (bufferedLineCount == 0 || received.count - receivedStart < 256 * 1024) {
+            var chunk = [UInt8](repeating: 0, count: 65536)
+            let count = chunk.withUnsafeMutableBytes { read(fd.rawValue, $0.baseAddress, $0.count) }
+            if count == 0 {
+                peerClosed = true
+            } else if count < 0 {
+                if errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR { peerClosed = true }
+            } else {
+                received.append(contentsOf: chunk[..<count])
+                bufferedLineCount += chunk[..<count].reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+            }
+        }
+        deliverLines(maxLines, take)
+        if peerClosed && !hasBufferedLines { outcome = .closed }
+        return outcome
+    }
+
+    /// Bytes read but not yet handed out as lines.
+    private var received: [UInt8] = []
+    private var receivedStart = 0
+    private var peerClosed = false
+
+    /// Whether complete lines wait in the buffer.
+    public var hasBufferedLines: Bool {
+        bufferedLineCount > 0
+    }
+
+    /// Complete lines in the buffer, counted when bytes arrive and as lines
+    /// leave, so asking is cheap.
+    private var bufferedLineCount = 0
+
+    private func deliverLines(_ maxLines: Int, _ take: (Input) -> Bool) {
+        var delivered = 0
+        while delivered < maxLines,
+              let newline = received[receivedStart...].firstIndex(of: UInt8(ascii: "\n")) {
+            let line = received[receivedStart..<newline]
             if discarding {
                 discarding = false
-            } else if inbox.isEmpty {
-                deliver(.line(rest[rest.startIndex..<newline]))
             } else {
-                inbox.append(contentsOf: rest[rest.startIndex..<newline])
-                deliver(.line(inbox[...]))
-                inbox.removeAll(keepingCapacity: inbox.count <= 65536)
+                guard take(line.count > maxLineLength ? .lineTooLong : .line(line)) else { break }
+                delivered += 1
             }
-            rest = rest[(newline + 1)...]
+            receivedStart = newline + 1
+            bufferedLineCount -= 1
         }
-        guard !discarding, !rest.isEmpty else { return }
-        if inbox.count + rest.count > maxLineLength {
-            inbox.removeAll()
+        // An unfinished line that is already too long: drop it as it comes.
+        let pending = received.count - receivedStart
+        if !discarding && pending > maxLineLength && bufferedLineCount == 0 {
             discarding = true
-            deliver(.lineTooLong)
-        } else {
-            inbox.append(contentsOf: rest)
+            _ = take(.lineTooLong)
+        }
+        if discarding {
+            receivedStart = received.count
+            bufferedLineCount = 0
+        }
+        if receivedStart > 65536 || receivedStart == received.count {
+            received.removeSubrange(0..<receivedStart)
+            receivedStart = 0
         }
     }
 

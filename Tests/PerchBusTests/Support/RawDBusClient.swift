@@ -95,6 +95,8 @@ struct WireReply {
     var errorName: String?
     /// The first body value when the body is a single `u`.
     var uint32: UInt32?
+    /// An error's message (its body's first string).
+    var errorMessage: String?
 }
 
 /// A non-blocking D-Bus client on one socket. The server under test runs
@@ -204,6 +206,10 @@ final class RawDBusClient {
                 }
             }
             if signature == "u" && bodyLength >= 4 { reply.uint32 = readUInt32(at: headerEnd) }
+            if signature.hasPrefix("s") && bodyLength >= 4 {
+                let length = Int(readUInt32(at: headerEnd))
+                reply.errorMessage = String(decoding: inbox[(headerEnd + 4)..<(headerEnd + 4 + length)], as: UTF8.self)
+            }
             if inbox[1] == 2 || inbox[1] == 3 { replies.append(reply) }
             inbox.removeFirst(headerEnd + bodyLength)
         }
