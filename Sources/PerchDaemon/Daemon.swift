@@ -57,7 +57,11 @@ public final class Daemon {
     private var history: History
     private let statePath: String?
     /// Something worth saving changed this loop turn.
-    private var stateIsDirty = false
+    /// Changes of this loop turn, written to the journal before its replies.
+    private var pendingRecords: [JournalRecord] = []
+    private var journal: JournalFile?
+    /// Past this many journal lines the full state is rewritten instead.
+    static let journalLimit = 4096
     private let hooks: HookRunner
     private let started = MonotonicClock.now()
 
@@ -130,36 +134,86 @@ public final class Daemon {
             Log.warning("neither XDG_STATE_HOME nor HOME is set: history and modes will not be kept")
             return
         }
+        var state = PersistentState()
         switch StateFile.load(statePath, now: WallClock.now(), historyCapacity: options.maxHistory) {
         case .fresh:
-            return
+            break
         case .unreadable(let reason):
             Log.warning("cannot read state file \(statePath) (\(reason)); starting fresh")
         case .corrupt(let aside, let reason):
             Log.warning("state file \(statePath) is unreadable (\(reason)); moved it to \(aside) and starting fresh")
-        case .loaded(let state):
-            history = state.history
-            modes = Set(state.modes)
-            nextID = state.nextID
-            let now = MonotonicClock.now()
-            for live in state.live {
-                var notification = live.notification
-                // What was on screen comes back with the time it had left.
-                if let remaining = live.remaining {
-                    guard remaining > 0.05 else { continue }
-                    notification.timeout = remaining
-                } else if notification.urgency != .critical {
-                    notification.timeout = 0
-                }
-                show(notification, kind: options.kind, anchor: options.stack.anchor, motion: nil, at: now)
+        case .loaded(let loaded):
+            state = loaded
+        }
+        let journalPath = statePath + ".journal"
+        if let bytes = try? StateFile.read(journalPath), !bytes.isEmpty {
+            var replayed = state
+            do {
+                _ = try replayed.replay(journal: bytes)
+                state = replayed
+            } catch {
+                let aside = (try? StateFile.setAside(journalPath, now: WallClock.now())) ?? "(could not move it)"
+                Log.warning("state journal \(journalPath) is damaged (\(error.message)); moved it to \(aside)")
             }
-            if !state.live.isEmpty { Log.info("restored \(state.live.count) notification(s) from \(statePath)") }
+        }
+        history = state.history
+        modes = Set(state.modes)
+        nextID = state.nextID
+        let now = MonotonicClock.now()
+        for live in state.live {
+            var notification = live.notification
+            // What was on screen comes back with the time it had left.
+            if let remaining = live.remaining {
+                guard remaining > 0.05 else { continue }
+                notification.timeout = remaining
+            } else if notification.urgency != .critical {
+                notification.timeout = 0
+            }
+            show(notification, kind: options.kind, anchor: options.stack.anchor, motion: nil, at: now)
+        }
+        if !state.live.isEmpty { Log.info("restored \(state.live.count) notification(s) from \(statePath)") }
+        // Start from one compact snapshot and an empty journal.
+        pendingRecords.removeAll()
+        writeSnapshot()
+        do {
+            journal = try JournalFile(path: journalPath)
+            try journal?.truncate()
+        } catch {
+            Log.error("cannot open the state journal: \(error); changes are saved as full snapshots")
         }
     }
 
+    /// Notes that a notification is live (new, replaced or restored).
+    private func recordLive(_ notification: Notification) {
+        let item = LiveNotification(notification: notification,
+                                    remaining: options.stack.timing.displayTime(for: notification),
+                                    postedAt: WallClock.now())
+        pendingRecords.append(.live(item, nextID: nextID))
+    }
+
+    /// Makes this turn's changes durable: a few journal lines and one
+    /// fdatasync, or, when the journal has grown long, a new snapshot.
     private func saveStateIfNeeded() {
-        guard stateIsDirty, let statePath else { return }
-        stateIsDirty = false
+        guard !pendingRecords.isEmpty, statePath != nil else { return }
+        let start = MonotonicClock.now()
+        defer { trace?.record("save", start: start, end: MonotonicClock.now()) }
+        let records = pendingRecords
+        pendingRecords.removeAll(keepingCapacity: true)
+        if let journal, journal.lineCount + records.count <= Daemon.journalLimit {
+            do {
+                try journal.append(records.flatMap { $0.encoded() }, lines: records.count)
+                return
+            } catch {
+                Log.error("cannot append to \(journal.path): \(error); writing a full snapshot")
+            }
+        }
+        writeSnapshot()
+        try? journal?.truncate()
+    }
+
+    /// Writes the whole state atomically.
+    private func writeSnapshot() {
+        guard let statePath else { return }
         let now = MonotonicClock.now()
         let live = board.all.filter { !$0.isLeaving }.map { toast in
             LiveNotification(notification: toast.notification, remaining: toast.timer.remaining(at: now),
@@ -167,7 +221,7 @@ public final class Daemon {
         }
         let state = PersistentState(history: history, modes: Array(modes), live: live, nextID: nextID)
         do {
-            try StateFile.write(Array(JSON.serialize(state.json()).utf8), to: statePath)
+            try StateFile.write(state.encoded(), to: statePath)
         } catch {
             Log.error("cannot save state to \(statePath): \(error)")
         }
@@ -181,6 +235,10 @@ public final class Daemon {
         } catch {
             return .compositorLost("event loop: \(error)")
         }
+        // A clean stop keeps the exact time each notification has left.
+        pendingRecords.removeAll()
+        writeSnapshot()
+        try? journal?.truncate()
         connection.flush()
         return outcome
     }
@@ -254,7 +312,7 @@ public final class Daemon {
             case .toggle(let name): if modes.remove(name) == nil { modes.insert(name) }
             }
             if change != .get {
-                stateIsDirty = true
+                pendingRecords.append(.modes(modes.sorted()))
                 modesChanged(at: now)
             }
             return .success(["modes": .array(modes.sorted().map { .string($0) })])
@@ -267,7 +325,7 @@ public final class Daemon {
             guard let entry = history.removeLatest() else {
                 return .failure(ControlError(.notFound, "history is empty: nothing to restore"))
             }
-            stateIsDirty = true
+            pendingRecords.append(.restored(id: entry.notification.id))
             var notification = entry.notification
             if board.toast(id: notification.id) != nil { notification.id = takeID() }
             senders[notification.id] = client
@@ -324,7 +382,7 @@ public final class Daemon {
             notification.id = id
             let geometry = scene.geometry(for: notification.content, lane: lane, style: options.style)
             board.replace(notification, height: geometry.height, at: now)
-            stateIsDirty = true
+            recordLive(notification)
             scene.updateToast(id: id, content: notification.content, geometry: geometry, style: options.style,
                               hasActions: !notification.actions.isEmpty)
             refresh()
@@ -341,7 +399,7 @@ public final class Daemon {
     /// do-not-disturb, straight into history).
     private func show(_ notification: Notification, kind: NotificationKind, anchor: Anchor,
                       motion overrides: (enter: Transition?, exit: Transition?, bounce: Bool?)?, at now: Instant) {
-        stateIsDirty = true
+        recordLive(notification)
         control.broadcast(.queued(notification), sender: senders[notification.id])
         if modes.contains(Daemon.doNotDisturb) && notification.urgency != .critical {
             // Kept off screen; the events are still told.
@@ -392,8 +450,9 @@ public final class Daemon {
 
     /// A notification is gone for good: tell its sender and subscribers.
     private func retire(_ notification: Notification, reason: DismissReason) {
-        history.append(HistoryEntry(notification: notification, reason: reason, closedAt: WallClock.now()))
-        stateIsDirty = true
+        let entry = HistoryEntry(notification: notification, reason: reason, closedAt: WallClock.now())
+        history.append(entry)
+        pendingRecords.append(.gone(entry))
         control.broadcast(.dismissed(notification, reason: reason), sender: senders[notification.id])
         senders.removeValue(forKey: notification.id)
         runHook(options.onDismiss, name: "on-dismiss", notification, reason: reason)

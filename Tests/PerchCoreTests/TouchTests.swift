@@ -158,3 +158,56 @@ struct CommandWordsTests {
         #expect(throws: CommandWords.SplitError.self) { try CommandWords.split("say hi\\") }
     }
 }
+
+@Suite("State journal")
+struct StateJournalTests {
+    private func note(_ id: UInt32) -> Notification { Notification(id: id, app: "a", title: "t\(id)") }
+
+    @Test("replaying records rebuilds live notifications, history, modes and the next id")
+    func replay() throws {
+        let records: [JournalRecord] = [
+            .live(LiveNotification(notification: note(1), remaining: 5, postedAt: 10), nextID: 2),
+            .live(LiveNotification(notification: note(2), remaining: nil, postedAt: 11), nextID: 3),
+            .gone(HistoryEntry(notification: note(1), reason: .expired, closedAt: 20)),
+            .modes(["do-not-disturb"]),
+        ]
+        var state = PersistentState()
+        let bytes = records.flatMap { $0.encoded() }
+        #expect(try state.replay(journal: bytes) == 4)
+        #expect(state.live.map(\.notification.id) == [2])
+        #expect(state.history.entries.map(\.notification.id) == [1])
+        #expect(state.modes == ["do-not-disturb"])
+        #expect(state.nextID == 3)
+    }
+
+    @Test("every record survives its JSON line")
+    func roundTrip() throws {
+        let records: [JournalRecord] = [
+            .live(LiveNotification(notification: note(7), remaining: 2.5, postedAt: 1), nextID: 8),
+            .gone(HistoryEntry(notification: note(7), reason: .dismissedByUser, closedAt: 3)),
+            .restored(id: 7), .modes(["a", "b"]),
+        ]
+        for record in records {
+            #expect(try JournalRecord(json: JSON.parse(record.encoded().dropLast())) == record)
+        }
+    }
+
+    @Test("a record replayed twice changes nothing more")
+    func idempotent() throws {
+        let gone = JournalRecord.gone(HistoryEntry(notification: note(1), reason: .expired, closedAt: 2))
+        var state = PersistentState()
+        state.apply(.live(LiveNotification(notification: note(1), remaining: 1, postedAt: 1), nextID: 2))
+        state.apply(gone)
+        state.apply(gone)
+        #expect(state.history.count == 1)
+    }
+
+    @Test("a torn last line is ignored; a bad line before it is an error")
+    func torn() throws {
+        let good = JournalRecord.modes(["x"]).encoded()
+        var state = PersistentState()
+        #expect(try state.replay(journal: good + Array(#"{"modes":["#.utf8)) == 1)
+        var other = PersistentState()
+        #expect(throws: StateError.self) { try other.replay(journal: Array("garbage\n".utf8) + good) }
+    }
+}
