@@ -22,6 +22,9 @@ extension BusNotify {
         request.actions = actions
         request.resident = resident
         request.category = category
+        request.progress = value
+        request.synchronousTag = synchronousTag
+        request.image = image.flatMap(\.toastImage)
         return request
     }
 

@@ -1,3 +1,4 @@
+import PerchCore
 /// The `image-data` hint's pixels as the sender described them (D-Bus
 /// signature `(iiibiiay)`, GdkPixbuf's layout): `height` rows of `rowstride`
 /// bytes, each starting with `width` pixels of `channels` bytes (RGB or
@@ -53,5 +54,26 @@ public struct RawImage: Equatable, Sendable {
             return "\(data.count) bytes of pixels, \(needed) needed"
         }
         return nil
+    }
+}
+
+extension RawImage {
+    /// The pixels as packed RGBA (8 bits, straight alpha), or nil when they
+    /// cannot be drawn as described.
+    public var toastImage: ToastImage? {
+        guard problem == nil, bitsPerSample == 8, channels == 3 || channels == 4 else { return nil }
+        var rgba = [UInt8](repeating: 255, count: width * height * 4)
+        for y in 0..<height {
+            let row = y * rowstride
+            for x in 0..<width {
+                let source = row + x * channels
+                let target = (y * width + x) * 4
+                rgba[target] = data[source]
+                rgba[target + 1] = data[source + 1]
+                rgba[target + 2] = data[source + 2]
+                if channels == 4 && hasAlpha { rgba[target + 3] = data[source + 3] }
+            }
+        }
+        return ToastImage(width: width, height: height, rgba: rgba)
     }
 }

@@ -104,6 +104,12 @@ extension ControlProtocol {
         notify.bounce = try params.bool("bounce")
         notify.resident = try params.bool("resident") ?? false
         notify.category = try params.string("category")
+        if let progress = try params.number("progress") {
+            guard progress >= 0, progress <= 100 else {
+                throw ControlError(.invalidParams, "notify: \"progress\" must be from 0 to 100")
+            }
+            notify.progress = Int(progress.rounded())
+        }
         notify.actions = try params.actions("actions")
         if let name = try params.string("style") {
             guard let kind = NotificationKind(rawValue: name) else {

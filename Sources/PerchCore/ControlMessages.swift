@@ -60,6 +60,13 @@ public struct NotifyRequest: Equatable, Sendable {
     public var actions: [NotificationAction] = []
     public var resident = false
     public var category: String?
+    /// 0...100, drawn as a bar.
+    public var progress: Int?
+    /// Pixels for the icon (D-Bus image-data only).
+    public var image: ToastImage?
+    /// Replaces the live notification posted with the same tag (D-Bus
+    /// x-canonical-private-synchronous).
+    public var synchronousTag: String?
 
     public init(title: String) {
         self.title = title

@@ -35,6 +35,10 @@ public struct Notification: Equatable, Sendable {
     public var resident: Bool
     /// The sender's category (freedesktop `category` hint), e.g. "email".
     public var category: String?
+    /// Pixels to show instead of an icon file (D-Bus image-data).
+    public var image: ToastImage?
+    /// Progress 0...100 drawn as a bar (D-Bus `value` hint).
+    public var progress: Int?
 
     public init(id: UInt32 = 0, app: String = "", title: String, body: String = "",
                 iconPath: String? = nil, urgency: Urgency = .normal, timeout: Double? = nil,
@@ -49,11 +53,14 @@ public struct Notification: Equatable, Sendable {
         self.actions = actions
         self.resident = resident
         category = nil
+        image = nil
+        progress = nil
     }
 
     public var content: ToastContent {
         ToastContent(title: title, body: body, iconPath: iconPath,
-                     buttons: actions.filter { $0.id != NotificationAction.defaultID })
+                     buttons: actions.filter { $0.id != NotificationAction.defaultID }, image: image,
+                     progress: progress)
     }
 
     public var defaultAction: NotificationAction? {

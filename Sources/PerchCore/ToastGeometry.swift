@@ -11,55 +11,71 @@ public struct ToastGeometry: Equatable, Sendable {
     /// The action buttons along the bottom of the card, in card-local
     /// surface pixels; empty when there are none (or none fit).
     public var buttons: [ButtonBox]
+    /// The top of the progress bar, card-local surface pixels; nil when the
+    /// card has none. The bar is `style.progressHeight` tall and spans
+    /// `style.buttonRowWidth` from `style.padding`, like a row of buttons.
+    public var progressBarY: Int?
 
     /// A card of a fixed height with no separate body area (banners).
     public init(height: Int) {
         self.height = height
         bodyHeight = 0
         buttons = []
+        progressBarY = nil
     }
 
-    /// The card grows to fit its title, body, icon and buttons, up to
-    /// `style.maxHeight`. Past that, the body gives way: it is ellipsized to
-    /// leave the buttons their full rows at the bottom of the card, because
-    /// a button cut in half cannot be read or clicked with confidence. Only
-    /// when the title (and icon) and every row cannot fit even with no body
-    /// are whole rows left out, from the last one up: `maxHeight` is a hard
-    /// limit, so a sender with fifty actions cannot make a card taller than
-    /// the screen. With the default style five rows always fit.
+    /// The card grows to fit its title, body, icon, progress bar and
+    /// buttons, up to `style.maxHeight`. Past that, the body gives way: it
+    /// is ellipsized to leave the bar and the buttons their full height at
+    /// the bottom of the card, because a button cut in half cannot be read or
+    /// clicked with confidence, and a progress bar is the one thing a
+    /// progress notification is sent for. Only when the title (and icon),
+    /// the bar and every row cannot fit even with no body are whole rows
+    /// left out, from the last one up: `maxHeight` is a hard limit, so a
+    /// sender with fifty actions cannot make a card taller than the screen.
+    /// With the default style five rows always fit. The bar is never left
+    /// out (it is a few pixels).
     ///
     /// - Parameters:
     ///   - titleHeight: height of the single-line title.
     ///   - naturalBodyHeight: height of the wrapped body with no limit, 0 if empty.
     ///   - hasIcon: whether an icon is drawn (it sets a minimum height).
     ///   - buttons: the action buttons' label widths, in order.
+    ///   - hasProgress: whether a progress bar is drawn; ignored when
+    ///     `style.progressHeight` is not positive.
     public init(titleHeight: Int, naturalBodyHeight: Int, hasIcon: Bool, style: ToastStyle,
-                buttons labels: [ButtonLabel] = []) {
+                buttons labels: [ButtonLabel] = [], hasProgress: Bool = false) {
         let chrome = 2 * style.padding
         let layout = ButtonLayout(labels: labels, style: style)
         // The button rows plus the gap above them, when there are any.
         func buttonBlock(_ rows: Int) -> Int {
             rows > 0 ? style.buttonTopGap + layout.height(rows: rows) : 0
         }
+        // The bar has the buttons' gap above it: both are controls under the
+        // text, so they keep the same distance from it.
+        let showsBar = hasProgress && style.progressHeight > 0
+        let barBlock = showsBar ? style.buttonTopGap + style.progressHeight : 0
         var rows = layout.rows.count
         let bodyBlock = naturalBodyHeight > 0 ? style.titleGap + naturalBodyHeight : 0
         var content = titleHeight + bodyBlock
         if hasIcon { content = max(content, style.iconSize) }
-        let natural = chrome + content + buttonBlock(rows)
+        let natural = chrome + content + barBlock + buttonBlock(rows)
         if natural <= style.maxHeight {
             height = natural
             bodyHeight = naturalBodyHeight
         } else {
             height = style.maxHeight
             let leastContent = hasIcon ? max(titleHeight, style.iconSize) : titleHeight
-            while rows > 0 && chrome + leastContent + buttonBlock(rows) > height { rows -= 1 }
-            let room = height - chrome - buttonBlock(rows)
+            while rows > 0 && chrome + leastContent + barBlock + buttonBlock(rows) > height { rows -= 1 }
+            let room = height - chrome - barBlock - buttonBlock(rows)
             bodyHeight = min(naturalBodyHeight, max(0, room - titleHeight - style.titleGap))
         }
-        // Buttons sit at the bottom, inside the padding: right under the
-        // content when the card has its natural height, and where the
-        // ellipsized body ends when it is capped.
-        buttons = layout.boxes(rows: rows, top: height - style.padding - layout.height(rows: rows))
+        // The bar and the buttons sit at the bottom, inside the padding:
+        // right under the content when the card has its natural height, and
+        // where the ellipsized body ends when it is capped.
+        let buttonsTop = height - style.padding - layout.height(rows: rows)
+        buttons = layout.boxes(rows: rows, top: buttonsTop)
+        progressBarY = showsBar ? height - style.padding - buttonBlock(rows) - style.progressHeight : nil
     }
 
     /// The button at a card-local point (surface pixels, as pointer events

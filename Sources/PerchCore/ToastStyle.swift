@@ -59,6 +59,19 @@ public struct ToastStyle: Equatable, Sendable {
     /// The 2 px ring around the button that has the keyboard focus.
     public var buttonFocusRing = RGBA.white
 
+    // The progress bar (`ToastContent.progress`): under the body and the
+    // icon, as wide as a row of buttons, with `buttonTopGap` above it.
+    /// The filled part; the track is the same colour at a quarter of its alpha.
+    public var progressColor = RGBA(red: 1, green: 1, blue: 1, alpha: 0.6)
+    /// Height of the bar, surface pixels; its ends are rounded by half of it.
+    /// 0 or less draws no bar.
+    public var progressHeight = 6
+
+    /// Whether bodies are Pango markup (the spec's body-markup: `<b>`, `<i>`,
+    /// `<u>`, `<a>`, `<img>`); false shows `<` and `&` as they are. Titles
+    /// are always plain text.
+    public var markup = true
+
     public init() {}
 
     /// Width available to the text column, in surface pixels.
@@ -80,12 +93,37 @@ public struct ToastContent: Equatable, Sendable {
     /// Buttons drawn under the body, in order. The `default` action is
     /// never among them (clicking the card invokes it).
     public var buttons: [NotificationAction]
+    /// Pixels sent with the notification (D-Bus image-data); drawn where
+    /// the icon goes, in preference to `iconPath`.
+    public var image: ToastImage?
+    /// A progress bar under the body, 0...100; nil = none.
+    public var progress: Int?
 
     public init(title: String, body: String = "", iconPath: String? = nil,
-                buttons: [NotificationAction] = []) {
+                buttons: [NotificationAction] = [], image: ToastImage? = nil, progress: Int? = nil) {
         self.title = title
         self.body = body
         self.iconPath = iconPath
         self.buttons = buttons
+        self.image = image
+        self.progress = progress
+    }
+}
+
+/// An image given as pixels: RGBA, 8 bits per channel, straight (not
+/// premultiplied) alpha, rows packed (`width * 4` bytes each).
+public struct ToastImage: Equatable, Sendable {
+    public var width: Int
+    public var height: Int
+    public var rgba: [UInt8]
+
+    /// Nil when the sizes do not add up.
+    public init?(width: Int, height: Int, rgba: [UInt8]) {
+        guard width > 0, height > 0, width <= 4096, height <= 4096, rgba.count == width * height * 4 else {
+            return nil
+        }
+        self.width = width
+        self.height = height
+        self.rgba = rgba
     }
 }

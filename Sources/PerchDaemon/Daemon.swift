@@ -1,4 +1,5 @@
 import Glibc
+import PerchBus
 import PerchCore
 import PerchPlatform
 import PerchWayland
@@ -33,6 +34,10 @@ public final class Daemon {
         public var onAction: [String] = []
         /// Seconds before a hook that has not finished is killed.
         public var hookTimeout = 5.0
+        /// Serve org.freedesktop.Notifications on the session bus.
+        public var dbus = true
+        /// Take the bus name from another daemon that allows it.
+        public var replaceBusOwner = false
         /// How many dismissed notifications history keeps.
         public var maxHistory = History.defaultCapacity
         /// Where history, modes and live notifications are kept; nil = the
@@ -63,6 +68,9 @@ public final class Daemon {
     /// Past this many journal lines the full state is rewritten instead.
     static let journalLimit = 4096
     private let hooks: HookRunner
+    private var bus: NotificationsBus?
+    /// Live notifications by x-canonical-private-synchronous tag.
+    private var synchronousTags: [String: UInt32] = [:]
     private let started = MonotonicClock.now()
 
     static let doNotDisturb = "do-not-disturb"
@@ -125,6 +133,38 @@ public final class Daemon {
             self.control.flushReplies()
         }
         restoreState()
+        if options.dbus { try startBus() }
+    }
+
+    /// What Perch tells D-Bus clients it can do.
+    static let capabilities = ["actions", "body", "body-markup", "icon-static", "persistence",
+                               "x-canonical-private-synchronous"]
+
+    private func startBus() throws(StartupError) {
+        do {
+            bus = try NotificationsBus(
+                loop: loop,
+                handlers: .init(
+                    notify: { [unowned self] notify in
+                        for problem in notify.diagnostics { Log.warning("D-Bus Notify from \(notify.appName): \(problem)") }
+                        return .success(self.post(notify.notifyRequest, from: nil, at: MonotonicClock.now()))
+                    },
+                    closeNotification: { [unowned self] id in
+                        if self.board.dismiss(id: id, reason: .closedByCall, at: MonotonicClock.now()) { self.refresh() }
+                        // Lenient: closing an id that is already gone is no error.
+                        return .success(())
+                    }),
+                replace: options.replaceBusOwner, capabilities: Daemon.capabilities,
+                serverInfo: (name: "Perch", vendor: "Perch", version: PerchVersion.string))
+            bus?.onDisconnect = { reason in Log.warning("lost the session bus (\(reason)); serving the control socket only") }
+        } catch .noBus(let reason) {
+            Log.warning("no D-Bus session bus (\(reason)); serving the control socket only")
+        } catch .nameTaken(let owner) {
+            throw StartupError(message: "another notification daemon owns org.freedesktop.Notifications: \(owner) "
+                + "(stop it, or start perch with --replace)", exitStatus: 3)
+        } catch {
+            Log.warning("D-Bus: \(error); serving the control socket only")
+        }
     }
 
     // MARK: State on disk
@@ -378,6 +418,12 @@ public final class Daemon {
                                         timeout: request.timeout, actions: request.actions,
                                         resident: request.resident)
         notification.category = request.category
+        notification.image = request.image
+        notification.progress = request.progress
+        var request = request
+        if let tag = request.synchronousTag, request.replaces == nil, let id = synchronousTags[tag] {
+            request.replaces = id
+        }
         if let id = request.replaces, let lane = board.lane(of: id), board.toast(id: id)?.isLeaving == false {
             notification.id = id
             let geometry = scene.geometry(for: notification.content, lane: lane, style: options.style)
@@ -390,6 +436,7 @@ public final class Daemon {
         }
         notification.id = takeID()
         senders[notification.id] = client
+        if let tag = request.synchronousTag { synchronousTags[tag] = notification.id }
         show(notification, kind: request.kind ?? options.kind, anchor: request.anchor ?? options.stack.anchor,
              motion: (request.enter, request.exit, request.bounce), at: now)
         return notification.id
@@ -454,7 +501,9 @@ public final class Daemon {
         history.append(entry)
         pendingRecords.append(.gone(entry))
         control.broadcast(.dismissed(notification, reason: reason), sender: senders[notification.id])
+        bus?.emitNotificationClosed(id: notification.id, reason: reason)
         senders.removeValue(forKey: notification.id)
+        synchronousTags = synchronousTags.filter { $0.value != notification.id }
         runHook(options.onDismiss, name: "on-dismiss", notification, reason: reason)
     }
 
@@ -469,6 +518,7 @@ public final class Daemon {
     private func invoke(_ id: UInt32, action: String, at now: Instant) {
         guard let toast = board.toast(id: id) else { return }
         control.broadcast(.actionInvoked(toast.notification, action: action), sender: senders[id])
+        bus?.emitActionInvoked(id: id, action: action)
         runHook(options.onAction, name: "on-action", toast.notification, action: action)
         if !toast.notification.resident {
             board.dismiss(id: id, reason: .dismissedByUser, at: now)
@@ -583,8 +633,10 @@ public final class Daemon {
     }
 }
 
-/// A reason the daemon cannot start, worded for the user.
+/// A reason the daemon cannot start, worded for the user, and the exit
+/// status it means (2 in general; 3 when the bus name is taken).
 public struct StartupError: Error, CustomStringConvertible {
     public var message: String
+    public var exitStatus: Int32 = 2
     public var description: String { message }
 }

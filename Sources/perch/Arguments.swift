@@ -40,6 +40,8 @@ let usage = """
       --max-history N        dismissed notifications kept for history/restore (default 50)
       --state FILE           where history, modes and live notifications are kept
                              (default $XDG_STATE_HOME/perch/state.json)
+      --replace              take org.freedesktop.Notifications from another daemon (if it allows)
+      --no-dbus              serve the control socket only
       -v, --verbose
 
     """
@@ -135,6 +137,10 @@ func parseArguments(_ arguments: ArraySlice<String>) throws(ArgumentError) -> (D
             options.maxHistory = Int(try number(argument, 0...100_000))
         case "--state":
             options.statePath = try value(argument)
+        case "--replace":
+            options.replaceBusOwner = true
+        case "--no-dbus":
+            options.dbus = false
         case "--ignore-timeout":
             options.stack.timing.ignoreSenderTimeout = true
         case "--on-button-left", "--on-button-middle", "--on-button-right", "--on-touch":

@@ -5,6 +5,7 @@ import PerchPlatform
 
 // Exit statuses: 0 stopped by a signal, 1 the compositor went away,
 // 2 cannot start (no Wayland session, no layer-shell, socket in use…),
+// 3 another daemon owns org.freedesktop.Notifications,
 // 64 bad command line.
 
 let parsed: (Daemon.Options, verbose: Bool)?
@@ -22,7 +23,7 @@ do {
     daemon = try Daemon(options: options)
 } catch {
     Log.error(error.message)
-    exit(2)
+    exit(error.exitStatus)
 }
 
 switch daemon.run() {

@@ -1,0 +1,177 @@
+"""The freedesktop notification server on a real session bus: notify-send,
+gdbus, signals, and bad calls."""
+
+import os
+import subprocess
+import time
+
+from harness import (CARD_FILL, CARD_LEFT, MARGIN, TestFailure, check, poll, roughly, runs_in_column,
+                     runs_in_row, test)
+from pointer import pointer
+
+X_PROBE = CARD_LEFT + 130
+DEST = ["--dest", "org.freedesktop.Notifications", "--object-path", "/org/freedesktop/Notifications"]
+
+
+def start_bus(t):
+    """A private dbus-daemon for the session user; returns its address."""
+    s = t.sway()
+    proc = s.popen(["dbus-daemon", "--session", "--nofork", "--print-address=1", "--nopidfile"],
+                   env=s.env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    address = proc.stdout.readline().decode().strip()
+    check(address.startswith("unix:"), "dbus-daemon did not print an address: %r" % address)
+    t.notes.append("bus %s" % address)
+    return address
+
+
+def start(t, args=()):
+    address = start_bus(t)
+    s = t.sway()
+    env = s.env(DBUS_SESSION_BUS_ADDRESS=address)
+    from harness import Perch
+    import os as _os
+    p = Perch(s, t.bindir, _os.path.join(t.tmp, "perch.log"), env=env, args=list(args))
+    t.perch = p
+    p.wait_ready()
+    # The bus name is requested after the socket is up: wait for it.
+    def owned():
+        r = s.run(["gdbus", "call", "--session"] + DEST + ["--method",
+                   "org.freedesktop.Notifications.GetServerInformation"], env=env, timeout=5)
+        return r.returncode == 0
+    ok, _ = poll(owned, 5.0, 0.1)
+    check(ok, "perch did not take org.freedesktop.Notifications; log:\n%s" % p.log())
+    return p, env
+
+
+def gdbus(t, env, *args, timeout=5):
+    return t.sway().run(["gdbus", "call", "--session"] + DEST + list(args), env=env, timeout=timeout)
+
+
+def card_at_rest(t, count=1):
+    def probe():
+        img = t.screenshot()
+        runs = runs_in_column(img, X_PROBE)
+        if len(runs) != count or runs[0][0] != MARGIN:
+            return None
+        rows = [runs_in_row(img, (a + b) // 2, CARD_LEFT - 40) for a, b in runs]
+        return runs if all(r and r[0][0] == CARD_LEFT for r in rows) else None
+    runs, _ = poll(probe, 4.0, 0.05)
+    check(runs, "no card came to rest at top-right: %s" % runs_in_column(t.shots[-1][1], X_PROBE))
+    return runs
+
+
+@test
+def notify_send_shows_a_toast(t):
+    p, env = start(t)
+    r = t.sway().run(["notify-send", "-a", "mail", "Hello over D-Bus", "sent with notify-send"], env=env)
+    check(r.returncode == 0, "notify-send failed: %r" % r.stderr)
+    card_at_rest(t)
+    items = p.list()
+    check(len(items) == 1 and items[0]["title"] == "Hello over D-Bus" and items[0]["app"] == "mail",
+          "list should show the D-Bus notification: %r" % items)
+
+
+@test
+def capabilities_and_server_information(t):
+    p, env = start(t)
+    r = gdbus(t, env, "--method", "org.freedesktop.Notifications.GetCapabilities")
+    check(r.returncode == 0 and "'actions'" in r.stdout and "'body'" in r.stdout,
+          "GetCapabilities: %r %r" % (r.stdout, r.stderr))
+    r = gdbus(t, env, "--method", "org.freedesktop.Notifications.GetServerInformation")
+    check(r.returncode == 0 and "'Perch'" in r.stdout and "'1.2'" in r.stdout,
+          "GetServerInformation: %r %r" % (r.stdout, r.stderr))
+
+
+@test
+def close_notification_emits_notification_closed_with_reason_3(t):
+    p, env = start(t)
+    r = gdbus(t, env, "--method", "org.freedesktop.Notifications.Notify", "app", "0", "", "Closing soon", "",
+              "[]", "{}", "0")
+    check(r.returncode == 0, "Notify failed: %r" % r.stderr)
+    nid = int(r.stdout.strip().strip("(),").split()[-1])
+    monitor = t.sway().popen(["gdbus", "monitor", "--session", "--dest", "org.freedesktop.Notifications"],
+                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(0.5)
+    r = gdbus(t, env, "--method", "org.freedesktop.Notifications.CloseNotification", str(nid))
+    check(r.returncode == 0, "CloseNotification failed: %r" % r.stderr)
+    time.sleep(1.0)
+    monitor.terminate()
+    out = monitor.communicate(timeout=5)[0].decode()
+    check("NotificationClosed (uint32 %d, uint32 3)" % nid in out,
+          "expected NotificationClosed(%d, 3) on the bus; monitor saw:\n%s" % (nid, out))
+
+
+@test
+def notify_send_wait_prints_the_clicked_action(t):
+    p, env = start(t)
+    waiter = t.sway().popen(["notify-send", "--wait", "--action=yes=Yes", "--action=no=No", "Question", "Yes?"],
+                            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    card = card_at_rest(t)[0]
+    img = t.shots[-1][1]
+    y = card[1] - 10 - 12
+    xs = [x for x in range(CARD_LEFT + 4, CARD_LEFT + 150) if not roughly(img.pixel(x, y), CARD_FILL, tol=8)]
+    check(xs, "no button pixels on the card's bottom row y=%d" % y)
+    pointer(t.sway(), t.bindir, "sleep", "0.3", "move", xs[0] + 20, y, "sleep", "0.1", "click", "left")
+    try:
+        out, err = waiter.communicate(timeout=6)
+    except subprocess.TimeoutExpired:
+        waiter.kill()
+        raise TestFailure("notify-send --wait did not return after the Yes button was clicked")
+    check(out.decode().strip() == "yes", "notify-send --wait should print 'yes', printed %r (stderr %r)"
+          % (out, err))
+
+
+@test
+def replaces_id_updates_in_place(t):
+    p, env = start(t)
+    r = t.sway().run(["notify-send", "--print-id", "Downloading", "10 %"], env=env)
+    nid = int(r.stdout.strip())
+    card_at_rest(t)
+    r = t.sway().run(["notify-send", "--print-id", "-r", str(nid), "Downloading", "90 %"], env=env)
+    check(int(r.stdout.strip()) == nid, "a replacement should keep id %d, got %r" % (nid, r.stdout))
+    items = p.list()
+    check(len(items) == 1 and items[0]["body"] == "90 %", "the notification should be updated in place: %r" % items)
+
+
+@test
+def bad_dbus_calls_get_errors_and_the_server_keeps_serving(t):
+    p, env = start(t)
+    # Wrong signature (dbus-send sends exactly what it is told).
+    r = t.sway().run(["dbus-send", "--session", "--print-reply", "--dest=org.freedesktop.Notifications",
+                      "/org/freedesktop/Notifications", "org.freedesktop.Notifications.Notify",
+                      "string:only-one-argument"], env=env)
+    check(r.returncode != 0 and "InvalidArgs" in (r.stderr + r.stdout),
+          "a wrong signature should get an InvalidArgs error: %r %r" % (r.stdout, r.stderr))
+    # Odd action list.
+    r = gdbus(t, env, "--method", "org.freedesktop.Notifications.Notify", "app", "0", "", "T", "",
+              "['only-an-id']", "{}", "0")
+    check(r.returncode != 0, "an odd action list should be an error: %r" % r.stdout)
+    # Broken image-data: rowstride does not match, and absurd dimensions.
+    for w, h, stride in ((64, 64, 10), (100000, 100000, 400000)):
+        r = gdbus(t, env, "--method", "org.freedesktop.Notifications.Notify", "app", "0", "", "Image", "",
+                  "[]", "{'image-data': <(%d, %d, %d, true, 8, 4, [byte 0, 1, 2, 3])>}" % (w, h, stride), "0")
+        check(r.returncode == 0, "a broken image should fall back to no image, not fail: %r" % r.stderr)
+    # A long body (argv caps a string at 128 KiB; PerchBus's own tests send
+    # 1 MB on a direct connection) and invalid markup.
+    big = "x" * 100000
+    r = gdbus(t, env, "--method", "org.freedesktop.Notifications.Notify", "app", "0", "", "Big", big,
+              "[]", "{}", "0", timeout=10)
+    check(r.returncode == 0, "a 100 kB body should be accepted: %r" % r.stderr[:200])
+    r = gdbus(t, env, "--method", "org.freedesktop.Notifications.Notify", "app", "0", "", "Markup",
+              "<b>unclosed <i>tags", "[]", "{}", "0")
+    check(r.returncode == 0, "invalid markup should be accepted: %r" % r.stderr)
+    check(p.proc.poll() is None, "perch died")
+    r = gdbus(t, env, "--method", "org.freedesktop.Notifications.GetServerInformation")
+    check(r.returncode == 0, "the server should still answer: %r" % r.stderr)
+
+
+@test
+def another_owner_of_the_name_makes_perch_exit_3(t):
+    p, env = start(t)
+    from harness import Perch
+    second = Perch(t.sway(), t.bindir, os.path.join(t.tmp, "perch2.log"),
+                   env=dict(env, WAYLAND_DISPLAY=os.path.join(env["XDG_RUNTIME_DIR"], env["WAYLAND_DISPLAY"]),
+                            XDG_RUNTIME_DIR=t.user_dir()))
+    rc = second.wait_exit(10)
+    check(rc == 3, "a second perch on the same bus should exit 3, exited %r; log: %s" % (rc, second.log()))
+    check("org.freedesktop.Notifications" in second.log(), "it should say which name is taken: %s" % second.log())
