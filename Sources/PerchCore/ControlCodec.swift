@@ -1,6 +1,6 @@
 extension ControlProtocol {
     public static let methods = ["notify", "dismiss", "list", "invoke", "subscribe", "history", "restore",
-                                 "mode", "status", "version"]
+                                 "mode", "status", "version", "reload"]
 
     /// Decodes one request line (without its newline).
     public static func decode(line: some Collection<UInt8>) -> ControlEnvelope {
@@ -64,6 +64,8 @@ extension ControlProtocol {
             request = .status
         case "version":
             request = .version
+        case "reload":
+            request = .reload
         default:
             throw ControlError(.methodNotFound,
                                "unknown method \"\(method)\"; known: \(methods.joined(separator: ", "))")
@@ -190,6 +192,7 @@ extension ControlProtocol {
         }
         if notification.resident { object["resident"] = true }
         if let category = notification.category { object["category"] = .string(category) }
+        if let progress = notification.progress { object["progress"] = .number(Double(progress)) }
         return .object(object)
     }
 

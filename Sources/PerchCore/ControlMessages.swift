@@ -22,6 +22,8 @@ public enum ControlErrorCode: Int, Sendable {
     case lineTooLong = -32002
     /// Perch failed to carry out a valid request.
     case internalError = -32603
+    /// `reload` found errors in the config; the previous one stays.
+    case configError = -32003
 }
 
 public struct ControlError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -115,6 +117,8 @@ public enum ControlRequest: Equatable, Sendable {
     case mode(ModeChange)
     case status
     case version
+    /// Reads the config again.
+    case reload
 }
 
 /// Something that happened to a notification, as subscribers and the

@@ -31,6 +31,14 @@ extension Notification {
         actions = try Self.decodeActions(&object)
         resident = try object.optionalBool("resident") ?? false
         category = try object.optionalString("category")
+        if let value = try object.optionalNumber("progress") {
+            guard value >= 0, value <= 100, value == value.rounded() else {
+                throw StateError("\"\(object.path(of: "progress"))\" must be a whole number from 0 to 100")
+            }
+            progress = Int(value)
+        }
+        // `image` (pixels) is not part of the wire form: a restored
+        // notification falls back to its icon path.
         try object.rejectUnread()
     }
 

@@ -73,8 +73,7 @@ public struct ToastGeometry: Equatable, Sendable {
         // The bar and the buttons sit at the bottom, inside the padding:
         // right under the content when the card has its natural height, and
         // where the ellipsized body ends when it is capped.
-        let buttonsTop = height - style.padding - layout.height(rows: rows)
-        buttons = layout.boxes(rows: rows, top: buttonsTop)
+        buttons = layout.boxes(rows: rows, top: height - style.padding - layout.height(rows: rows))
         progressBarY = showsBar ? height - style.padding - buttonBlock(rows) - style.progressHeight : nil
     }
 

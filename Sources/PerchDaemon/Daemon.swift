@@ -15,41 +15,45 @@ public final class Daemon {
         case compositorLost(String)
     }
 
-    /// Defaults for every notification, from the command line.
+    /// What the daemon as a whole runs with. The look and behaviour of
+    /// notifications come from the config (`ConfigSource`); these are the
+    /// global parts of it and the command line's own switches.
     public struct Options {
+        /// The default look; the stage width is its width.
         public var style = ToastStyle()
         /// Anchor, margins, gap, max-visible, order and timing.
         public var stack = StackConfig()
-        /// nil = slide from the screen edge nearest the anchor.
-        public var enter: Transition?
-        public var exit: Transition?
-        public var bounce = false
-        public var kind = NotificationKind.toast
-        /// What pointer buttons and taps do.
-        public var bindings = Bindings()
-        /// Commands run (argv, no shell) when a notification appears, is
-        /// dismissed, or has an action invoked; empty = none.
-        public var onAppear: [String] = []
-        public var onDismiss: [String] = []
-        public var onAction: [String] = []
+        /// How many dismissed notifications history keeps.
+        public var maxHistory = History.defaultCapacity
         /// Seconds before a hook that has not finished is killed.
         public var hookTimeout = 5.0
+        /// Where history, modes and live notifications are kept; nil = the
+        /// default under $XDG_STATE_HOME/perch.
+        public var statePath: String?
         /// Serve org.freedesktop.Notifications on the session bus.
         public var dbus = true
         /// Take the bus name from another daemon that allows it.
         public var replaceBusOwner = false
-        /// How many dismissed notifications history keeps.
-        public var maxHistory = History.defaultCapacity
-        /// Where history, modes and live notifications are kept; nil = the
-        /// default under $XDG_STATE_HOME/perch.
-        public var statePath: String?
+
         public init() {}
+
+        /// Takes the config's global settings.
+        mutating func adopt(_ global: Resolved) {
+            style = global.style
+            stack = global.stack
+            maxHistory = global.maxHistory
+            hookTimeout = global.hookTimeout
+        }
     }
 
     private let loop = EventLoop()
     private let connection: WaylandConnection
     private let scene: Scene
-    private let options: Options
+    private var options: Options
+    /// The config in force; a reload replaces it only when the new one
+    /// has no errors.
+    private var config: Config
+    private let configSource: ConfigSource
     private var board: NotificationBoard
     private var timer: DeadlineTimer!
     private var signals: SignalSource!
@@ -79,7 +83,16 @@ public final class Daemon {
 
     /// Connects to the compositor and opens the control socket.
     /// Throws `StartupError` with a message for the user.
-    public init(options: Options) throws(StartupError) {
+    public init(options: Options, configSource: ConfigSource) throws(StartupError) {
+        let (loaded, diagnostics) = configSource.load()
+        for diagnostic in diagnostics where diagnostic.severity == .warning { Log.warning("\(diagnostic)") }
+        guard let loaded else {
+            throw StartupError(message: "the config has errors:\n" + diagnostics.map { "  \($0)" }.joined(separator: "\n"))
+        }
+        config = loaded
+        self.configSource = configSource
+        var options = options
+        options.adopt(loaded.global)
         do {
             connection = try WaylandConnection()
         } catch {
@@ -209,7 +222,7 @@ public final class Daemon {
             } else if notification.urgency != .critical {
                 notification.timeout = 0
             }
-            show(notification, kind: options.kind, anchor: options.stack.anchor, motion: nil, at: now)
+            show(notification, presentation: nil, at: now)
         }
         if !state.live.isEmpty { Log.info("restored \(state.live.count) notification(s) from \(statePath)") }
         // Start from one compact snapshot and an empty journal.
@@ -226,7 +239,7 @@ public final class Daemon {
     /// Notes that a notification is live (new, replaced or restored).
     private func recordLive(_ notification: Notification) {
         let item = LiveNotification(notification: notification,
-                                    remaining: options.stack.timing.displayTime(for: notification),
+                                    remaining: config.global.stack.timing.displayTime(for: notification),
                                     postedAt: WallClock.now())
         pendingRecords.append(.live(item, nextID: nextID))
     }
@@ -290,6 +303,8 @@ public final class Daemon {
         case SIGCHLD:
             hooks.reap()
             armTimer()
+        case SIGHUP:
+            _ = reload()
         default:
             break
         }
@@ -369,12 +384,14 @@ public final class Daemon {
             var notification = entry.notification
             if board.toast(id: notification.id) != nil { notification.id = takeID() }
             senders[notification.id] = client
-            show(notification, kind: options.kind, anchor: options.stack.anchor, motion: nil, at: now)
+            show(notification, presentation: nil, at: now)
             return .success(["id": .number(Double(notification.id))])
         case .status:
             return .success(status(at: now))
         case .version:
             return .success(["version": .string(PerchVersion.string), "protocol": 1])
+        case .reload:
+            return reload()
         case .list:
             let current = board.all.filter { !$0.isLeaving }
             return .success(.array(current.map { ControlProtocol.encode($0.notification) }))
@@ -426,10 +443,11 @@ public final class Daemon {
         }
         if let id = request.replaces, let lane = board.lane(of: id), board.toast(id: id)?.isLeaving == false {
             notification.id = id
-            let geometry = scene.geometry(for: notification.content, lane: lane, style: options.style)
+            let resolved = resolve(&notification)
+            let geometry = scene.geometry(for: notification.content, lane: lane, style: resolved.style)
             board.replace(notification, height: geometry.height, at: now)
             recordLive(notification)
-            scene.updateToast(id: id, content: notification.content, geometry: geometry, style: options.style,
+            scene.updateToast(id: id, content: notification.content, geometry: geometry, style: resolved.style,
                               hasActions: !notification.actions.isEmpty)
             refresh()
             return id
@@ -437,32 +455,77 @@ public final class Daemon {
         notification.id = takeID()
         senders[notification.id] = client
         if let tag = request.synchronousTag { synchronousTags[tag] = notification.id }
-        show(notification, kind: request.kind ?? options.kind, anchor: request.anchor ?? options.stack.anchor,
-             motion: (request.enter, request.exit, request.bounce), at: now)
+        show(notification, presentation: (request.kind, request.anchor, request.enter, request.exit, request.bounce),
+             at: now)
         return notification.id
+    }
+
+    /// Reads the config again. With errors, the previous config stays in
+    /// force and the diagnostics go to the log and the reply.
+    private func reload() -> Result<JSONValue, ControlError> {
+        let (loaded, diagnostics) = configSource.load()
+        let lines = diagnostics.map(\.description)
+        guard let loaded else {
+            Log.error("config reload failed; the previous config stays in force:\n"
+                + lines.map { "  \($0)" }.joined(separator: "\n"))
+            return .failure(ControlError(.configError, "the config has errors; the previous one stays in force:\n"
+                + lines.joined(separator: "\n")))
+        }
+        for line in lines { Log.warning(line) }
+        config = loaded
+        options.adopt(loaded.global)
+        history.capacity = options.maxHistory
+        board.stackDefaults = { var stack = options.stack; stack.width = scene.style.width
+                                stack.markerHeight = scene.markerHeight; return stack }()
+        Log.info("config reloaded from \(configSource.path ?? "(defaults)")")
+        return .success(["reloaded": true, "warnings": .array(lines.map { .string($0) })])
+    }
+
+    /// What the config says for a notification, with its consequences on
+    /// the notification itself applied: the display time (the sender's
+    /// unless ignore-timeout), category default actions, resident.
+    private func resolve(_ notification: inout Notification) -> Resolved {
+        let resolved = config.resolve(for: notification, modes: modes)
+        if notification.timeout == nil || resolved.stack.timing.ignoreSenderTimeout {
+            notification.timeout = resolved.displayTime ?? 0
+        }
+        notification.actions = resolved.actions
+        notification.resident = notification.resident || resolved.resident
+        return resolved
+    }
+
+    /// The config for a notification already on the board (hooks, bindings).
+    private func settings(for notification: Notification) -> Resolved {
+        config.resolve(for: notification, modes: modes)
     }
 
     /// Puts a notification with its id assigned on the board (or, under
     /// do-not-disturb, straight into history).
-    private func show(_ notification: Notification, kind: NotificationKind, anchor: Anchor,
-                      motion overrides: (enter: Transition?, exit: Transition?, bounce: Bool?)?, at now: Instant) {
+    private func show(_ notification: Notification,
+                      presentation overrides: (kind: NotificationKind?, anchor: Anchor?, enter: Transition?,
+                                               exit: Transition?, bounce: Bool?)?,
+                      at now: Instant) {
+        var notification = notification
+        let resolved = resolve(&notification)
         recordLive(notification)
         control.broadcast(.queued(notification), sender: senders[notification.id])
-        if modes.contains(Daemon.doNotDisturb) && notification.urgency != .critical {
+        if resolved.invisible || (modes.contains(Daemon.doNotDisturb) && notification.urgency != .critical) {
             // Kept off screen; the events are still told.
             retire(notification, reason: .suppressed)
             return
         }
+        let kind = overrides?.kind ?? resolved.kind
+        let anchor = overrides?.anchor ?? resolved.anchor
         let lane: Lane = kind == .banner ? .banner : .stack(anchor)
         let nearest: Transition = kind == .banner ? .slide(.top) : .slide(anchor.nearestEdge)
-        let motion = Motion(enter: overrides?.enter ?? options.enter ?? nearest,
-                            exit: overrides?.exit ?? options.exit ?? nearest,
-                            bounce: overrides?.bounce ?? options.bounce)
-        let geometry = scene.geometry(for: notification.content, lane: lane, style: options.style)
+        let motion = Motion(enter: overrides?.enter ?? resolved.enter ?? nearest,
+                            exit: overrides?.exit ?? resolved.exit ?? nearest,
+                            bounce: overrides?.bounce ?? resolved.bounce)
+        let geometry = scene.geometry(for: notification.content, lane: lane, style: resolved.style)
         board.stageHeightHint = stageHeightHint()
         board.add(notification, height: geometry.height, lane: lane, motion: motion, at: now)
         scene.addToast(id: notification.id, content: notification.content, geometry: geometry, lane: lane,
-                       style: options.style, hasActions: !notification.actions.isEmpty)
+                       style: resolved.style, hasActions: !notification.actions.isEmpty)
         refresh()
     }
 
@@ -504,7 +567,7 @@ public final class Daemon {
         bus?.emitNotificationClosed(id: notification.id, reason: reason)
         senders.removeValue(forKey: notification.id)
         synchronousTags = synchronousTags.filter { $0.value != notification.id }
-        runHook(options.onDismiss, name: "on-dismiss", notification, reason: reason)
+        runHook(settings(for: notification).hooks.onDismiss, name: "on-dismiss", notification, reason: reason)
     }
 
     private func takeID() -> UInt32 {
@@ -519,7 +582,7 @@ public final class Daemon {
         guard let toast = board.toast(id: id) else { return }
         control.broadcast(.actionInvoked(toast.notification, action: action), sender: senders[id])
         bus?.emitActionInvoked(id: id, action: action)
-        runHook(options.onAction, name: "on-action", toast.notification, action: action)
+        runHook(settings(for: toast.notification).hooks.onAction, name: "on-action", toast.notification, action: action)
         if !toast.notification.resident {
             board.dismiss(id: id, reason: .dismissedByUser, at: now)
         }
@@ -533,7 +596,8 @@ public final class Daemon {
         if button == Bindings.leftButton, let action {
             return invoke(id, action: action, at: now)
         }
-        apply(options.bindings.binding(forButton: button), to: id, at: now)
+        guard let toast = board.toast(id: id) else { return }
+        apply(settings(for: toast.notification).bindings.binding(forButton: button), to: id, at: now)
     }
 
     private func apply(_ binding: Binding, to id: UInt32, at now: Instant) {
@@ -590,7 +654,8 @@ public final class Daemon {
             switch outcome {
             case .tap:
                 if let action { return invoke(id, action: action, at: now) }
-                return apply(options.bindings.touch, to: id, at: now)
+                guard let toast = board.toast(id: id) else { return }
+                return apply(settings(for: toast.notification).bindings.touch, to: id, at: now)
             case .fling(let edge):
                 board.fling(id: id, towards: edge, at: now)
             case .springBack:
@@ -618,7 +683,7 @@ public final class Daemon {
             case .appeared(let id):
                 if let toast = board.toast(id: id) {
                     control.broadcast(.appeared(toast.notification), sender: senders[id])
-                    runHook(options.onAppear, name: "on-appear", toast.notification)
+                    runHook(settings(for: toast.notification).hooks.onAppear, name: "on-appear", toast.notification)
                 }
             case .leaving:
                 break

@@ -17,7 +17,7 @@ final class BannerLine {
         var body: String
         var titleFont: String
         var bodyFont: String
-        var format: TextFormat
+        var bodyFormat: TextFormat
     }
 
     /// Between title and body: an em dash with a space either side.
@@ -45,12 +45,13 @@ final class BannerLine {
     }
 
     /// Sets the text and fonts (Pango descriptions such as "Sans Bold 11").
-    /// Returns problems worth logging, each prefixed with the part it is in
-    /// ("body markup: ..."); a part with bad markup is shown as plain text.
+    /// The title is always plain text; the body is `bodyFormat`. Returns
+    /// problems worth logging, prefixed with the part they are in ("body
+    /// markup: ..."); a body with bad markup is shown as plain text.
     func setText(title: String, body: String, titleFont: String, bodyFont: String,
-                 format: TextFormat) -> [String] {
+                 bodyFormat: TextFormat) -> [String] {
         let new = Content(title: TextBlock.oneLine(title), body: TextBlock.oneLine(body),
-                          titleFont: titleFont, bodyFont: bodyFont, format: format)
+                          titleFont: titleFont, bodyFont: bodyFont, bodyFormat: bodyFormat)
         guard new != content else { return problems }
         content = new
         problems = []
@@ -61,20 +62,17 @@ final class BannerLine {
 
         let attributes = pango_attr_list_new()!
         defer { pango_attr_list_unref(attributes) }
-        let title = styled(new.title, format: format, part: "title")
-        var text = title.text
+        // The title is plain text: its bytes are the line's first bytes.
+        var text = new.title
         let titleFontDescription = pango_font_description_from_string(titleFont)
         let titleAttribute = pango_attr_font_desc_new(titleFontDescription)!
         pango_font_description_free(titleFontDescription)
         titleAttribute.pointee.start_index = 0
         titleAttribute.pointee.end_index = UInt32(text.utf8.count)
         pango_attr_list_insert(attributes, titleAttribute)  // takes ownership
-        // Spliced after the font, so that a <span font="..."> in the title's
-        // markup wins over the title font where it applies.
-        merge(title.attributes, into: attributes, at: 0)
 
         if !new.body.isEmpty {
-            let body = styled(new.body, format: format, part: "body")
+            let body = styledBody(new.body, format: bodyFormat)
             if !body.text.isEmpty {
                 text += Self.separator
                 merge(body.attributes, into: attributes, at: text.utf8.count)
@@ -117,16 +115,15 @@ final class BannerLine {
         pango_cairo_show_layout(cairo, layout)
     }
 
-    /// The plain text of one part and its markup attributes, if any.
-    private func styled(_ part: String, format: TextFormat,
-                        part name: String) -> (text: String, attributes: OpaquePointer?) {
-        guard format == .markup else { return (part, nil) }
-        switch Markup.parse(part) {
+    /// The body's plain text and its markup attributes, if any.
+    private func styledBody(_ body: String, format: TextFormat) -> (text: String, attributes: OpaquePointer?) {
+        guard format == .markup else { return (body, nil) }
+        switch Markup.parse(body) {
         case .parsed(let text, let attributes):
             return (text, attributes)
         case .rejected(let reason):
-            problems.append("\(name) \(Markup.problem(reason))")
-            return (part, nil)
+            problems.append("body \(Markup.problem(reason))")
+            return (body, nil)
         }
     }
 

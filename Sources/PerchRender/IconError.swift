@@ -13,6 +13,8 @@ enum IconError: Error, Equatable, CustomStringConvertible {
     case tooLarge(width: Int, height: Int)
     /// libpng (through Cairo) rejected the data: truncated, corrupt, ...
     case decodeFailed(cairo_status_t)
+    /// Cairo could not make or scale the image (out of memory).
+    case cairo(cairo_status_t)
 
     var description: String {
         switch self {
@@ -23,6 +25,7 @@ enum IconError: Error, Equatable, CustomStringConvertible {
         case .tooLarge(let width, let height):
             "image is \(width)×\(height) px, larger than \(IconLoader.maxDimension) px"
         case .decodeFailed(let status): "cannot decode PNG: \(String(cString: cairo_status_to_string(status)))"
+        case .cairo(let status): "cairo: \(String(cString: cairo_status_to_string(status)))"
         }
     }
 }

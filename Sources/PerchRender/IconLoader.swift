@@ -78,7 +78,7 @@ enum IconLoader {
             cairo_surface_destroy(image)
             return .failure(.decodeFailed(status))
         }
-        return fit(image, box: box)
+        return ScaledIcon.fitting(image, box: box)
     }
 
     /// Width and height from the IHDR chunk, which the PNG format requires
@@ -95,37 +95,6 @@ enum IconLoader {
             header[at..<at + 4].reduce(0) { $0 << 8 | Int($1) }
         }
         return (bigEndian32(16), bigEndian32(20))
-    }
-
-    /// Resamples `image` (consumed) to fit the box.
-    private static func fit(_ image: OpaquePointer, box: Int) -> Result<ScaledIcon, IconError> {
-        let sourceWidth = Int(cairo_image_surface_get_width(image))
-        let sourceHeight = Int(cairo_image_surface_get_height(image))
-        let factor = Double(box) / Double(max(sourceWidth, sourceHeight))
-        let width = max(1, Int((Double(sourceWidth) * factor).rounded()))
-        let height = max(1, Int((Double(sourceHeight) * factor).rounded()))
-        if width == sourceWidth && height == sourceHeight { return .success(ScaledIcon(surface: image)) }
-        defer { cairo_surface_destroy(image) }
-
-        let scaled = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))!
-        let cairo = cairo_create(scaled)!
-        cairo_scale(cairo, Double(width) / Double(sourceWidth), Double(height) / Double(sourceHeight))
-        cairo_set_source_surface(cairo, image, 0, 0)
-        // GOOD is a box filter when shrinking (no aliasing from a 512 px
-        // source) and bilinear when growing. PAD keeps the edges opaque
-        // instead of blending them with the transparent outside.
-        cairo_pattern_set_filter(cairo_get_source(cairo), CAIRO_FILTER_GOOD)
-        cairo_pattern_set_extend(cairo_get_source(cairo), CAIRO_EXTEND_PAD)
-        cairo_paint(cairo)
-        cairo_destroy(cairo)
-        cairo_surface_flush(scaled)
-
-        let status = cairo_surface_status(scaled)
-        guard status == CAIRO_STATUS_SUCCESS else {
-            cairo_surface_destroy(scaled)
-            return .failure(.decodeFailed(status))
-        }
-        return .success(ScaledIcon(surface: scaled))
     }
 
     /// Reads until `count` bytes or end of file; returns how many were read.

@@ -1,9 +1,9 @@
-/// How toast text is handed to Pango.
+/// How a `TextBlock` or `BannerLine` hands text to Pango.
 ///
-/// Everything is plain text for now. The notification spec allows a small
-/// markup subset in bodies; once the daemon sanitizes it, switching the
-/// renderer's `textFormat` to `.markup` is the only change needed here
-/// (`TextBlock` already parses markup and falls back to plain text).
+/// The renderer picks it from `ToastStyle.markup` for bodies only; titles,
+/// button labels and the marker are always `.plain`. A body is first run
+/// through `BodyMarkup` (Pango does not know the spec's `<a>` and `<img>`).
+/// Text Pango still rejects is shown as plain text with a diagnostic.
 /// `VisibleText` may cut a gigantic body inside a tag; that body then falls
 /// back to plain text, which is acceptable for text nobody could read.
 enum TextFormat: Sendable {

@@ -15,7 +15,7 @@ extension ToastRenderer {
     /// be loaded counts as no icon, as in `drawBanner`.
     public func bannerHeight(for content: ToastContent, style: ToastStyle) -> Int {
         diagnostics.removeAll()
-        let hasIcon = icon(for: content, style: style, scale: 1) != nil
+        let hasIcon = hasIcon(content, style: style)
         // No width limit: the line's full height, whatever gets ellipsized.
         layOutBanner(content, style: style, textWidth: nil)
         return 2 * style.padding + max(bannerLine.size.height, hasIcon ? style.iconSize : 0)
@@ -43,8 +43,10 @@ extension ToastRenderer {
             let icon = icon(for: content, style: style, scale: scale)
             // The text is centred on the strip, not the icon and text
             // together, so it keeps the same place with or without an icon;
-            // the icon's room is then taken from both sides.
-            let iconRoom = icon == nil ? 0 : style.iconSize + style.iconGap
+            // the icon's room is then taken from both sides. Image-data
+            // keeps its room even if Cairo failed to convert it, as measured.
+            let hasIcon = icon != nil || (content.image != nil && style.iconSize > 0)
+            let iconRoom = hasIcon ? style.iconSize + style.iconGap : 0
             let textWidth = max(1, width - 2 * (style.padding + iconRoom))
             layOutBanner(content, style: style, textWidth: textWidth)
             let line = bannerLine.size
@@ -100,8 +102,8 @@ extension ToastRenderer {
         let budget = max(Self.widestBanner, textWidth ?? 0)
         let problems = bannerLine.setText(
             title: VisibleText.title(content.title, width: budget),
-            body: VisibleText.title(content.body, width: budget),
-            titleFont: style.titleFont, bodyFont: style.bodyFont, format: textFormat)
+            body: bodyText(VisibleText.title(content.body, width: budget), style: style),
+            titleFont: style.titleFont, bodyFont: style.bodyFont, bodyFormat: bodyFormat(style))
         diagnostics += problems
         bannerLine.setWidth(textWidth)
     }

@@ -4,11 +4,15 @@ import PerchCore
 /// Measures and draws toast cards with Cairo and Pango, and the two other
 /// things the daemon shows: the banner (`ToastRenderer+Banner.swift`) and
 /// the "+N more" marker (`ToastRenderer+MoreMarker.swift`). A card's action
-/// buttons are measured and drawn in `ToastRenderer+Buttons.swift`.
+/// buttons are measured and drawn in `ToastRenderer+Buttons.swift`, its
+/// progress bar in `ToastRenderer+Progress.swift`.
 ///
 /// One renderer serves the whole daemon, on its one thread: it keeps a
-/// Pango context, reusable layouts and a small icon cache alive between
+/// Pango context, reusable layouts and small icon caches alive between
 /// toasts. It is not thread-safe.
+///
+/// Bodies are Pango markup when `style.markup` is on (see `BodyMarkup` and
+/// `TextFormat`); titles and button labels are always plain text.
 ///
 /// Lengths in `ToastStyle` and `ToastGeometry` are surface pixels; a
 /// `PixelTarget` is in buffer pixels, `scale` times larger.
@@ -17,10 +21,6 @@ public final class ToastRenderer {
     /// as log lines (e.g. "icon /x.png: file not found"). None of them stops
     /// drawing: a bad icon is left out, bad markup is shown as plain text.
     public internal(set) var diagnostics: [String] = []
-
-    /// The one switch for Pango markup (see `TextFormat`). Internal until
-    /// the daemon sanitizes markup; tests flip it to keep that path working.
-    var textFormat = TextFormat.plain
 
     // Created on first use: making the font map loads fontconfig's
     // configuration and font list (milliseconds), which a renderer that is
@@ -37,6 +37,8 @@ public final class ToastRenderer {
     /// for each button is cheaper than keeping a layout per button.
     lazy var buttonLabel = TextBlock(layout: fonts.makeLayout(), role: .title)
     private let icons = IconCache(capacity: 16)
+    /// Image-data icons, converted and scaled once per toast.
+    private let images = ImageDataCache()
 
     public init() {}
 
@@ -44,14 +46,16 @@ public final class ToastRenderer {
     /// surface pixels. The title is one line, ellipsized at the end; the
     /// body wraps at words (then characters) in `style.textWidth(hasIcon:)`.
     /// Button labels are one line in the body font (see `ButtonLayout`).
-    /// An icon that cannot be loaded counts as no icon, as in `draw`.
+    /// An icon that cannot be loaded counts as no icon, as in `draw`; an
+    /// image (`content.image`) always counts as one.
     public func geometry(for content: ToastContent, style: ToastStyle) -> ToastGeometry {
         diagnostics.removeAll()
-        let hasIcon = icon(for: content, style: style, scale: 1) != nil
+        let hasIcon = hasIcon(content, style: style)
         let heights = layOutText(content, style: style, hasIcon: hasIcon, bodyLimit: nil)
         return ToastGeometry(titleHeight: heights.title, naturalBodyHeight: heights.body,
                              hasIcon: hasIcon, style: style,
-                             buttons: measureButtons(content.buttons, style: style))
+                             buttons: measureButtons(content.buttons, style: style),
+                             hasProgress: content.progress != nil)
     }
 
     /// Draws the whole card into `target`, which should be
@@ -81,7 +85,13 @@ public final class ToastRenderer {
                 paintIcon(icon, cairo, boxX: style.padding * scale, boxY: style.padding * scale,
                           style: style, scale: scale)
             }
-            paintText(content, cairo, style: style, geometry: geometry, hasIcon: icon != nil)
+            // Image-data always has its room, as measured (it can fail
+            // here only if Cairo runs out of memory).
+            let hasIcon = icon != nil || (content.image != nil && style.iconSize > 0)
+            paintText(content, cairo, style: style, geometry: geometry, hasIcon: hasIcon)
+            if let progress = content.progress, let y = geometry.progressBarY {
+                paintProgressBar(progress, cairo, style: style, y: y)
+            }
             paintButtons(content.buttons, cairo, style: style, boxes: geometry.buttons,
                          highlight: highlight)
         }
@@ -196,9 +206,9 @@ public final class ToastRenderer {
         let left = Double(style.padding + (hasIcon ? style.iconSize + style.iconGap : 0))
         let top = Double(style.padding)
 
-        // The text ends where the gap above the buttons starts.
-        let bottom = geometry.buttons.map { $0.y - style.buttonTopGap }.min()
-            ?? geometry.height - style.padding
+        // The text ends where the gap above the bar or the buttons starts.
+        let controls = (geometry.progressBarY.map { [$0] } ?? []) + geometry.buttons.map(\.y)
+        let bottom = controls.min().map { $0 - style.buttonTopGap } ?? geometry.height - style.padding
 
         cairo_save(cairo)
         // Pango keeps the text inside the column's width and the body's
@@ -231,21 +241,56 @@ public final class ToastRenderer {
         let width = style.textWidth(hasIcon: hasIcon)
         title.setFont(style.titleFont)
         title.setWidth(width)
-        note(title.setText(VisibleText.title(content.title, width: width), format: textFormat), in: "title")
+        // The spec makes the summary plain text, whatever the body is.
+        note(title.setText(VisibleText.title(content.title, width: width), format: .plain), in: "title")
         guard !content.body.isEmpty else { return (title.height, 0) }
         body.setFont(style.bodyFont)
         body.setWidth(width)
         body.setMaxHeight(bodyLimit)
         let visibleBody = VisibleText.body(content.body, width: width, maxHeight: style.maxHeight)
-        note(body.setText(visibleBody, format: textFormat), in: "body")
+        note(body.setText(bodyText(visibleBody, style: style), format: bodyFormat(style)), in: "body")
         return (title.height, body.height)
     }
 
-    /// Loads the icon fitted to `iconSize * scale` buffer pixels; nil (and
-    /// a diagnostic) when there is none or it cannot be used.
+    /// How a body is handed to Pango under `style`.
+    func bodyFormat(_ style: ToastStyle) -> TextFormat {
+        style.markup ? .markup : .plain
+    }
+
+    /// A body (already cut by `VisibleText`) as Pango should get it: with
+    /// markup on, its links and images are turned into something Pango
+    /// knows. Cut first, so a huge body is not scanned in full.
+    func bodyText(_ visible: String, style: ToastStyle) -> String {
+        style.markup ? BodyMarkup.pangoMarkup(visible) : visible
+    }
+
+    /// Whether the card has an icon, without converting image-data (that
+    /// waits for `draw`, which knows the buffer scale).
+    func hasIcon(_ content: ToastContent, style: ToastStyle) -> Bool {
+        guard style.iconSize > 0 else { return false }
+        return content.image != nil || icon(for: content, style: style, scale: 1) != nil
+    }
+
+    /// The icon fitted to `iconSize * scale` buffer pixels: the image-data
+    /// pixels if the notification has them, else the PNG at `iconPath`; nil
+    /// (and a diagnostic) when there is none or it cannot be used. A
+    /// notification with both is drawn with its pixels and the path is not
+    /// even looked at: the spec ranks image-data above image-path, and a
+    /// sender that gives pixels means them.
     func icon(for content: ToastContent, style: ToastStyle, scale: Int) -> ScaledIcon? {
-        guard let path = content.iconPath, !path.isEmpty, style.iconSize > 0 else { return nil }
-        switch icons.icon(at: path, box: style.iconSize * scale) {
+        guard style.iconSize > 0 else { return nil }
+        let box = style.iconSize * scale
+        if let image = content.image {
+            switch images.icon(for: image, box: box) {
+            case .success(let icon):
+                return icon
+            case .failure(let error):
+                diagnostics.append("image-data \(image.width)×\(image.height): \(error)")
+                return nil
+            }
+        }
+        guard let path = content.iconPath, !path.isEmpty else { return nil }
+        switch icons.icon(at: path, box: box) {
         case .success(let icon):
             return icon
         case .failure(let error):

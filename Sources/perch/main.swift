@@ -3,24 +3,33 @@ import PerchCore
 import PerchDaemon
 import PerchPlatform
 
-// Exit statuses: 0 stopped by a signal, 1 the compositor went away,
-// 2 cannot start (no Wayland session, no layer-shell, socket in use…),
-// 3 another daemon owns org.freedesktop.Notifications,
+// Exit statuses: 0 stopped by a signal (or --check-config found no error),
+// 1 the compositor went away (or --check-config found errors),
+// 2 cannot start (no Wayland session, no layer-shell, socket in use, a
+// broken config…), 3 another daemon owns org.freedesktop.Notifications,
 // 64 bad command line.
 
-let parsed: (Daemon.Options, verbose: Bool)?
+let invocation: Invocation
 do {
-    parsed = try parseArguments(CommandLine.arguments.dropFirst())
+    guard let parsed = try parseArguments(Array(CommandLine.arguments.dropFirst())) else { exit(0) }
+    invocation = parsed
 } catch {
     Log.error(error.message)
     exit(64)
 }
-guard let (options, verbose) = parsed else { exit(0) }
-Log.verbose = verbose
+Log.verbose = invocation.verbose
+
+let source = ConfigSource(path: invocation.configPath, overrideLines: invocation.overrideLines)
+if invocation.checkConfig {
+    let (config, diagnostics) = source.load()
+    for diagnostic in diagnostics { print(diagnostic) }
+    if config != nil { print("\(source.path ?? "config"): OK") }
+    exit(config == nil ? 1 : 0)
+}
 
 let daemon: Daemon
 do {
-    daemon = try Daemon(options: options)
+    daemon = try Daemon(options: invocation.options, configSource: source)
 } catch {
     Log.error(error.message)
     exit(error.exitStatus)

@@ -182,3 +182,25 @@ struct VersionCommand: Command {
         return 0
     }
 }
+
+struct ReloadCommand: Command {
+    static let name = "reload"
+    static let synopsis = "reload [--json]"
+    static let help = "Reads the config file again; on errors the previous config stays and they are printed."
+    var json = false
+
+    init(parsing arguments: ArraySlice<String>) throws(UsageError) {
+        json = try parseJSONFlagOnly(arguments, verb: Self.name)
+    }
+
+    func run(_ client: ControlClient) throws(CommandFailure) -> Int32 {
+        let result = try client.request("reload")
+        if json {
+            print(JSON.serialize(result))
+        } else {
+            for warning in result["warnings"]?.arrayValue ?? [] { print(warning.stringValue ?? "") }
+            print("config reloaded")
+        }
+        return 0
+    }
+}

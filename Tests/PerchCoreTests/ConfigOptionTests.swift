@@ -57,7 +57,7 @@ let optionCases: [OptionCase] = [
     OptionCase("background-color=#28557780") { $0.style.background = configRGBA(0x285577, alpha: 0x80) },
     OptionCase("text-color=#eeeeee") { $0.style.text = configRGBA(0xEEEEEE) },
     OptionCase("border-color=#4C7899FF") { $0.style.border = configRGBA(0x4C7899) },
-    OptionCase("progress-color=#ff000040") { $0.progressColor = configRGBA(0xFF0000, alpha: 0x40) },
+    OptionCase("progress-color=#ff000040") { $0.progressColor = configRGBA(0xFF0000, alpha: 0x40); $0.style.progressColor = $0.progressColor },
     OptionCase("border-size=0") { $0.style.borderWidth = 0 },
     OptionCase("border-radius=4") { $0.style.cornerRadius = 4 },
     OptionCase("padding=16") { $0.style.padding = 16 },
@@ -72,7 +72,7 @@ let optionCases: [OptionCase] = [
     OptionCase("format=<i>%a</i>: %s\\n%b") {
         $0.format = try! ToastFormat(parsing: "<i>%a</i>: %s\\n%b")
     },
-    OptionCase("markup=false") { $0.markup = false },
+    OptionCase("markup=false") { $0.markup = false; $0.style.markup = false },
     OptionCase("max-height=400") { $0.style.maxHeight = 400 },
     OptionCase("button-background-color=#ffffff33") { $0.style.buttonBackground = configRGBA(0xFFFFFF, alpha: 0x33) },
     OptionCase("button-hover-color=#ffffff66") { $0.style.buttonHoverBackground = configRGBA(0xFFFFFF, alpha: 0x66) },

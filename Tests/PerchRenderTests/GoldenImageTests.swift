@@ -75,6 +75,30 @@ struct GoldenImageTests {
         Golden.check(marker.canvas, named: "more-marker")
     }
 
+    @Test("a toast with image-data pixels as its icon and a 40 % progress bar")
+    func imageAndProgress() {
+        let toast = render(ToastContent(title: "Downloading", body: "perch-1.0.tar.gz — 4.2 of 10.5 MB",
+                                        image: testImageData(), progress: 40))
+        #expect(toast.diagnostics.isEmpty)
+        Golden.check(toast.canvas, named: "image-progress")
+    }
+
+    /// A 48 px image as D-Bus sends it (straight RGBA): a colour ramp in a
+    /// disc whose edge fades out, so conversion, scaling and blending show.
+    private func testImageData() -> ToastImage {
+        let size = 48
+        var rgba: [UInt8] = []
+        for y in 0..<size {
+            for x in 0..<size {
+                let (dx, dy) = (Double(x) + 0.5 - 24, Double(y) + 0.5 - 24)
+                let distance = (dx * dx + dy * dy).squareRoot()
+                let alpha = min(1, max(0, (23 - distance) / 6))
+                rgba += [UInt8(40 + 4 * x), UInt8(200 - 3 * y), 230, UInt8((alpha * 255).rounded())]
+            }
+        }
+        return ToastImage(width: size, height: size, rgba: rgba)!
+    }
+
     /// A 64 px icon with soft edges and colour, so scaling and blending show.
     private func drawTestIcon(in scratch: ScratchDirectory) -> String {
         let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, 64, 64)

@@ -2,49 +2,138 @@ import PerchCore
 @testable import PerchRender
 import Testing
 
-@Suite("Plain text now, markup behind one switch")
+@Suite("Body markup, switched by style.markup")
 struct MarkupTests {
-    @Test("plain text shows tags literally and reports nothing")
-    func plainShowsTags() {
-        let renderer = makeRenderer()
-        let plain = renderer.geometry(for: ToastContent(title: "T", body: "<b>unclosed & raw"), style: ToastStyle())
-        #expect(renderer.diagnostics.isEmpty)
-        #expect(plain.bodyHeight > 0)
+    var markupOff: ToastStyle {
+        var style = ToastStyle()
+        style.markup = false
+        return style
     }
 
-    @Test("with markup on, valid markup is accepted and bad markup falls back to plain text with a diagnostic")
-    func markupSwitch() {
-        let renderer = makeRenderer()
-        renderer.textFormat = .markup
-        let style = ToastStyle()
-        _ = renderer.geometry(for: ToastContent(title: "T", body: "<b>bold</b> &amp; <i>italic</i>"), style: style)
-        #expect(renderer.diagnostics.isEmpty)
+    @Test("markup is on by default")
+    func onByDefault() {
+        #expect(ToastStyle().markup)
+    }
 
+    @Test("with markup off, tags are shown literally and nothing is reported")
+    func plainShowsTags() {
+        let renderer = makeRenderer()
+        let plain = renderer.geometry(for: ToastContent(title: "T", body: "<b>unclosed & raw"), style: markupOff)
+        #expect(renderer.diagnostics.isEmpty)
+        #expect(plain.bodyHeight > 0)
+        let bold = render(ToastContent(title: "T", body: "<b>bold</b>"), style: markupOff)
+        let literal = render(ToastContent(title: "T", body: "bold"), style: markupOff)
+        #expect(!bold.canvas.hasSamePixels(as: literal.canvas), "the tags are drawn")
+    }
+
+    @Test("<b>bold</b> is drawn differently from plain bold")
+    func boldDiffers() {
+        let bold = render(ToastContent(title: "T", body: "<b>bold</b>"))
+        let plain = render(ToastContent(title: "T", body: "bold"))
+        #expect(bold.diagnostics.isEmpty)
+        #expect(bold.geometry == plain.geometry)
+        #expect(!bold.canvas.hasSamePixels(as: plain.canvas))
+        let italic = render(ToastContent(title: "T", body: "<i>bold</i>"))
+        let underlined = render(ToastContent(title: "T", body: "<u>bold</u>"))
+        #expect(!italic.canvas.hasSamePixels(as: plain.canvas))
+        #expect(!underlined.canvas.hasSamePixels(as: plain.canvas))
+    }
+
+    @Test("invalid markup is drawn as the literal text, with a diagnostic, in measuring and drawing alike")
+    func invalidFallsBack() {
+        let renderer = makeRenderer()
+        let style = ToastStyle()
         let bad = ToastContent(title: "T", body: "<b>unclosed")
         let geometry = renderer.geometry(for: bad, style: style)
         #expect(geometry.bodyHeight > 0, "the text is still shown")
         #expect(renderer.diagnostics.count == 1)
         #expect(renderer.diagnostics.first?.hasPrefix("body markup: ") == true, "\(renderer.diagnostics)")
+        #expect(renderer.diagnostics.first?.hasSuffix("; shown as plain text") == true, "\(renderer.diagnostics)")
 
         // Drawing the same text reports it again: diagnostics are per call.
         let canvas = Canvas(width: style.width, height: geometry.height)
         renderer.draw(bad, style: style, geometry: geometry, into: canvas.target, scale: 1)
         #expect(renderer.diagnostics.count == 1)
+        #expect(canvas.hasSamePixels(as: render(bad, style: markupOff).canvas), "the same as with markup off")
     }
 
-    @Test("with markup on, the banner parses title and body apart and reports bad markup per part")
+    @Test("entities are decoded")
+    func entities() {
+        let decoded = render(ToastContent(title: "T", body: "R&amp;D &lt;3"))
+        #expect(decoded.diagnostics.isEmpty)
+        #expect(decoded.canvas.hasSamePixels(as: render(ToastContent(title: "T", body: "R&D <3"), style: markupOff).canvas))
+    }
+
+    @Test("a link is drawn as its text, even with a raw & in its URL")
+    func linkAsText() {
+        let plain = render(ToastContent(title: "T", body: "see link here"))
+        for body in [#"see <a href="x">link</a> here"#, #"see <a href="https://e.org/?a=1&b=2>">link</a> here"#,
+                     "see <a href='x' title=\"y\">link</a > here"] {
+            let linked = render(ToastContent(title: "T", body: body))
+            #expect(linked.diagnostics.isEmpty, "\(body): \(linked.diagnostics)")
+            #expect(linked.canvas.hasSamePixels(as: plain.canvas), "\(body)")
+        }
+        let styled = render(ToastContent(title: "T", body: #"see <a href="x"><b>link</b></a> here"#))
+        #expect(styled.canvas.hasSamePixels(as: render(ToastContent(title: "T", body: "see <b>link</b> here")).canvas))
+    }
+
+    @Test("an image in the body is left out")
+    func imageRemoved() {
+        let plain = render(ToastContent(title: "T", body: "before after"))
+        for body in [#"before <img src="x"/>after"#, #"before <img src="x" alt="a picture">after"#,
+                     #"before <img src="x"></img>after"#] {
+            let withImage = render(ToastContent(title: "T", body: body))
+            #expect(withImage.diagnostics.isEmpty, "\(body): \(withImage.diagnostics)")
+            #expect(withImage.canvas.hasSamePixels(as: plain.canvas), "\(body)")
+        }
+    }
+
+    @Test("the title is plain text whatever the markup switch says")
+    func titleIsPlain() {
+        let on = render(ToastContent(title: "<b>R&D</b> & co", body: "Body"))
+        let off = render(ToastContent(title: "<b>R&D</b> & co", body: "Body"), style: markupOff)
+        #expect(on.diagnostics.isEmpty)
+        #expect(on.canvas.hasSamePixels(as: off.canvas))
+    }
+
+    @Test("the banner shows the title as plain text and parses the body")
     func bannerMarkup() {
-        let plain = makeRenderer()
-        let expected = renderBanner(ToastContent(title: "R&D", body: "A < B"), width: 400, renderer: plain)
-
-        let renderer = makeRenderer()
-        renderer.textFormat = .markup
-        let parsed = renderBanner(ToastContent(title: "R&amp;D", body: "A &lt; B"), width: 400, renderer: renderer)
+        let expected = renderBanner(ToastContent(title: "R&D", body: "A < B link"), style: markupOff, width: 400)
+        let parsed = renderBanner(ToastContent(title: "R&D", body: #"A &lt; B <a href="x">link</a>"#), width: 400)
         #expect(parsed.diagnostics.isEmpty)
-        #expect(parsed.canvas.hasSamePixels(as: expected.canvas), "entities decode to the same text")
+        #expect(parsed.canvas.hasSamePixels(as: expected.canvas), "entities decode and links become text")
 
-        let bad = renderBanner(ToastContent(title: "<b>fine</b>", body: "<i>unclosed"), width: 400, renderer: renderer)
+        let bad = renderBanner(ToastContent(title: "<b>fine</b>", body: "<i>unclosed"), width: 400)
         #expect(bad.diagnostics.count == 1)
         #expect(bad.diagnostics.first?.hasPrefix("body markup: ") == true, "\(bad.diagnostics)")
+    }
+}
+
+@Suite("Links and images turned into markup Pango knows")
+struct BodyMarkupTests {
+    @Test("a and img tags go, their text stays", arguments: [
+        (#"<a href="x">link</a>"#, "link"),
+        (#"<A HREF="x">link</A>"#, "link"),
+        ("<a>bare</a>", "bare"),
+        (#"x<img src="y"/>z"#, "xz"),
+        (#"x<img src='y' alt="z" />z"#, "xz"),
+        (#"<b>b</b> <a href="u?a=1&b=2">go</a>"#, "<b>b</b> go"),
+        (#"<a href="a>b">x</a>"#, "x"),
+    ])
+    func removed(body: String, expected: String) {
+        #expect(BodyMarkup.pangoMarkup(body) == expected)
+    }
+
+    @Test("what is not a well-formed a or img tag is left for Pango to judge", arguments: [
+        "x <a y", "x <a and y> z", "<abbr>t</abbr>", "<img src=x>", #"<a href="x>"#, "<imgx/>",
+        #"<a href="x"title="y">"#, "1 < 2", "", "plain text",
+    ])
+    func untouched(body: String) {
+        #expect(BodyMarkup.pangoMarkup(body) == body)
+    }
+
+    @Test("text around removed tags keeps its bytes, including non-ASCII")
+    func unicode() {
+        #expect(BodyMarkup.pangoMarkup(#"héllo <a href="ü">wörld</a> 🎉"#) == "héllo wörld 🎉")
     }
 }

@@ -140,7 +140,7 @@ def alive(pid):
 def hanging_hook_is_killed_and_perch_keeps_working(t):
     hang = script(t, "hang.sh", HANGER)
     out = t.user_dir()
-    p = t.start_perch(args=["--on-appear", "/bin/sh %s %s" % (hang, out), "--hook-timeout", "1"])
+    p = t.start_perch(args=["--on-appear", "/bin/sh %s %s" % (hang, out), "--hook-timeout", "1000"])
     nid = p.post("Hang", "the hook sleeps", timeout=0)
 
     def pids():
@@ -155,7 +155,7 @@ def hanging_hook_is_killed_and_perch_keeps_working(t):
     other = p.post("While the hook hangs", timeout=0)
     check(set([nid, other]) <= set(n["id"] for n in p.list()), "list while a hook hangs: %r" % p.list())
     gone, waited = poll(lambda: not any(alive(x) for x in pids()), 6.0, 0.1)
-    check(gone, "with --hook-timeout 1 the hanging hook and its child should be killed; after %.1f s "
+    check(gone, "with --hook-timeout 1000 (ms) the hanging hook and its child should be killed; after %.1f s "
           "still alive: %r" % (waited, [x for x in pids() if alive(x)]))
     logged, _ = poll(lambda: "killed after its time limit" in p.log(), 3.0, 0.1)
     check(logged, "perch should log that it killed the hook; log:\n%s" % p.log()[-1500:])

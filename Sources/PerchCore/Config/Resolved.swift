@@ -12,7 +12,7 @@ public struct Resolved: Equatable, Sendable {
     /// Card geometry, colours and fonts. `style.width` is the global `width`.
     public var style = ToastStyle()
     /// Colour of the progress bar (the `value` hint).
-    public var progressColor = RGBA(red: 0x55 / 255, green: 0x88 / 255, blue: 0xAA / 255)
+    public var progressColor = ToastStyle().progressColor
     /// Icons are never drawn larger than this; `style.iconSize` is already
     /// capped by it.
     public var maxIconSize = 64
