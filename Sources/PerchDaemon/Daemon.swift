@@ -252,7 +252,10 @@ public final class Daemon {
         defer { trace?.record("save", start: start, end: MonotonicClock.now()) }
         let records = pendingRecords
         pendingRecords.removeAll(keepingCapacity: true)
-        if let journal, journal.lineCount + records.count <= Daemon.journalLimit {
+        // Compaction rewrites everything live, so it waits until the journal
+        // is long compared with that: its cost stays spread thin in a flood.
+        let limit = max(Daemon.journalLimit, 4 * board.all.count)
+        if let journal, journal.lineCount + records.count <= limit {
             do {
                 try journal.append(records.flatMap { $0.encoded() }, lines: records.count)
                 return
