@@ -1,0 +1,126 @@
+"""The config file: placement and rules checked on screen, reload,
+--check-config and broken files."""
+
+import os
+import signal
+import time
+
+from harness import (CARD_W, MARGIN, SCREEN_H, check, poll, roughly, runs_in_column, runs_in_row, test)
+
+CONFIG = """\
+# A config as a person would write it.
+anchor=bottom-left
+default-timeout=0
+
+[urgency=critical]
+background-color=#cc0000d0
+
+[category=green]
+background-color=#2e7d32
+actions=rotate=Rotate
+"""
+
+
+def write_config(t, text, name="config"):
+    path = os.path.join(t.user_dir(), name)
+    with open(path, "w") as f:
+        f.write(text)
+    os.chmod(path, 0o644)
+    return path
+
+
+def cards_at_bottom_left(t, count):
+    x = MARGIN + 150
+
+    def probe():
+        img = t.screenshot()
+        runs = runs_in_column(img, x)
+        if len(runs) != count or runs[-1][1] != SCREEN_H - MARGIN - 1:
+            return None
+        rows = [runs_in_row(img, (a + b) // 2) for a, b in runs]
+        return runs if all(r and r[0] == (MARGIN, MARGIN + CARD_W - 1) for r in rows) else None
+    runs, _ = poll(probe, 5.0, 0.05)
+    check(runs, "expected %d card(s) at rest at bottom-left, column x=%d shows %s"
+          % (count, x, runs_in_column(t.shots[-1][1], x)))
+    return runs
+
+
+def fill_at(img, run):
+    """The card's background colour: a pixel inside, left of any text."""
+    return img.pixel(MARGIN + 5, (run[0] + run[1]) // 2)
+
+
+@test
+def config_places_toasts_and_rules_restyle_them(t):
+    path = write_config(t, CONFIG)
+    p = t.start_perch(args=["-c", path])
+    p.post("Plain", "normal urgency")
+    p.post("Alarm", "critical", urgency="critical")
+    p.ctl_ok("post", "--category", "green", "Green", "has a Rotate button")
+    runs = cards_at_bottom_left(t, 3)
+    img = t.shots[-1][1]
+    # Newest (green) nearest the anchor: at the bottom.
+    green, alarm, plain = fill_at(img, runs[2]), fill_at(img, runs[1]), fill_at(img, runs[0])
+    check(green[1] > green[0] + 40 and green[1] > green[2] + 20,
+          "the [category=green] card should be green, is %s" % (green,))
+    check(alarm[0] > alarm[1] + 80, "the [urgency=critical] card should be red, is %s" % (alarm,))
+    check(roughly(plain, (15, 31, 46), tol=6), "the plain card keeps the default look, is %s" % (plain,))
+    items = {n["title"]: n for n in p.list()}
+    check(items["Green"].get("actions") == [{"id": "rotate", "label": "Rotate"}],
+          "the category's default action should be added: %r" % items["Green"])
+    # The Rotate button is drawn on the green card: lighter pixels on its bottom row.
+    y = runs[2][1] - 10 - 12
+    button = [x for x in range(MARGIN + 4, MARGIN + 120) if not roughly(img.pixel(x, y), green, tol=10)]
+    check(button, "no Rotate button drawn on the green card's bottom row")
+
+
+@test
+def a_broken_config_stops_perch_at_start_with_file_line_and_column(t):
+    path = write_config(t, "anchor=top-right\nbackgound-color=#000000\n[urgency=loud]\n")
+    p = t.start_perch(wait=False, args=["-c", path])
+    rc = p.wait_exit(10)
+    log = p.log()
+    check(rc == 2, "perch should refuse to start with a broken config (exit 2), exited %r" % rc)
+    check("%s:2:" % path in log and "background-color" in log,
+          "the log should point at line 2 and suggest background-color:\n%s" % log)
+    check("%s:3:" % path in log, "the bad urgency on line 3 should be reported too:\n%s" % log)
+
+
+@test
+def check_config_reports_and_exits_1_on_errors(t):
+    good = write_config(t, CONFIG, "good")
+    bad = write_config(t, "max-visible=lots\n", "bad")
+    s = t.sway()
+    r = s.run([os.path.join(t.bindir, "perch"), "--check-config", good])
+    check(r.returncode == 0, "a good config should pass --check-config: %r %r" % (r.stdout, r.stderr))
+    r = s.run([os.path.join(t.bindir, "perch"), "--check-config", bad])
+    check(r.returncode == 1 and "%s:1:" % bad in r.stdout, "a bad config: exit 1 with file:line: %r" % r.stdout)
+
+
+@test
+def reload_applies_a_good_config_and_keeps_the_old_one_on_errors(t):
+    path = write_config(t, "anchor=bottom-left\ndefault-timeout=0\n")
+    p = t.start_perch(args=["-c", path])
+    p.post("Before", timeout=0)
+    cards_at_bottom_left(t, 1)
+    # A broken edit: the reply carries the diagnostics, the old config stays.
+    with open(path, "w") as f:
+        f.write("anchor=sideways\n")
+    r = p.ctl("reload")
+    check(r.returncode == 1 and "%s:1:" % path in (r.stderr + r.stdout),
+          "perchctl reload should fail and show file:line: %r %r" % (r.stdout, r.stderr))
+    p.post("Still bottom-left", timeout=0)
+    cards_at_bottom_left(t, 2)
+    # A good edit through SIGHUP: new notifications follow it.
+    with open(path, "w") as f:
+        f.write("anchor=top-right\ndefault-timeout=0\n[urgency=critical]\nbackground-color=#cc0000\n")
+    p.proc.send_signal(signal.SIGHUP)
+    time.sleep(0.5)
+    check("config reloaded" in p.log(), "SIGHUP should reload: %s" % p.log())
+    p.post("Now top-right", urgency="critical")
+    def red_top_right():
+        img = t.screenshot()
+        px = img.pixel(1280 - MARGIN - CARD_W + 5, MARGIN + 20)
+        return px[0] > px[1] + 80
+    ok, _ = poll(red_top_right, 3.0, 0.1)
+    check(ok, "after the reload a critical notification should be red at top-right")
