@@ -63,12 +63,26 @@ run: build
 demo: build
 	scripts/demo
 
+DATADIR ?= $(PREFIX)/share
+USERUNITDIR ?= $(PREFIX)/lib/systemd/user
+
+# Binaries (built if missing), the D-Bus activation file, the systemd user
+# unit (Type=dbus), the example config and the man-less docs.
 install:
-	install -d "$(DESTDIR)$(BINDIR)"
+	test -x $(RELEASE)/perch || $(MAKE) build
+	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(DATADIR)/dbus-1/services" "$(DESTDIR)$(USERUNITDIR)" \
+		"$(DESTDIR)$(DATADIR)/doc/perch"
 	install -m 0755 $(RELEASE)/perch $(RELEASE)/perchctl "$(DESTDIR)$(BINDIR)/"
+	sed 's|@bindir@|$(BINDIR)|g' contrib/org.freedesktop.Notifications.service.in \
+		> "$(DESTDIR)$(DATADIR)/dbus-1/services/org.freedesktop.Notifications.service"
+	sed 's|^ExecStart=perch|ExecStart=$(BINDIR)/perch|' contrib/perch.service > "$(DESTDIR)$(USERUNITDIR)/perch.service"
+	install -m 0644 contrib/config.example docs/config.md docs/protocol.md README.md "$(DESTDIR)$(DATADIR)/doc/perch/"
 
 uninstall:
-	rm -f "$(DESTDIR)$(BINDIR)/perch" "$(DESTDIR)$(BINDIR)/perchctl"
+	rm -f "$(DESTDIR)$(BINDIR)/perch" "$(DESTDIR)$(BINDIR)/perchctl" \
+		"$(DESTDIR)$(DATADIR)/dbus-1/services/org.freedesktop.Notifications.service" \
+		"$(DESTDIR)$(USERUNITDIR)/perch.service"
+	rm -rf "$(DESTDIR)$(DATADIR)/doc/perch"
 
 clean:
 	rm -rf .build demo-out test-out
