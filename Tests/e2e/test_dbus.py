@@ -175,3 +175,34 @@ def another_owner_of_the_name_makes_perch_exit_3(t):
     rc = second.wait_exit(10)
     check(rc == 3, "a second perch on the same bus should exit 3, exited %r; log: %s" % (rc, second.log()))
     check("org.freedesktop.Notifications" in second.log(), "it should say which name is taken: %s" % second.log())
+
+
+@test
+def image_data_is_drawn_as_the_icon_and_value_as_a_progress_bar(t):
+    p, env = start(t)
+    # Debian's python3-dbus sends the (iiibiiay) struct as a real client would.
+    code = (
+        "import dbus\n"
+        "bus = dbus.SessionBus()\n"
+        "n = dbus.Interface(bus.get_object('org.freedesktop.Notifications', '/org/freedesktop/Notifications'),"
+        " 'org.freedesktop.Notifications')\n"
+        "pixels = dbus.ByteArray(bytes([255, 0, 0, 255]) * (64 * 64))\n"
+        "image = dbus.Struct((64, 64, 256, True, 8, 4, pixels), signature='iiibiiay')\n"
+        "print(n.Notify('app', 0, '', 'With an image', 'and a progress bar', [],"
+        " {'image-data': image, 'value': dbus.Int32(40)}, 0))\n")
+    r = t.sway().run(["/usr/bin/python3", "-c", code], env=env, timeout=20)
+    check(r.returncode == 0, "Notify with image-data failed: %r" % r.stderr[:300])
+    card = card_at_rest(t)[0]
+    img = t.shots[-1][1]
+    # The icon sits at the top-left inside the padding: 32 px, red.
+    icon = img.pixel(CARD_LEFT + 10 + 16, card[0] + 10 + 16)
+    check(icon[0] > 200 and icon[1] < 60 and icon[2] < 60, "the image-data icon should be red, is %s" % (icon,))
+    # The bar: a row near the bottom whose left part is brighter than its right part.
+    found = False
+    for y in range(card[1] - 4, card[0] + 30, -1):
+        left = img.pixel(CARD_LEFT + 20, y)
+        right = img.pixel(CARD_LEFT + 270, y)
+        if sum(left) > sum(right) + 150 and sum(right) > sum(CARD_FILL) + 5:
+            found = True
+            break
+    check(found, "no progress bar (a 40 %% filled track) found on the card %s" % (card,))
