@@ -108,7 +108,9 @@ public final class Daemon {
         var stackConfig = options.stack
         stackConfig.width = options.style.width
         scene = Scene(connection: connection, style: options.style, margins: stackConfig.margins)
-        stackConfig.markerHeight = scene.markerHeight
+        // Measured with the first notification: measuring loads fontconfig
+        // and Pango, several MB an idle daemon does not need yet.
+        stackConfig.markerHeight = 0
         board = NotificationBoard(stackDefaults: stackConfig)
         do {
             timer = try DeadlineTimer(loop: loop) { [unowned self] in
@@ -479,7 +481,7 @@ public final class Daemon {
         options.adopt(loaded.global)
         history.capacity = options.maxHistory
         board.stackDefaults = { var stack = options.stack; stack.width = scene.style.width
-                                stack.markerHeight = scene.markerHeight; return stack }()
+                                stack.markerHeight = board.stackDefaults.markerHeight; return stack }()
         Log.info("config reloaded from \(configSource.path ?? "(defaults)")")
         return .success(["reloaded": true, "warnings": .array(lines.map { .string($0) })])
     }
@@ -525,6 +527,7 @@ public final class Daemon {
                             exit: overrides?.exit ?? resolved.exit ?? nearest,
                             bounce: overrides?.bounce ?? resolved.bounce)
         let geometry = scene.geometry(for: notification.content, lane: lane, style: resolved.style)
+        if board.stackDefaults.markerHeight == 0 { board.stackDefaults.markerHeight = scene.markerHeight }
         board.stageHeightHint = stageHeightHint()
         board.add(notification, height: geometry.height, lane: lane, motion: motion, at: now)
         scene.addToast(id: notification.id, content: notification.content, geometry: geometry, lane: lane,
