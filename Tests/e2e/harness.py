@@ -239,7 +239,40 @@ def python3():
     return shutil.which("python3") or sys.executable
 
 
-class Session:
+class UserProcesses:
+    """Running programs as the session user, in the session's environment.
+    Shared by Session (sway) and testcomp.TestCompositor; needs `pw`,
+    `workdir`, `procs` and `env()`."""
+
+    def user_kwargs(self):
+        if run_as_root():
+            return dict(user=self.pw.pw_uid, group=self.pw.pw_gid, extra_groups=[])
+        return {}
+
+    def popen(self, argv, env=None, **kw):
+        p = subprocess.Popen(argv, env=env or self.env(), cwd=self.workdir,
+                             stdin=subprocess.DEVNULL, **self.user_kwargs(), **kw)
+        self.procs.append(p)
+        return p
+
+    def run(self, argv, env=None, timeout=5, text=True, input=None):
+        try:
+            return subprocess.run(argv, env=env or self.env(), cwd=self.workdir,
+                                  capture_output=True, text=text, timeout=timeout,
+                                  input=input, **self.user_kwargs())
+        except subprocess.TimeoutExpired as e:
+            def show(b):
+                if isinstance(b, bytes):
+                    b = b.decode(errors="replace")
+                return (b or "").strip()[-300:]
+            raise TestFailure("`%s` did not finish within %gs (stdout %r, stderr %r)"
+                              % (" ".join(os.path.basename(a) if i == 0 else
+                                          (a if len(a) < 80 else a[:40] + "...")
+                                          for i, a in enumerate(argv)),
+                                 timeout, show(e.stdout), show(e.stderr)))
+
+
+class Session(UserProcesses):
     """A headless sway, started with scripts/headless-sway."""
 
     def __init__(self, workdir):
@@ -292,33 +325,6 @@ class Session:
             else:
                 e[k] = v
         return e
-
-    def user_kwargs(self):
-        if run_as_root():
-            return dict(user=self.pw.pw_uid, group=self.pw.pw_gid, extra_groups=[])
-        return {}
-
-    def popen(self, argv, env=None, **kw):
-        p = subprocess.Popen(argv, env=env or self.env(), cwd=self.workdir,
-                             stdin=subprocess.DEVNULL, **self.user_kwargs(), **kw)
-        self.procs.append(p)
-        return p
-
-    def run(self, argv, env=None, timeout=5, text=True, input=None):
-        try:
-            return subprocess.run(argv, env=env or self.env(), cwd=self.workdir,
-                                  capture_output=True, text=text, timeout=timeout,
-                                  input=input, **self.user_kwargs())
-        except subprocess.TimeoutExpired as e:
-            def show(b):
-                if isinstance(b, bytes):
-                    b = b.decode(errors="replace")
-                return (b or "").strip()[-300:]
-            raise TestFailure("`%s` did not finish within %gs (stdout %r, stderr %r)"
-                              % (" ".join(os.path.basename(a) if i == 0 else
-                                          (a if len(a) < 80 else a[:40] + "...")
-                                          for i, a in enumerate(argv)),
-                                 timeout, show(e.stdout), show(e.stderr)))
 
     def screenshot(self):
         r = self.run(["grim", "-t", "ppm", "-"], text=False)

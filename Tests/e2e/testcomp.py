@@ -129,7 +129,7 @@ class RGBAImage:
         return tuple(self.data[i:i + 4])
 
 
-class TestCompositor:
+class TestCompositor(harness.UserProcesses):
     """A running perch-test-compositor. Commands return the parsed reply
     (TestFailure when it says ok:false, unless check=False); events are kept
     in `events`, in order, for wait_event()."""
@@ -210,26 +210,6 @@ class TestCompositor:
             else:
                 e[k] = v
         return e
-
-    def user_kwargs(self):
-        if harness.run_as_root():
-            return dict(user=self.pw.pw_uid, group=self.pw.pw_gid, extra_groups=[])
-        return {}
-
-    def popen(self, argv, env=None, **kw):
-        p = subprocess.Popen(argv, env=env or self.env(), cwd=self.workdir,
-                             stdin=subprocess.DEVNULL, **self.user_kwargs(), **kw)
-        self.procs.append(p)
-        return p
-
-    def run(self, argv, env=None, timeout=5, text=True, input=None):
-        try:
-            return subprocess.run(argv, env=env or self.env(), cwd=self.workdir,
-                                  capture_output=True, text=text, timeout=timeout,
-                                  input=input, **self.user_kwargs())
-        except subprocess.TimeoutExpired as e:
-            raise TestFailure("`%s` did not finish within %gs (stdout %r, stderr %r)"
-                              % (" ".join(argv), timeout, e.stdout, e.stderr))
 
     def sway_log(self):
         """The compositor's output (JSON lines, then stderr): harness.Ctx
