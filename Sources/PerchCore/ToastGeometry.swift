@@ -57,18 +57,24 @@ public struct ToastGeometry: Equatable, Sendable {
         let barBlock = showsBar ? style.buttonTopGap + style.progressHeight : 0
         var rows = layout.rows.count
         let bodyBlock = naturalBodyHeight > 0 ? style.titleGap + naturalBodyHeight : 0
-        var content = titleHeight + bodyBlock
-        if hasIcon { content = max(content, style.iconSize) }
+        // An icon on top (`iconLocation == .top`) stacks above the text with
+        // `iconGap` between them; beside the text it only sets a minimum.
+        let iconAbove = hasIcon && style.iconLocation == .top ? style.iconSize + style.iconGap : 0
+        func withIcon(_ text: Int) -> Int {
+            guard hasIcon else { return text }
+            return iconAbove > 0 ? iconAbove + text : max(text, style.iconSize)
+        }
+        let content = withIcon(titleHeight + bodyBlock)
         let natural = chrome + content + barBlock + buttonBlock(rows)
         if natural <= style.maxHeight {
             height = natural
             bodyHeight = naturalBodyHeight
         } else {
             height = style.maxHeight
-            let leastContent = hasIcon ? max(titleHeight, style.iconSize) : titleHeight
+            let leastContent = withIcon(titleHeight)
             while rows > 0 && chrome + leastContent + barBlock + buttonBlock(rows) > height { rows -= 1 }
             let room = height - chrome - barBlock - buttonBlock(rows)
-            bodyHeight = min(naturalBodyHeight, max(0, room - titleHeight - style.titleGap))
+            bodyHeight = min(naturalBodyHeight, max(0, room - iconAbove - titleHeight - style.titleGap))
         }
         // The bar and the buttons sit at the bottom, inside the padding:
         // right under the content when the card has its natural height, and

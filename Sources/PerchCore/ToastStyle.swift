@@ -72,11 +72,21 @@ public struct ToastStyle: Equatable, Sendable {
     /// are always plain text.
     public var markup = true
 
+    /// Where the icon sits on a card: top-left (`.left`), top-right
+    /// (`.right`, the text column to its left) or centred above the text
+    /// (`.top`, the text then uses the full width). Banners ignore it.
+    public var iconLocation: IconLocation = .left
+    /// How the title's and body's lines are aligned within the text column.
+    /// Banners ignore it (their text is centred).
+    public var textAlignment: TextAlignment = .left
+
     public init() {}
 
     /// Width available to the text column, in surface pixels.
+    /// With `iconLocation == .top` the icon is above the text, which then
+    /// has the full width inside the padding.
     public func textWidth(hasIcon: Bool) -> Int {
-        width - 2 * padding - (hasIcon ? iconSize + iconGap : 0)
+        width - 2 * padding - (hasIcon && iconLocation != .top ? iconSize + iconGap : 0)
     }
 
     /// Width of a row of action buttons, in surface pixels: the whole card
@@ -88,7 +98,7 @@ public struct ToastStyle: Equatable, Sendable {
 public struct ToastContent: Equatable, Sendable {
     public var title: String
     public var body: String
-    /// Path of a PNG image drawn at the top-left, scaled to `iconSize`.
+    /// Path of a PNG image drawn where `style.iconLocation` puts it, scaled to `iconSize`.
     public var iconPath: String?
     /// Buttons drawn under the body, in order. The `default` action is
     /// never among them (clicking the card invokes it).

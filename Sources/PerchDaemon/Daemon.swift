@@ -34,6 +34,9 @@ public final class Daemon {
         public var dbus = true
         /// Take the bus name from another daemon that allows it.
         public var replaceBusOwner = false
+        /// The layer-shell layer and the output (by name) stages go to.
+        public var layer = ShellLayer.overlay
+        public var output: String?
 
         public init() {}
 
@@ -43,6 +46,8 @@ public final class Daemon {
             stack = global.stack
             maxHistory = global.maxHistory
             hookTimeout = global.hookTimeout
+            layer = global.layer
+            output = global.output
         }
     }
 
@@ -126,6 +131,8 @@ public final class Daemon {
         } catch {
             throw StartupError(message: error.description)
         }
+        scene.layer = options.layer
+        scene.outputName = options.output
         scene.onNeedsRefresh = { [unowned self] in self.refresh() }
         scene.onHover = { [unowned self] id, hovered in
             self.board.setHovered(id: id, hovered, at: MonotonicClock.now())
@@ -449,10 +456,11 @@ public final class Daemon {
         if let id = request.replaces, let lane = board.lane(of: id), board.toast(id: id)?.isLeaving == false {
             notification.id = id
             let resolved = resolve(&notification)
-            let geometry = scene.geometry(for: notification.content, lane: lane, style: resolved.style)
+            let content = displayContent(notification, resolved)
+            let geometry = scene.geometry(for: content, lane: lane, style: resolved.style)
             board.replace(notification, height: geometry.height, at: now)
             recordLive(notification)
-            scene.updateToast(id: id, content: notification.content, geometry: geometry, style: resolved.style,
+            scene.updateToast(id: id, content: content, geometry: geometry, style: resolved.style,
                               hasActions: !notification.actions.isEmpty)
             refresh()
             return id
@@ -480,6 +488,8 @@ public final class Daemon {
         config = loaded
         options.adopt(loaded.global)
         history.capacity = options.maxHistory
+        scene.layer = options.layer
+        scene.outputName = options.output
         board.stackDefaults = { var stack = options.stack; stack.width = scene.style.width
                                 stack.markerHeight = board.stackDefaults.markerHeight; return stack }()
         Log.info("config reloaded from \(configSource.path ?? "(defaults)")")
@@ -497,6 +507,19 @@ public final class Daemon {
         notification.actions = resolved.actions
         notification.resident = notification.resident || resolved.resident
         return resolved
+    }
+
+    /// What a toast shows: the notification laid out by the config's
+    /// `format` (the stored notification keeps the sender's text).
+    private func displayContent(_ notification: Notification, _ resolved: Resolved) -> ToastContent {
+        var content = notification.content
+        if resolved.format != .standard {
+            let expanded = resolved.format.expand(title: notification.title, body: notification.body,
+                                                  app: notification.app, markup: false)
+            content.title = expanded.title
+            content.body = expanded.body
+        }
+        return content
     }
 
     /// The config for a notification already on the board (hooks, bindings).
@@ -526,11 +549,12 @@ public final class Daemon {
         let motion = Motion(enter: overrides?.enter ?? resolved.enter ?? nearest,
                             exit: overrides?.exit ?? resolved.exit ?? nearest,
                             bounce: overrides?.bounce ?? resolved.bounce)
-        let geometry = scene.geometry(for: notification.content, lane: lane, style: resolved.style)
+        let content = displayContent(notification, resolved)
+        let geometry = scene.geometry(for: content, lane: lane, style: resolved.style)
         if board.stackDefaults.markerHeight == 0 { board.stackDefaults.markerHeight = scene.markerHeight }
         board.stageHeightHint = stageHeightHint()
         board.add(notification, height: geometry.height, lane: lane, motion: motion, at: now)
-        scene.addToast(id: notification.id, content: notification.content, geometry: geometry, lane: lane,
+        scene.addToast(id: notification.id, content: content, geometry: geometry, lane: lane,
                        style: resolved.style, hasActions: !notification.actions.isEmpty)
         refresh()
     }

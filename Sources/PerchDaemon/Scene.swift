@@ -26,6 +26,11 @@ final class Scene {
     /// Whether the current refresh answers a frame callback.
     var isAnsweringFrame: Bool { framing != nil }
 
+    /// The layer stages go on, and the output they go to by name (nil or
+    /// not found = the compositor's choice, usually the focused output).
+    var layer = ShellLayer.overlay
+    var outputName: String?
+
     /// Asks the owner to bring the board up to date and call `present`.
     var onNeedsRefresh: (() -> Void)?
     /// The pointer entered (true) or left (false) a notification.
@@ -171,8 +176,9 @@ final class Scene {
         case .stack(let anchor): placement = .column(anchor, width: style.width)
         case .banner: placement = .fullOutput
         }
-        let stage = StageSurface(connection: connection, output: nil, placement: placement,
-                                 margins: lane == .banner ? Margins(all: 0) : margins)
+        let output = outputName.flatMap { name in connection.outputs.values.first { $0.name == name } }
+        let stage = StageSurface(connection: connection, output: output, placement: placement,
+                                 margins: lane == .banner ? Margins(all: 0) : margins, layer: layer)
         stage.onConfigure = { [unowned self, unowned stage] in
             // A new width matters to banners, which span the stage.
             for view in self.views.values where view.lane == lane { view.isStale = true }

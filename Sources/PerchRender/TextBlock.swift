@@ -1,4 +1,5 @@
 import CPangoCairo
+import PerchCore
 
 /// One reused `PangoLayout` plus the settings last applied to it.
 ///
@@ -24,6 +25,7 @@ final class TextBlock {
     private var problem: String?
     private var fontName: String?
     private var width: Int?
+    private var alignment: TextAlignment = .left
     /// The body's height limit: `.some(nil)` is "no limit", and the outer
     /// `nil` "never set", so the first `setMaxHeight` always reaches Pango.
     private var maxHeight: Int??
@@ -83,6 +85,20 @@ final class TextBlock {
         guard pixels != width else { return }
         width = pixels
         pango_layout_set_width(layout, Int32(clamping: pixels) * PANGO_SCALE)
+    }
+
+    /// Aligns the lines within the block's width (`setWidth`). Pango
+    /// mirrors left and right for right-to-left paragraphs.
+    func setAlignment(_ newAlignment: TextAlignment) {
+        guard newAlignment != alignment else { return }
+        alignment = newAlignment
+        let pango: PangoAlignment
+        switch newAlignment {
+        case .left: pango = PANGO_ALIGN_LEFT
+        case .center: pango = PANGO_ALIGN_CENTER
+        case .right: pango = PANGO_ALIGN_RIGHT
+        }
+        pango_layout_set_alignment(layout, pango)
     }
 
     /// Limits the body's height in surface pixels, ellipsizing the last line

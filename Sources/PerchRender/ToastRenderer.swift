@@ -82,8 +82,8 @@ public final class ToastRenderer {
             paintCard(cairo, style: style, height: geometry.height)
             let icon = icon(for: content, style: style, scale: scale)
             if let icon {
-                paintIcon(icon, cairo, boxX: style.padding * scale, boxY: style.padding * scale,
-                          style: style, scale: scale)
+                let box = CardPlacement.iconBox(style: style, scale: scale)
+                paintIcon(icon, cairo, boxX: box.x, boxY: box.y, style: style, scale: scale)
             }
             // Image-data always has its room, as measured (it can fail
             // here only if Cairo runs out of memory).
@@ -203,8 +203,9 @@ public final class ToastRenderer {
     private func paintText(_ content: ToastContent, _ cairo: OpaquePointer, style: ToastStyle,
                            geometry: ToastGeometry, hasIcon: Bool) {
         let heights = layOutText(content, style: style, hasIcon: hasIcon, bodyLimit: geometry.bodyHeight)
-        let left = Double(style.padding + (hasIcon ? style.iconSize + style.iconGap : 0))
-        let top = Double(style.padding)
+        let origin = CardPlacement.textOrigin(style: style, hasIcon: hasIcon)
+        let left = Double(origin.x)
+        let top = Double(origin.y)
 
         // The text ends where the gap above the bar or the buttons starts.
         let controls = (geometry.progressBarY.map { [$0] } ?? []) + geometry.buttons.map(\.y)
@@ -216,7 +217,7 @@ public final class ToastRenderer {
         // tails) and a title taller than the card, so the padding and the
         // buttons stay clear.
         cairo_rectangle(cairo, left, top, Double(max(0, style.textWidth(hasIcon: hasIcon))),
-                        Double(max(0, bottom - style.padding)))
+                        Double(max(0, bottom - origin.y)))
         cairo_clip(cairo)
         setSource(cairo, style.text)
         cairo_move_to(cairo, left, top)
@@ -241,11 +242,13 @@ public final class ToastRenderer {
         let width = style.textWidth(hasIcon: hasIcon)
         title.setFont(style.titleFont)
         title.setWidth(width)
+        title.setAlignment(style.textAlignment)
         // The spec makes the summary plain text, whatever the body is.
         note(title.setText(VisibleText.title(content.title, width: width), format: .plain), in: "title")
         guard !content.body.isEmpty else { return (title.height, 0) }
         body.setFont(style.bodyFont)
         body.setWidth(width)
+        body.setAlignment(style.textAlignment)
         body.setMaxHeight(bodyLimit)
         let visibleBody = VisibleText.body(content.body, width: width, maxHeight: style.maxHeight)
         note(body.setText(bodyText(visibleBody, style: style), format: bodyFormat(style)), in: "body")

@@ -43,7 +43,13 @@ public final class StageSurface {
     ///   - output: the output to show on; nil lets the compositor choose
     ///     (the focused one).
     public init(connection: WaylandConnection, output: Output?, placement: Placement, margins: Margins,
-                layer: UInt32 = ZWLR_LAYER_SHELL_V1_LAYER_OVERLAY.rawValue) {
+                layer shellLayer: ShellLayer = .overlay) {
+        let layer: UInt32 = switch shellLayer {
+        case .background: ZWLR_LAYER_SHELL_V1_LAYER_BACKGROUND.rawValue
+        case .bottom: ZWLR_LAYER_SHELL_V1_LAYER_BOTTOM.rawValue
+        case .top: ZWLR_LAYER_SHELL_V1_LAYER_TOP.rawValue
+        case .overlay: ZWLR_LAYER_SHELL_V1_LAYER_OVERLAY.rawValue
+        }
         self.connection = connection
         surface = wl_compositor_create_surface(connection.compositor)
         layerSurface = zwlr_layer_shell_v1_get_layer_surface(

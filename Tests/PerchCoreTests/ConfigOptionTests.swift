@@ -67,8 +67,8 @@ let optionCases: [OptionCase] = [
         $0.maxIconSize = 24
         $0.style.iconSize = 24
     },
-    OptionCase("icon-location=top") { $0.iconLocation = .top },
-    OptionCase("text-alignment=center") { $0.textAlignment = .center },
+    OptionCase("icon-location=top") { $0.iconLocation = .top; $0.style.iconLocation = .top },
+    OptionCase("text-alignment=center") { $0.textAlignment = .center; $0.style.textAlignment = .center },
     OptionCase("format=<i>%a</i>: %s\\n%b") {
         $0.format = try! ToastFormat(parsing: "<i>%a</i>: %s\\n%b")
     },

@@ -1,0 +1,42 @@
+import PerchCore
+
+/// Where a card's icon and text column go for `style.iconLocation`:
+///
+/// - `.left`: the icon at the top-left inside the padding, the text column
+///   to its right (`iconGap` between them).
+/// - `.right`: the icon at the top-right inside the padding, the text column
+///   to its left.
+/// - `.top`: the icon centred horizontally at the top, the text below it
+///   (`iconGap` between them) using the full width inside the padding.
+///
+/// The text column's width is `style.textWidth(hasIcon:)`, and
+/// `ToastGeometry` adds the icon's height for `.top`. Banners do not use this.
+enum CardPlacement {
+    /// Top-left corner of the icon's `iconSize` box, in buffer pixels.
+    static func iconBox(style: ToastStyle, scale: Int) -> (x: Int, y: Int) {
+        let top = style.padding * scale
+        switch style.iconLocation {
+        case .left:
+            return (style.padding * scale, top)
+        case .right:
+            return ((style.width - style.padding - style.iconSize) * scale, top)
+        case .top:
+            // Centred in buffer pixels, so an odd difference at scale 2
+            // still lands on a whole pixel.
+            return ((style.width - style.iconSize) * scale / 2, top)
+        }
+    }
+
+    /// Top-left corner of the text column, in surface pixels.
+    static func textOrigin(style: ToastStyle, hasIcon: Bool) -> (x: Int, y: Int) {
+        guard hasIcon else { return (style.padding, style.padding) }
+        switch style.iconLocation {
+        case .left:
+            return (style.padding + style.iconSize + style.iconGap, style.padding)
+        case .right:
+            return (style.padding, style.padding)
+        case .top:
+            return (style.padding, style.padding + style.iconSize + style.iconGap)
+        }
+    }
+}
