@@ -27,7 +27,7 @@ RELEASE := .build/release
 PERCH_BIN_DIR ?= $(RELEASE)
 export PERCH_BIN_DIR
 
-.PHONY: all deps build test unit e2e run demo install uninstall clean
+.PHONY: all deps build test unit e2e run demo install uninstall clean bench
 
 all: build
 
@@ -86,3 +86,7 @@ uninstall:
 
 clean:
 	rm -rf .build demo-out test-out
+
+# Perch against mako in one headless sway, one table (bench/README.md).
+bench: build
+	$(PYTHON) bench/compare.py

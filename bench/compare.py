@@ -315,6 +315,9 @@ def abuse(b, pid, res):
 
 
 LINE = re.compile(r"^\[\s*([0-9.]+)\]\s+->\s+wl_surface@(\d+)\.(attach|commit)\(")
+SUBSURFACE = re.compile(r"get_subsurface\(new id wl_subsurface@\d+, wl_surface@(\d+),")
+SUBSURFACES = set()
+DESTROY = re.compile(r"->\s+wl_surface@(\d+)\.destroy\(")
 
 
 def wl_events(logp, offset):
@@ -325,6 +328,12 @@ def wl_events(logp, offset):
     end = data.rfind(b"\n") + 1
     ev = []
     for line in data[:end].decode(errors="replace").splitlines():
+        m = SUBSURFACE.search(line)
+        if m:
+            SUBSURFACES.add((logp, int(m.group(1))))
+        m = DESTROY.search(line)
+        if m:  # object ids are reused: forget what this one was
+            SUBSURFACES.discard((logp, int(m.group(1))))
         m = LINE.match(line)
         if m:
             ev.append((float(m.group(1)), int(m.group(2)), m.group(3)))
@@ -373,9 +382,11 @@ def run_latency(b, kind, res):
                     d = (ms - t_sent) % wrap if wrap != float("inf") else ms - t_sent
                     if d < 0 or d > 10000:
                         continue
+                    # A subsurface's buffer shows with its parent's commit:
+                    # the first commit of a top-level surface after an attach.
                     if what == "attach":
-                        attached[surf] = True
-                    elif attached.get(surf):
+                        attached["any"] = True
+                    elif attached and (logp, surf) not in SUBSURFACES:
                         found = d
                         break
             if found is not None:

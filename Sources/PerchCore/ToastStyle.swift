@@ -26,7 +26,8 @@ public struct ToastStyle: Equatable, Sendable {
     /// The card's total height never exceeds this; the body is ellipsized.
     public var maxHeight = 200
     public var iconSize = 32
-    /// Horizontal gap between the icon and the text column.
+    /// Gap between the icon and the text column: horizontal, or vertical
+    /// when `iconLocation` is `.top`.
     public var iconGap = 10
     /// Vertical gap between the title and the body.
     public var titleGap = 4
