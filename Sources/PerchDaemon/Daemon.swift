@@ -78,6 +78,9 @@ public final class Daemon {
     static let journalLimit = 4096
     private let hooks: HookRunner
     private var bus: NotificationsBus?
+    /// How many notifications each live one stands for (group-by): a
+    /// newer member of a group takes the older one's place.
+    private var groupCounts: [UInt32: Int] = [:]
     /// Live notifications by x-canonical-private-synchronous tag.
     private var synchronousTags: [String: UInt32] = [:]
     private let started = MonotonicClock.now()
@@ -515,11 +518,27 @@ public final class Daemon {
         var content = notification.content
         if resolved.format != .standard {
             let expanded = resolved.format.expand(title: notification.title, body: notification.body,
-                                                  app: notification.app, markup: false)
+                                                  app: notification.app, markup: false,
+                                                  groupCount: groupCounts[notification.id] ?? 1)
             content.title = expanded.title
             content.body = expanded.body
         }
         return content
+    }
+
+    private func sameGroup(_ a: Notification, _ b: Notification, _ fields: [GroupField]) -> Bool {
+        fields.allSatisfy { field in
+            switch field {
+            case .appName: a.app == b.app
+            case .summary: a.title == b.title
+            case .body: a.body == b.body
+            case .urgency: a.urgency == b.urgency
+            case .category: a.category == b.category
+            case .desktopEntry: true  // not carried by Notification; never splits a group
+            case .actionable: a.actions.isEmpty == b.actions.isEmpty
+            case .expiring: (a.timeout != 0) == (b.timeout != 0)
+            }
+        }
     }
 
     /// The config for a notification already on the board (hooks, bindings).
@@ -534,7 +553,16 @@ public final class Daemon {
                                                exit: Transition?, bounce: Bool?)?,
                       at now: Instant) {
         var notification = notification
-        let resolved = resolve(&notification)
+        var resolved = resolve(&notification)
+        // group-by: a live notification equal in every listed field is the
+        // same group; the newer one takes its place and counts the group.
+        if !resolved.groupBy.isEmpty,
+           let older = board.all.first(where: { !$0.isLeaving && $0.id != notification.id
+                                                && sameGroup($0.notification, notification, resolved.groupBy) }) {
+            groupCounts[notification.id] = (groupCounts[older.id] ?? 1) + 1
+            board.dismiss(id: older.id, reason: .replaced, at: now)
+            resolved = config.resolve(for: notification, modes: modes, grouped: true)
+        }
         recordLive(notification)
         control.broadcast(.queued(notification), sender: senders[notification.id])
         if resolved.invisible || (modes.contains(Daemon.doNotDisturb) && notification.urgency != .critical) {
@@ -596,6 +624,7 @@ public final class Daemon {
         control.broadcast(.dismissed(notification, reason: reason), sender: senders[notification.id])
         bus?.emitNotificationClosed(id: notification.id, reason: reason)
         senders.removeValue(forKey: notification.id)
+        groupCounts.removeValue(forKey: notification.id)
         synchronousTags = synchronousTags.filter { $0.value != notification.id }
         runHook(settings(for: notification).hooks.onDismiss, name: "on-dismiss", notification, reason: reason)
     }

@@ -1,6 +1,7 @@
 """The config file: placement and rules checked on screen, reload,
 --check-config and broken files."""
 
+import json
 import os
 import signal
 import time
@@ -124,3 +125,24 @@ def reload_applies_a_good_config_and_keeps_the_old_one_on_errors(t):
         return px[0] > px[1] + 80
     ok, _ = poll(red_top_right, 3.0, 0.1)
     check(ok, "after the reload a critical notification should be red at top-right")
+
+
+@test
+def group_by_keeps_one_toast_per_group_and_counts_it(t):
+    path = write_config(t, "default-timeout=0\ngroup-by=app-name\n\n[grouped=true]\nformat=(%g) %s\\n%b\n")
+    p = t.start_perch(args=["-c", path])
+    p.post("First mail", app="mail")
+    p.post("Second mail", app="mail")
+    p.post("Build done", app="make")
+    def settled():
+        items = p.list()
+        return items if len(items) == 2 else None
+    items, _ = poll(settled, 3.0, 0.1)
+    check(items, "two groups should leave two notifications, list: %r" % p.list())
+    check(sorted(n["title"] for n in items) == ["Build done", "Second mail"],
+          "the newer mail should stand for its group: %r" % items)
+    def replaced():
+        history = json.loads(p.ctl_ok("history", "--json"))
+        return [(e["notification"]["title"], e["reason"]) for e in history]
+    reasons, _ = poll(lambda: ("First mail", "replaced") in replaced() and replaced(), 3.0, 0.1)
+    check(reasons and ("First mail", "replaced") in reasons, "the older mail should be in history as replaced: %r" % reasons)

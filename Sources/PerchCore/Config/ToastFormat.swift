@@ -1,6 +1,7 @@
 /// What the text column of a toast shows, built from the notification's
 /// fields (the `format` option). Placeholders: `%s` summary (the title),
-/// `%b` body, `%a` app name, `%%` a percent sign; `\n` is a line break and
+/// `%b` body, `%a` app name, `%g` how many notifications its group holds
+/// (1 when not grouped; see `group-by`), `%%` a percent sign; `\n` is a line break and
 /// `\\` a backslash. Everything before the first line break of the format
 /// is the title line, drawn in the title font; the rest is the body, drawn
 /// in the body font. A line break inside a field does not move that split.
@@ -10,6 +11,7 @@ public struct ToastFormat: Equatable, Sendable, CustomStringConvertible {
         case title
         case body
         case app
+        case groupCount
     }
 
     /// The format as written.
@@ -43,9 +45,10 @@ public struct ToastFormat: Equatable, Sendable, CustomStringConvertible {
             case ("%", "s"?): flush(); pieces.append(.title)
             case ("%", "b"?): flush(); pieces.append(.body)
             case ("%", "a"?): flush(); pieces.append(.app)
+            case ("%", "g"?): flush(); pieces.append(.groupCount)
             case ("%", "%"?): literal.append("%")
             case ("%", let other?):
-                throw ParseError(message: "unknown placeholder '%\(other)' (expected %s, %b, %a or %%)",
+                throw ParseError(message: "unknown placeholder '%\(other)' (expected %s, %b, %a, %g or %%)",
                                  offset: index, text: "%\(other)")
             case ("%", nil):
                 throw ParseError(message: "the format ends with a lone '%' (write %% for a percent sign)",
@@ -73,7 +76,8 @@ public struct ToastFormat: Equatable, Sendable, CustomStringConvertible {
     /// result is Pango markup: the format's own tags count, the title and
     /// app name are escaped, and the body keeps the sender's markup. Without
     /// it everything is plain text, tags included.
-    public func expand(title: String, body: String, app: String, markup: Bool) -> (title: String, body: String) {
+    public func expand(title: String, body: String, app: String, markup: Bool,
+                       groupCount: Int = 1) -> (title: String, body: String) {
         var lines = ("", "")
         var inBody = false
         func add(_ text: String) {
@@ -84,6 +88,7 @@ public struct ToastFormat: Equatable, Sendable, CustomStringConvertible {
             case .title: add(markup ? Self.escaped(title) : title)
             case .app: add(markup ? Self.escaped(app) : app)
             case .body: add(body)
+            case .groupCount: add(String(groupCount))
             case .text(let text):
                 if !inBody, let newline = text.firstIndex(of: "\n") {
                     lines.0 += text[..<newline]
