@@ -69,7 +69,7 @@ let brokenInputs: [BrokenInput] = [
     BrokenInput("margin=10,-1",
                 "config:1:8: error: invalid margin '10,-1': expected numbers from 0 to 10000", "10,-1"),
     BrokenInput("format=%s %x",
-                "config:1:11: error: invalid format: unknown placeholder '%x' (expected %s, %b, %a or %%)", "%x"),
+                "config:1:11: error: invalid format: unknown placeholder '%x' (expected %s, %b, %a, %g or %%)", "%x"),
     BrokenInput("format=100%",
                 "config:1:11: error: invalid format: the format ends with a lone '%' (write %% for a percent sign)", "%"),
     BrokenInput("actions=rotate=Rotate,open", "config:1:23: error: invalid actions entry 'open': expected id=Label",

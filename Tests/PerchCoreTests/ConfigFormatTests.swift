@@ -37,7 +37,7 @@ struct ConfigFormatTests {
 
     @Test("bad placeholders are errors that point at them")
     func errors() {
-        let cases = [("%s %t", "unknown placeholder '%t' (expected %s, %b, %a or %%)", 3, "%t"),
+        let cases = [("%s %t", "unknown placeholder '%t' (expected %s, %b, %a, %g or %%)", 3, "%t"),
                      ("%", "the format ends with a lone '%' (write %% for a percent sign)", 0, "%")]
         for (source, message, offset, text) in cases {
             do {
@@ -56,5 +56,15 @@ struct ConfigFormatTests {
         #expect(Set(Config.knownKeys).count == Config.knownKeys.count)
         #expect(Set(Config.globalOnlyKeys).isSubset(of: Set(Config.knownKeys)))
         #expect(Set(Config.knownCriteria).count == Config.knownCriteria.count)
+    }
+}
+
+@Suite("Group count in formats")
+struct GroupCountFormatTests {
+    @Test("%g shows the group's size, 1 by default")
+    func groupCount() throws {
+        let format = try ToastFormat(parsing: "(%g) %s\\n%b")
+        #expect(format.expand(title: "Mail", body: "b", app: "a", markup: false, groupCount: 3) == ("(3) Mail", "b"))
+        #expect(format.expand(title: "Mail", body: "b", app: "a", markup: false).title == "(1) Mail")
     }
 }
