@@ -55,6 +55,11 @@ public struct NotificationBoard: Sendable {
         laneOfID[id].flatMap { stacks[$0]?.toast(id: id) }
     }
 
+    /// How many notifications are on screen or queued (without copying them).
+    public var count: Int {
+        stacks.values.reduce(0) { $0 + $1.visible.count + $1.queue.count }
+    }
+
     /// Every notification on screen or queued, in the order they arrived.
     public var all: [Toast] {
         stacks.values.flatMap(\.all).sorted { (arrival[$0.id] ?? 0) < (arrival[$1.id] ?? 0) }

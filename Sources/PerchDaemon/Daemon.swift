@@ -251,7 +251,7 @@ public final class Daemon {
     /// Notes that a notification is live (new, replaced or restored).
     private func recordLive(_ notification: Notification) {
         let item = LiveNotification(notification: notification,
-                                    remaining: config.global.stack.timing.displayTime(for: notification),
+                                    remaining: options.stack.timing.displayTime(for: notification),
                                     postedAt: WallClock.now())
         pendingRecords.append(.live(item, nextID: nextID))
     }
@@ -266,7 +266,7 @@ public final class Daemon {
         pendingRecords.removeAll(keepingCapacity: true)
         // Compaction rewrites everything live, so it waits until the journal
         // is long compared with that: its cost stays spread thin in a flood.
-        let limit = max(Daemon.journalLimit, 4 * board.all.count)
+        let limit = max(Daemon.journalLimit, 4 * board.count)
         if let journal, journal.lineCount + records.count <= limit {
             do {
                 try journal.append(records.flatMap { $0.encoded() }, lines: records.count)
