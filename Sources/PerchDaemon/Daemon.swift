@@ -113,13 +113,11 @@ public final class Daemon {
         history = History(capacity: options.maxHistory)
         hooks = HookRunner(timeout: options.hookTimeout)
         statePath = options.statePath ?? StateFile.defaultPath()
-        var stackConfig = options.stack
-        stackConfig.width = options.style.width
-        scene = Scene(connection: connection, style: options.style, margins: stackConfig.margins)
+        scene = Scene(connection: connection, style: options.style, margins: options.stack.margins)
         // Measured with the first notification: measuring loads fontconfig
         // and Pango, several MB an idle daemon does not need yet.
-        stackConfig.markerHeight = 0
-        board = NotificationBoard(stackDefaults: stackConfig)
+        board = NotificationBoard(stackDefaults: Daemon.stackDefaults(options, width: options.style.width,
+                                                                      markerHeight: 0))
         do {
             timer = try DeadlineTimer(loop: loop) { [unowned self] in
                 self.hooks.killOverdue(now: MonotonicClock.now())
@@ -476,6 +474,16 @@ public final class Daemon {
         return notification.id
     }
 
+    /// What new stacks are made with: the config's stack settings, at the
+    /// stage's width (fixed for the daemon's life), with the marker height
+    /// once the first notification has measured it (0 until then).
+    private static func stackDefaults(_ options: Options, width: Int, markerHeight: Int) -> StackConfig {
+        var stack = options.stack
+        stack.width = width
+        stack.markerHeight = markerHeight
+        return stack
+    }
+
     /// Reads the config again. With errors, the previous config stays in
     /// force and the diagnostics go to the log and the reply.
     private func reload() -> Result<JSONValue, ControlError> {
@@ -493,8 +501,8 @@ public final class Daemon {
         history.capacity = options.maxHistory
         scene.layer = options.layer
         scene.outputName = options.output
-        board.stackDefaults = { var stack = options.stack; stack.width = scene.style.width
-                                stack.markerHeight = board.stackDefaults.markerHeight; return stack }()
+        board.stackDefaults = Daemon.stackDefaults(options, width: scene.style.width,
+                                                   markerHeight: board.stackDefaults.markerHeight)
         Log.info("config reloaded from \(configSource.path ?? "(defaults)")")
         return .success(["reloaded": true, "warnings": .array(lines.map { .string($0) })])
     }

@@ -271,6 +271,20 @@ class UserProcesses:
                                           for i, a in enumerate(argv)),
                                  timeout, show(e.stdout), show(e.stderr)))
 
+    def stop_procs(self):
+        """Terminates every program started in the session (kills those
+        that do not stop within 2 s)."""
+        for p in self.procs:
+            if p.poll() is None:
+                p.terminate()
+        deadline = time.monotonic() + 2
+        for p in self.procs:
+            try:
+                p.wait(max(0.05, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait()
+
 
 class Session(UserProcesses):
     """A headless sway, started with scripts/headless-sway."""
@@ -339,16 +353,7 @@ class Session(UserProcesses):
         if self.stopped:
             return
         self.stopped = True
-        for p in self.procs:
-            if p.poll() is None:
-                p.terminate()
-        deadline = time.monotonic() + 2
-        for p in self.procs:
-            try:
-                p.wait(max(0.05, deadline - time.monotonic()))
-            except subprocess.TimeoutExpired:
-                p.kill()
-                p.wait()
+        self.stop_procs()
         subprocess.run([HEADLESS_SWAY, "stop", self.dir])
 
 

@@ -239,16 +239,7 @@ class TestCompositor(harness.UserProcesses):
         if self.stopped:
             return
         self.stopped = True
-        for p in self.procs:
-            if p.poll() is None:
-                p.terminate()
-        deadline = time.monotonic() + 2
-        for p in self.procs:
-            try:
-                p.wait(max(0.05, deadline - time.monotonic()))
-            except subprocess.TimeoutExpired:
-                p.kill()
-                p.wait()
+        self.stop_procs()
         if self.proc.poll() is None:
             try:
                 self.proc.stdin.write(b"quit\n")
