@@ -65,7 +65,9 @@ public struct NotificationBoard: Sendable {
         stacks.values.flatMap(\.all).sorted { (arrival[$0.id] ?? 0) < (arrival[$1.id] ?? 0) }
     }
 
-    public mutating func add(_ notification: Notification, height: Int, lane: Lane, motion: Motion,
+    /// Adds a notification to its lane's stack; a nil height means not
+    /// measured yet (see `unmeasured`).
+    public mutating func add(_ notification: Notification, height: Int?, lane: Lane, motion: Motion,
                              at now: Instant) {
         laneOfID[notification.id] = lane
         arrivals += 1
@@ -98,11 +100,23 @@ public struct NotificationBoard: Sendable {
     }
 
     @discardableResult
-    public mutating func replace(_ notification: Notification, height: Int, at now: Instant) -> Bool {
+    public mutating func replace(_ notification: Notification, height: Int?, at now: Instant) -> Bool {
         guard let lane = laneOfID[notification.id] else { return false }
         let replaced = stacks[lane]?.replace(notification, height: height, at: now) ?? false
         makeRoomForBanner(at: now)
         return replaced
+    }
+
+    /// The queued notifications each stack waits to have measured before
+    /// its queue can move (at most one per stack).
+    public var unmeasured: [UInt32] {
+        stacks.values.compactMap(\.unmeasured)
+    }
+
+    public mutating func setHeight(_ height: Int, of id: UInt32, at now: Instant) {
+        guard let lane = laneOfID[id] else { return }
+        stacks[lane]?.setHeight(height, of: id, at: now)
+        makeRoomForBanner(at: now)
     }
 
     public mutating func setHovered(id: UInt32, _ hovered: Bool, at now: Instant) {

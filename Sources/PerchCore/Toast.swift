@@ -14,8 +14,11 @@ public struct Toast: Equatable, Sendable {
     }
 
     public internal(set) var notification: Notification
-    /// Card height in surface pixels, as measured by the renderer.
+    /// Card height in surface pixels, as measured by the renderer; 0 until
+    /// `isMeasured`. Only a queued toast may wait to be measured: a flood
+    /// that queues thousands is laid out one by one as they get a slot.
     public internal(set) var height: Int
+    public internal(set) var isMeasured = true
     public internal(set) var motion: Motion
     public internal(set) var phase: Phase
     public internal(set) var timer: DisplayTimer

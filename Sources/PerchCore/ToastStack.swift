@@ -106,17 +106,41 @@ public struct ToastStack: Sendable {
     // MARK: Changes
 
     /// Adds a toast: it enters at `now` if a slot is free, else it queues.
-    public mutating func add(_ notification: Notification, height: Int, motion: Motion, at now: Instant) {
+    /// A nil height means not measured yet: the toast queues until it is
+    /// the one `unmeasured` names and `setHeight` gives it one.
+    public mutating func add(_ notification: Notification, height: Int?, motion: Motion, at now: Instant) {
         let timer = DisplayTimer(duration: config.timing.displayTime(for: notification))
-        queue.append(Toast(notification: notification, height: height, motion: motion, phase: .queued,
-                           timer: timer, slot: Glide(at: 0)))
+        var toast = Toast(notification: notification, height: height ?? 0, motion: motion, phase: .queued,
+                          timer: timer, slot: Glide(at: 0))
+        toast.isMeasured = height != nil
+        queue.append(toast)
         promote(at: now)
         relayout(at: now)
     }
 
     /// Convenience for the default motion of the anchor.
-    public mutating func add(_ notification: Notification, height: Int, at now: Instant) {
+    public mutating func add(_ notification: Notification, height: Int?, at now: Instant) {
         add(notification, height: height, motion: .nearestEdge(of: config.anchor), at: now)
+    }
+
+    /// The queued toast whose height the queue waits for: the first in
+    /// line, while a slot is free for it. Measure it and call `setHeight`.
+    public var unmeasured: UInt32? {
+        guard let next = queue.first, !next.isMeasured, visible.count < config.maxVisible || visible.isEmpty
+        else { return nil }
+        return next.id
+    }
+
+    /// Gives a queued toast its measured height; it goes on screen at `now`
+    /// if it is first in line and fits.
+    public mutating func setHeight(_ height: Int, of id: UInt32, at now: Instant) {
+        guard let index = queue.firstIndex(where: { $0.id == id }) else { return }
+        queue[index].height = height
+        queue[index].isMeasured = true
+        guard index == 0 else { return }
+        let before = visible.count
+        promote(at: now)
+        if visible.count != before { relayout(at: now) }
     }
 
     /// Starts the exit of a toast on screen, or drops a queued one (reported
@@ -141,20 +165,25 @@ public struct ToastStack: Sendable {
 
     /// Replaces a toast's content in place: no new entry, its slot is kept,
     /// a height change reflows the others with a glide, and the display
-    /// timer starts over. Returns false when the id is not here.
+    /// timer starts over. Returns false when the id is not here. A queued
+    /// toast may be given a nil height (measured when it is next in line);
+    /// one on screen keeps its height when given nil.
     @discardableResult
-    public mutating func replace(_ notification: Notification, height: Int, at now: Instant) -> Bool {
+    public mutating func replace(_ notification: Notification, height: Int?, at now: Instant) -> Bool {
         let timer = DisplayTimer(duration: config.timing.displayTime(for: notification))
         if let index = queue.firstIndex(where: { $0.id == notification.id }) {
             queue[index].notification = notification
-            queue[index].height = height
+            queue[index].height = height ?? 0
+            queue[index].isMeasured = height != nil
             queue[index].timer = timer
+            // A head that waited to be measured may go on screen now.
+            if index == 0, let height { setHeight(height, of: notification.id, at: now) }
             return true
         }
         guard let index = visible.firstIndex(where: { $0.id == notification.id }),
               !visible[index].isLeaving else { return false }
         visible[index].notification = notification
-        visible[index].height = height
+        if let height { visible[index].height = height }
         visible[index].timer = timer
         if visible[index].phase == .shown && !visible[index].isAttended {
             visible[index].timer.start(at: now)
@@ -261,7 +290,7 @@ public struct ToastStack: Sendable {
 
     /// Moves queued toasts on screen while there is a slot and room.
     private mutating func promote(at now: Instant) {
-        while let next = queue.first, fits(next.height) {
+        while let next = queue.first, next.isMeasured, fits(next.height) {
             var toast = queue.removeFirst()
             toast.phase = .entering(since: now)
             switch config.order {

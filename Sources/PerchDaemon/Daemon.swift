@@ -137,7 +137,7 @@ public final class Daemon {
         scene.onNeedsRefresh = { [unowned self] in self.refresh() }
         scene.onHover = { [unowned self] id, hovered in
             self.board.setHovered(id: id, hovered, at: MonotonicClock.now())
-            self.refresh()
+            self.scheduleRefresh()
         }
         scene.onClick = { [unowned self] id, button, action in self.clicked(id, button: button, action: action) }
         scene.onTouch = { [unowned self] id, touch in self.touched(id, touch) }
@@ -146,6 +146,11 @@ public final class Daemon {
             self.outcome = .compositorLost(error.description)
             self.loop.stop()
         }
+        // Before the display's own hook, which flushes what refresh drew.
+        loop.addPrePollHook { [unowned self] in
+            if self.needsRefresh { self.refresh() }
+        }
+        loop.addWorkCheck { [unowned self] in self.needsRefresh }
         connection.attach(to: loop)
         // Once per loop turn, after everything that turn did: the state is
         // saved (one fsync for the whole turn, however many posts it took),
@@ -173,7 +178,7 @@ public final class Daemon {
                         return .success(self.post(notify.notifyRequest, from: nil, at: MonotonicClock.now()))
                     },
                     closeNotification: { [unowned self] id in
-                        if self.board.dismiss(id: id, reason: .closedByCall, at: MonotonicClock.now()) { self.refresh() }
+                        if self.board.dismiss(id: id, reason: .closedByCall, at: MonotonicClock.now()) { self.scheduleRefresh() }
                         // Lenient: closing an id that is already gone is no error.
                         return .success(())
                     }),
@@ -349,18 +354,18 @@ public final class Daemon {
             guard board.dismiss(id: id, reason: .closedByCall, at: now) else {
                 return .failure(ControlError(.notFound, "no notification \(id) on screen"))
             }
-            refresh()
+            scheduleRefresh()
             return .success(["dismissed": [.number(Double(id))]])
         case .dismiss(.all):
             let ids = board.dismissAll(reason: .closedByCall, at: now)
-            refresh()
+            scheduleRefresh()
             return .success(["dismissed": .array(ids.map { .number(Double($0)) })])
         case .dismiss(.last):
             guard let last = board.all.last(where: { !$0.isLeaving }) else {
                 return .failure(ControlError(.notFound, "no notification on screen"))
             }
             board.dismiss(id: last.id, reason: .closedByCall, at: now)
-            refresh()
+            scheduleRefresh()
             return .success(["dismissed": [.number(Double(last.id))]])
         case .dismiss(.group(let id)):
             guard let member = board.toast(id: id) else {
@@ -369,7 +374,7 @@ public final class Daemon {
             let app = member.notification.app
             let ids = board.all.filter { $0.notification.app == app }.map(\.id)
                 .filter { board.dismiss(id: $0, reason: .closedByCall, at: now) }
-            refresh()
+            scheduleRefresh()
             return .success(["dismissed": .array(ids.map { .number(Double($0)) })])
         case .mode(let change):
             switch change {
@@ -419,7 +424,7 @@ public final class Daemon {
         for toast in board.all where toast.notification.urgency != .critical && !toast.isLeaving {
             board.dismiss(id: toast.id, reason: .suppressed, at: now)
         }
-        refresh()
+        scheduleRefresh()
     }
 
     private func status(at now: Instant) -> JSONValue {
@@ -457,13 +462,14 @@ public final class Daemon {
         if let id = request.replaces, let lane = board.lane(of: id), board.toast(id: id)?.isLeaving == false {
             notification.id = id
             let resolved = resolve(&notification)
-            let content = displayContent(notification, resolved)
-            let geometry = scene.geometry(for: content, lane: lane, style: resolved.style)
-            board.replace(notification, height: geometry.height, at: now)
-            recordLive(notification)
-            scene.updateToast(id: id, content: content, geometry: geometry, style: resolved.style,
+            scene.updateToast(id: id, content: displayContent(notification, resolved), style: resolved.style,
                               hasActions: !notification.actions.isEmpty)
-            refresh()
+            // One on screen reflows at once; a queued one is measured when
+            // it is next in line.
+            let onScreen = board.toast(id: id)?.isQueued == false
+            board.replace(notification, height: onScreen ? scene.height(of: id) : nil, at: now)
+            recordLive(notification)
+            scheduleRefresh()
             return id
         }
         notification.id = takeID()
@@ -585,14 +591,13 @@ public final class Daemon {
         let motion = Motion(enter: overrides?.enter ?? resolved.enter ?? nearest,
                             exit: overrides?.exit ?? resolved.exit ?? nearest,
                             bounce: overrides?.bounce ?? resolved.bounce)
-        let content = displayContent(notification, resolved)
-        let geometry = scene.geometry(for: content, lane: lane, style: resolved.style)
         if board.stackDefaults.markerHeight == 0 { board.stackDefaults.markerHeight = scene.markerHeight }
         board.stageHeightHint = stageHeightHint()
-        board.add(notification, height: geometry.height, lane: lane, motion: motion, at: now)
-        scene.addToast(id: notification.id, content: content, geometry: geometry, lane: lane,
+        scene.addToast(id: notification.id, content: displayContent(notification, resolved), lane: lane,
                        style: resolved.style, hasActions: !notification.actions.isEmpty)
-        refresh()
+        // Measured in `refresh`, once it is next in line for the screen.
+        board.add(notification, height: nil, lane: lane, motion: motion, at: now)
+        scheduleRefresh()
     }
 
     /// The smallest output's height less the margins: a new stage is at
@@ -653,7 +658,7 @@ public final class Daemon {
         if !toast.notification.resident {
             board.dismiss(id: id, reason: .dismissedByUser, at: now)
         }
-        refresh()
+        scheduleRefresh()
     }
 
     /// A pointer button on a toast: a left click on one of its buttons
@@ -685,7 +690,7 @@ public final class Daemon {
             guard toast.notification.actions.contains(where: { $0.id == action }) else { return }
             return invoke(id, action: action, at: now)
         }
-        refresh()
+        scheduleRefresh()
     }
 
     /// Keys on a focused toast: Escape dismisses, Return invokes the focused
@@ -696,7 +701,7 @@ public final class Daemon {
         switch key {
         case .escape:
             board.dismiss(id: id, reason: .dismissedByUser, at: now)
-            refresh()
+            scheduleRefresh()
         case .enter:
             if let focusedButton { return invoke(id, action: focusedButton, at: now) }
             if toast.notification.defaultAction != nil { invoke(id, action: NotificationAction.defaultID, at: now) }
@@ -732,16 +737,33 @@ public final class Daemon {
             board.setHeld(id: id, false, at: now)
             board.springBack(id: id, at: now)
         }
-        refresh()
+        scheduleRefresh()
+    }
+
+    /// Whether a refresh is due before the loop next waits.
+    private var needsRefresh = false
+
+    /// Asks for one `refresh` at the end of this loop turn: a burst of posts
+    /// read in one turn is laid out and drawn once, not once per post.
+    private func scheduleRefresh() {
+        needsRefresh = true
     }
 
     /// Brings the board to the present instant and shows it: finished
     /// animations and expired timers take effect, queued toasts get free
     /// slots, the scene moves, and the timer is armed for the next expiry.
     private func refresh() {
+        needsRefresh = false
         let now = MonotonicClock.now()
         for lane in board.stacks.keys {
             if let height = scene.stageHeight(for: lane) { board.setStageHeight(height, for: lane) }
+        }
+        // Lay out the toasts next in line (a burst queues many; only those
+        // that get a slot are measured).
+        var unmeasured = board.unmeasured
+        while !unmeasured.isEmpty {
+            for id in unmeasured { board.setHeight(scene.height(of: id), of: id, at: now) }
+            unmeasured = board.unmeasured
         }
         for event in board.advance(to: now) {
             switch event {

@@ -74,46 +74,53 @@ final class Scene {
 
     // MARK: Content
 
-    /// Measures a notification for its lane (surface pixels).
-    func geometry(for content: ToastContent, lane: Lane, style: ToastStyle) -> ToastGeometry {
-        var style = style
-        style.width = self.style.width
+    /// A toast's height in surface pixels, laid out now if it was not yet
+    /// (0 for an id the scene does not have).
+    func height(of id: UInt32) -> Int {
+        guard let view = views[id] else { return 0 }
+        return measured(view).height
+    }
+
+    /// The view's layout for its lane, measured once per content.
+    private func measured(_ view: ToastView) -> ToastGeometry {
+        if let geometry = view.geometry { return geometry }
         let geometry: ToastGeometry
-        switch lane {
+        switch view.lane {
         case .stack:
-            geometry = renderer.geometry(for: content, style: style)
+            geometry = renderer.geometry(for: view.content, style: view.style)
         case .banner:
-            let height = renderer.bannerHeight(for: content, style: style)
-            geometry = ToastGeometry(height: height)
+            geometry = ToastGeometry(height: renderer.bannerHeight(for: view.content, style: view.style))
         }
         for problem in renderer.diagnostics { Log.warning(problem) }
+        view.geometry = geometry
         return geometry
     }
 
     /// Height of the "+N more" marker, surface pixels.
     var markerHeight: Int { renderer.moreMarkerSize(count: 9, style: style).height }
 
-    func addToast(id: UInt32, content: ToastContent, geometry: ToastGeometry, lane: Lane, style: ToastStyle,
-                  hasActions: Bool) {
+    /// Takes a notification's content; it is laid out when first asked for
+    /// its height, and gets a surface when it first goes on screen.
+    func addToast(id: UInt32, content: ToastContent, lane: Lane, style: ToastStyle, hasActions: Bool) {
         // A new notification is a reason to try a homeless lane again.
         if homeless.remove(lane) != nil { rehome(lane) }
         _ = ensureStage(for: lane)
         var style = style
         style.width = self.style.width
-        let view = ToastView(lane: lane, content: content, geometry: geometry, style: style)
+        let view = ToastView(lane: lane, content: content, style: style)
         view.hasActions = hasActions
         views[id] = view
     }
 
-    /// New content for a toast on screen (replace in place).
-    func updateToast(id: UInt32, content: ToastContent, geometry: ToastGeometry, style: ToastStyle,
-                     hasActions: Bool) {
+    /// New content for a toast (replace in place); laid out again when next
+    /// asked for its height or drawn.
+    func updateToast(id: UInt32, content: ToastContent, style: ToastStyle, hasActions: Bool) {
         guard let view = views[id] else { return }
         view.hasActions = hasActions
         view.style = style
         view.style.width = self.style.width
         view.content = content
-        view.geometry = geometry
+        view.geometry = nil
         view.master = nil
         view.isStale = true
     }
@@ -258,7 +265,7 @@ final class Scene {
 
     private func draw(_ view: ToastView, opacity: Double, stageWidth: Int, scale: Int) {
         let width = view.lane == .banner ? stageWidth : style.width
-        let height = view.geometry.height
+        let height = measured(view).height
         do {
             guard let surface = view.surface else { return }
             let buffer = try surface.freeBuffer(width: width * scale, height: height * scale)
@@ -288,10 +295,10 @@ final class Scene {
     private func render(_ view: ToastView, width: Int, into target: PixelTarget, scale: Int) {
         switch view.lane {
         case .stack:
-            renderer.draw(view.content, style: view.style, geometry: view.geometry, into: target, scale: scale,
+            renderer.draw(view.content, style: view.style, geometry: measured(view), into: target, scale: scale,
                           highlight: view.highlight)
         case .banner:
-            renderer.drawBanner(view.content, style: view.style, width: width, height: view.geometry.height,
+            renderer.drawBanner(view.content, style: view.style, width: width, height: measured(view).height,
                                 into: target, scale: scale)
         }
         for problem in renderer.diagnostics { Log.warning(problem) }
@@ -364,13 +371,13 @@ final class Scene {
         case .button(let button, let pressed):
             guard pressed, let id = hovered, let view = views[id] else { return }
             keyboardTarget = id
-            onClick?(id, button, view.geometry.button(at: pointerX, y: pointerY)?.id)
+            onClick?(id, button, view.geometry?.button(at: pointerX, y: pointerY)?.id)
         }
     }
 
     private func updateHoveredButton() {
         guard let id = hovered, let view = views[id] else { return }
-        let button = view.geometry.button(at: pointerX, y: pointerY)?.id
+        let button = view.geometry?.button(at: pointerX, y: pointerY)?.id
         setHighlight(of: id) { $0.hovered = button }
     }
 
@@ -415,7 +422,7 @@ final class Scene {
             guard let entry = touches.removeValue(forKey: finger) else { return }
             let outcome = entry.gesture.release(at: instant(time))
             let action = outcome == .tap
-                ? views[entry.id]?.geometry.button(at: entry.localX, y: entry.localY)?.id : nil
+                ? views[entry.id]?.geometry?.button(at: entry.localX, y: entry.localY)?.id : nil
             onTouch?(entry.id, .release(outcome, action: action))
         case .cancel:
             let ids = Set(touches.values.map(\.id))
@@ -437,7 +444,7 @@ final class Scene {
             guard let id = keyboardTarget, let view = views[id] else { return }
             switch key {
             case .tab, .backTab:
-                let buttons = view.geometry.buttons.map(\.id)
+                let buttons = view.geometry?.buttons.map(\.id) ?? []
                 guard !buttons.isEmpty else { return }
                 let current = view.highlight.focused.flatMap { buttons.firstIndex(of: $0) }
                 let step = key == .tab ? 1 : buttons.count - 1

@@ -10,7 +10,9 @@ final class ToastView {
     var surface: ToastSurface?
     let lane: Lane
     var content: ToastContent
-    var geometry: ToastGeometry
+    /// Its layout, once measured: a queued toast is measured only when it
+    /// is next in line for the screen.
+    var geometry: ToastGeometry?
     var style: ToastStyle
     /// Needs drawing before the next commit (new, replaced, rescaled).
     var isStale = true
@@ -23,11 +25,10 @@ final class ToastView {
     /// or a default action for Return.
     var hasActions = false
 
-    init(lane: Lane, content: ToastContent, geometry: ToastGeometry, style: ToastStyle) {
+    init(lane: Lane, content: ToastContent, style: ToastStyle) {
         self.style = style
         self.lane = lane
         self.content = content
-        self.geometry = geometry
     }
 }
 

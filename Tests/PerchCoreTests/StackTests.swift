@@ -108,6 +108,81 @@ struct QueueTests {
     }
 }
 
+@Suite("Measuring only the toasts next in line")
+struct LazyMeasureTests {
+    /// Adds toasts without a height, measuring (60 px) only what the stack
+    /// asks for, the way the daemon does; returns the ids measured.
+    private func post(_ ids: ClosedRange<Int>, to s: inout ToastStack, at now: Instant) -> [UInt32] {
+        var measured: [UInt32] = []
+        for id in ids { s.add(Notification(id: UInt32(id), title: "n", timeout: 0), height: nil, at: now) }
+        while let next = s.unmeasured {
+            measured.append(next)
+            s.setHeight(60, of: next, at: now)
+        }
+        return measured
+    }
+
+    @Test("a burst of 100 is measured only for the five that go on screen")
+    func burst() {
+        var s = stack()
+        let measured = post(1...100, to: &s, at: t0)
+        #expect(measured == [1, 2, 3, 4, 5])
+        #expect(s.visible.count == 5)
+        #expect(s.queue.count == 95)
+        #expect(s.marker(at: t0 + 2)?.count == 95)
+    }
+
+    @Test("an unmeasured toast waits in the queue, then enters once measured")
+    func waitsForItsHeight() {
+        var s = stack()
+        s.add(Notification(id: 1, title: "n", timeout: 0), height: nil, at: t0)
+        #expect(s.visible.isEmpty)
+        #expect(s.unmeasured == 1)
+        s.setHeight(80, of: 1, at: t0 + 0.1)
+        #expect(s.unmeasured == nil)
+        #expect(s.visible.map(\.id) == [1])
+        #expect(s.frames(at: t0 + 2).first?.height == 80)
+        #expect(s.advance(to: t0 + 0.8).contains(.appeared(id: 1)))
+    }
+
+    @Test("when a slot frees, the next in line is asked for and measured, not the rest")
+    func nextInLine() {
+        var s = stack()
+        _ = post(1...8, to: &s, at: t0)
+        _ = s.advance(to: t0 + 2)
+        #expect(s.unmeasured == nil)
+        s.dismiss(id: 2, reason: .dismissedByUser, at: t0 + 2)
+        _ = s.advance(to: t0 + 3)
+        #expect(s.unmeasured == 6)
+        s.setHeight(60, of: 6, at: t0 + 3)
+        #expect(s.visible.map(\.id).contains(6))
+        #expect(s.queue.map(\.id) == [7, 8])
+        #expect(s.queue.allSatisfy { !$0.isMeasured })
+    }
+
+    @Test("a too-tall next in line stays queued once measured, and asks no more")
+    func tallStaysQueued() {
+        var s = stack()
+        s.stageHeight = 250
+        _ = post(1...3, to: &s, at: t0)
+        s.add(Notification(id: 4, title: "tall", timeout: 0), height: nil, at: t0)
+        #expect(s.unmeasured == 4)
+        s.setHeight(200, of: 4, at: t0)
+        #expect(s.unmeasured == nil)
+        #expect(s.queue.map(\.id) == [4])
+    }
+
+    @Test("replacing a queued toast forgets its height; replacing one on screen without a height keeps it")
+    func replaceHeights() {
+        var s = stack()
+        _ = post(1...6, to: &s, at: t0)
+        s.replace(Notification(id: 1, title: "new", timeout: 0), height: nil, at: t0 + 1)
+        #expect(s.toast(id: 1)?.height == 60)
+        s.replace(Notification(id: 6, title: "new", timeout: 0), height: nil, at: t0 + 1)
+        #expect(s.toast(id: 6)?.isMeasured == false)
+    }
+}
+
 @Suite("Reflow glide")
 struct ReflowTests {
     @Test("when a toast leaves, the ones behind it glide to their new slots over 0.3 s")
