@@ -105,7 +105,7 @@ let brokenInputs: [BrokenInput] = [
     BrokenInput("[expiring=sometimes]", "config:1:11: error: invalid expiring 'sometimes': expected true or false",
                 "sometimes"),
     BrokenInput("[urgency=low urgency=critical]", "config:1:14: error: criterion 'urgency' is given twice", "urgency"),
-    BrokenInput("[summary~=\"(abc\"]", "config:1:11: error: invalid regular expression '(abc': expected ')'", "(abc"),
+    BrokenInput("[summary~=\"(abc\"]", "config:1:11: error: invalid regular expression '(abc': missing ')'", "(abc"),
     BrokenInput("[summary=\"abc]", "config:1:10: error: unterminated quote", "\"abc]"),
     BrokenInput("[summary=\"a\"b]", "config:1:13: error: expected a space or ']' after the closing quote", "b"),
     BrokenInput("[category=red] x", "config:1:16: error: unexpected text after ']'", "x"),

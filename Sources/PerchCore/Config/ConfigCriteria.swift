@@ -1,12 +1,9 @@
-/// A regular expression from a `summary~` or `body~` criterion: Swift's
-/// standard-library `Regex` syntax, matched anywhere in the text (anchor it
+/// A regular expression from a `summary~` or `body~` criterion (see
+/// `TextPattern` for the syntax), matched anywhere in the text (anchor it
 /// with `^` and `$`).
-public struct ConfigPattern: Equatable, @unchecked Sendable {
-    // @unchecked: `Regex` is not marked Sendable, but it is an immutable
-    // value once built (its lazily compiled program is published atomically
-    // by the standard library), and the daemon is single-threaded anyway.
+public struct ConfigPattern: Equatable, Sendable {
     public let source: String
-    private let regex: Regex<AnyRegexOutput>
+    private let pattern: TextPattern
 
     public struct ParseError: Error, Equatable {
         public var message: String
@@ -14,15 +11,15 @@ public struct ConfigPattern: Equatable, @unchecked Sendable {
 
     public init(_ source: String) throws(ParseError) {
         do {
-            regex = try Regex(source)
+            pattern = try TextPattern(source)
         } catch {
-            throw ParseError(message: "\(error)")
+            throw ParseError(message: error.message)
         }
         self.source = source
     }
 
     public func matches(_ text: String) -> Bool {
-        (try? regex.firstMatch(in: text)) != nil
+        pattern.matches(text)
     }
 
     public static func == (lhs: ConfigPattern, rhs: ConfigPattern) -> Bool {
