@@ -13,9 +13,16 @@ extension JSON {
     /// - NaN and the infinities have no JSON form and are written as
     ///   `null`, so the output is always valid JSON.
     public static func serialize(_ value: JSONValue) -> String {
+        String(decoding: serializedBytes(value), as: UTF8.self)
+    }
+
+    /// The same text as `serialize`, as UTF-8 bytes, followed by `terminator`
+    /// when one is given (a newline for JSON Lines).
+    public static func serializedBytes(_ value: JSONValue, terminator: UInt8? = nil) -> [UInt8] {
         var writer = JSONWriter()
         writer.write(value)
-        return String(decoding: writer.output, as: UTF8.self)
+        if let terminator { writer.output.append(terminator) }
+        return writer.output
     }
 }
 
@@ -23,7 +30,7 @@ extension JSON {
 /// value's nesting, which is at most `JSON.maximumDepth` for parsed values;
 /// values built in code are as deep as their builder made them.
 struct JSONWriter {
-    private(set) var output: [UInt8] = []
+    var output: [UInt8] = []
 
     mutating func write(_ value: JSONValue) {
         switch value {
@@ -72,24 +79,37 @@ struct JSONWriter {
 
     private mutating func writeString(_ string: String) {
         output.append(UInt8(ascii: "\""))
-        for byte in string.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): append("\\\"")
-            case UInt8(ascii: "\\"): append("\\\\")
-            case 0x0A: append("\\n")
-            case 0x09: append("\\t")
-            case 0x0D: append("\\r")
-            case 0x08: append("\\b")
-            case 0x0C: append("\\f")
-            case 0x00 ..< 0x20:
-                append("\\u00")
-                output.append(Self.hexDigits[Int(byte >> 4)])
-                output.append(Self.hexDigits[Int(byte & 0x0F)])
-            default:
-                output.append(byte)
+        // Copy the runs between escapes whole: most strings have none.
+        let utf8 = string.utf8
+        var runStart = utf8.startIndex
+        var index = runStart
+        while index != utf8.endIndex {
+            let byte = utf8[index]
+            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                output.append(contentsOf: utf8[runStart..<index])
+                writeEscape(byte)
+                runStart = utf8.index(after: index)
             }
+            utf8.formIndex(after: &index)
         }
+        output.append(contentsOf: utf8[runStart..<index])
         output.append(UInt8(ascii: "\""))
+    }
+
+    private mutating func writeEscape(_ byte: UInt8) {
+        switch byte {
+        case UInt8(ascii: "\""): append("\\\"")
+        case UInt8(ascii: "\\"): append("\\\\")
+        case 0x0A: append("\\n")
+        case 0x09: append("\\t")
+        case 0x0D: append("\\r")
+        case 0x08: append("\\b")
+        case 0x0C: append("\\f")
+        default:
+            append("\\u00")
+            output.append(Self.hexDigits[Int(byte >> 4)])
+            output.append(Self.hexDigits[Int(byte & 0x0F)])
+        }
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)

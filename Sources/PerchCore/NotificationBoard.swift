@@ -144,18 +144,25 @@ public struct NotificationBoard: Sendable {
         stacks[lane]?.fling(id: id, towards: edge, at: now)
     }
 
+    /// Tells a lane's stack how tall its stage is (the compositor decides).
+    /// A no-op when unchanged, so that asking every frame writes nothing.
     public mutating func setStageHeight(_ height: Int, for lane: Lane) {
-        stacks[lane]?.stageHeight = height
+        guard let stack = stacks[lane], stack.stageHeight != height else { return }
+        stacks[lane]!.stageHeight = height
     }
 
     /// Advances every stack; stacks left empty are dropped (their stage
     /// goes away).
     public mutating func advance(to now: Instant) -> [StackEvent] {
         var events: [StackEvent] = []
-        for lane in Array(stacks.keys) {
-            events += stacks[lane]!.advance(to: now)
-            if stacks[lane]!.isEmpty { stacks.removeValue(forKey: lane) }
+        var emptied: [Lane] = []
+        // In place: a stack is a value, and a lookup that copied it out and
+        // back would copy its arrays every frame.
+        for index in stacks.indices {
+            events += stacks.values[index].advance(to: now)
+            if stacks.values[index].isEmpty { emptied.append(stacks.keys[index]) }
         }
+        for lane in emptied { stacks.removeValue(forKey: lane) }
         for case .removed(let notification, _) in events {
             laneOfID.removeValue(forKey: notification.id)
             arrival.removeValue(forKey: notification.id)

@@ -95,7 +95,7 @@ extension PersistentState {
 
     /// The state file's bytes: the compact JSON and a newline.
     public func encoded() -> [UInt8] {
-        Array(JSON.serialize(json()).utf8) + [UInt8(ascii: "\n")]
+        JSON.serializedBytes(json(), terminator: UInt8(ascii: "\n"))
     }
 
     /// Reads a state document. History beyond `historyCapacity` entries

@@ -62,7 +62,7 @@ public enum JournalRecord: Equatable, Sendable {
 
     /// The journal line: compact JSON and a newline.
     public func encoded() -> [UInt8] {
-        Array(JSON.serialize(json()).utf8) + [UInt8(ascii: "\n")]
+        JSON.serializedBytes(json(), terminator: UInt8(ascii: "\n"))
     }
 }
 

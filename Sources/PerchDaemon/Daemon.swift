@@ -153,7 +153,7 @@ public final class Daemon {
         loop.addWorkCheck { [unowned self] in self.needsRefresh }
         connection.attach(to: loop)
         // Once per loop turn, after everything that turn did: the state is
-        // saved (one fsync for the whole turn, however many posts it took),
+        // saved (one write for the whole turn, however many posts it took),
         // and only then do the replies go out, so an id a client was told
         // survives a crash.
         loop.addPrePollHook { [unowned self] in
@@ -259,8 +259,8 @@ public final class Daemon {
         pendingRecords.append(.live(item, nextID: nextID))
     }
 
-    /// Makes this turn's changes durable: a few journal lines and one
-    /// fdatasync, or, when the journal has grown long, a new snapshot.
+    /// Saves this turn's changes: a few journal lines in one write, or,
+    /// when the journal has grown long, a new snapshot.
     private func saveStateIfNeeded() {
         guard !pendingRecords.isEmpty, statePath != nil else { return }
         let start = MonotonicClock.now()

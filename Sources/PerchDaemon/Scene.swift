@@ -148,14 +148,18 @@ final class Scene {
     /// ask for that frame soon, and committing in between would only make
     /// frames nobody sees.
     func present(_ board: NotificationBoard, at now: Instant) {
-        for lane in Array(stages.keys) where board.stacks[lane] == nil {
+        // (Filters that keep nothing allocate nothing: this runs every frame.)
+        for lane in stages.keys.filter({ board.stacks[$0] == nil }) {
             stages.removeValue(forKey: lane)
             markers.removeValue(forKey: lane)
         }
-        homeless = homeless.filter { board.stacks[$0] != nil }
+        if !homeless.isEmpty { homeless = homeless.filter { board.stacks[$0] != nil } }
         for (lane, stack) in board.stacks where !homeless.contains(lane) {
             let stage = ensureStage(for: lane)
-            guard let size = stage.size else { continue }
+            guard let size = stage.size else {
+                predraw(stack, lane: lane, on: stage, at: now)
+                continue
+            }
             if stage.isWaitingForFrame && framing !== stage { continue }
             for frame in stack.frames(at: now) {
                 guard let view = views[frame.id] else { continue }
@@ -176,6 +180,22 @@ final class Scene {
         }
     }
 
+    /// A new stage waits a round trip for the compositor's first configure
+    /// (about 1 ms on sway): draw its toasts meanwhile, so that the
+    /// configure only needs the stage's commit to put them on screen. A
+    /// toast's subsurface keeps its buffer until the stage commits. Banners
+    /// wait: they are as wide as the stage, which is not known yet.
+    private func predraw(_ stack: ToastStack, lane: Lane, on stage: StageSurface, at now: Instant) {
+        guard case .stack = lane else { return }
+        for frame in stack.frames(at: now) {
+            guard let view = views[frame.id] else { continue }
+            if view.surface == nil { _ = makeSurface(for: view, id: frame.id, on: stage) }
+            if view.isStale || view.drawnOpacity != frame.opacity {
+                draw(view, opacity: frame.opacity, stageWidth: style.width, scale: stage.scale)
+            }
+        }
+    }
+
     private func ensureStage(for lane: Lane) -> StageSurface {
         if let stage = stages[lane] { return stage }
         let placement: StageSurface.Placement
@@ -186,10 +206,12 @@ final class Scene {
         let output = outputName.flatMap { name in connection.outputs.values.first { $0.name == name } }
         let stage = StageSurface(connection: connection, output: output, placement: placement,
                                  margins: lane == .banner ? Margins(all: 0) : margins, layer: layer)
-        stage.onConfigure = { [unowned self, unowned stage] in
-            // A new width matters to banners, which span the stage.
-            for view in self.views.values where view.lane == lane { view.isStale = true }
-            _ = stage
+        stage.onConfigure = { [unowned self] in
+            // A new width matters to banners, which span the stage; toasts
+            // in a stack have the configured width whatever the stage's.
+            if lane == .banner {
+                for view in self.views.values where view.lane == lane { view.isStale = true }
+            }
             self.onNeedsRefresh?()
         }
         stage.onFrame = { [unowned self, unowned stage] in
@@ -204,6 +226,9 @@ final class Scene {
         }
         stage.onClosed = { [unowned self] in self.stageClosed(lane) }
         stages[lane] = stage
+        // Start the compositor's round trip for the first configure now,
+        // not after this turn's layout and drawing.
+        connection.flush()
         return stage
     }
 
