@@ -31,6 +31,9 @@ SWIFT   ?= swift
 #    records become 4 KB.
 #  - --no-export-dynamic: the toolchain exports every symbol, which nothing
 #    looks up, and ld.so then searches a 240 KB table at every start.
+#  - --disable-local-rpath: no $ORIGIN run path, where ld.so would first
+#    look for each of the ~50 shared libraries in vain (and which has no
+#    business in an installed binary).
 LIBSTDCXX_A := $(shell gcc -print-file-name=libstdc++.a 2>/dev/null)
 STATIC_CXX_DIR := $(CURDIR)/.build/static-libstdcxx
 LINK_FLAGS := -Xswiftc -use-ld=lld -Xswiftc -Xfrontend -Xswiftc -function-sections \
@@ -39,7 +42,7 @@ LINK_FLAGS := -Xswiftc -use-ld=lld -Xswiftc -Xfrontend -Xswiftc -function-sectio
 ifneq ($(filter /%,$(LIBSTDCXX_A)),)
 LINK_FLAGS += -Xswiftc -L$(STATIC_CXX_DIR)
 endif
-RELEASE_FLAGS := -c release --static-swift-stdlib $(LINK_FLAGS)
+RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath $(LINK_FLAGS)
 PYTHON  ?= python3
 PREFIX  ?= /usr/local
 BINDIR  ?= $(PREFIX)/bin

@@ -232,8 +232,11 @@ def run_main(b, kind, res, with_idle):
             res["idle0_cpu"].append((cpu_ns(pid) - c0) / 1e6)
             res["idle0_cs"].append(ctx_switches(pid) - s0)
 
+        c0, s0 = cpu_ns(pid), ctx_switches(pid)
         one = b.call("notify", n=1, expire=0, timeout=10)
         wait_idle(pid, timeout=10)
+        res["cpu_1"].append((cpu_ns(pid) - c0) / 1e6)
+        res["cs_1"].append(ctx_switches(pid) - s0)
         rss, pss = memory_kb(pid)
         res["rss_1"].append(rss)
         res["pss_1"].append(pss)
@@ -245,10 +248,11 @@ def run_main(b, kind, res, with_idle):
         b.call("close", ids=one["ids"], timeout=10)
         wait_idle(pid, timeout=10)
 
-        c0 = cpu_ns(pid)
+        c0, s0 = cpu_ns(pid), ctx_switches(pid)
         r = b.call("notify", n=100, expire=0, timeout=30)
         wait_idle(pid, timeout=30)
         res["cpu_100"].append((cpu_ns(pid) - c0) / 1e6)
+        res["cs_100"].append(ctx_switches(pid) - s0)
         rss, pss = memory_kb(pid)
         res["rss_100"].append(rss)
         res["pss_100"].append(pss)
@@ -265,6 +269,13 @@ def run_main(b, kind, res, with_idle):
         res["rss_1100"].append(rss)
         res["pss_1100"].append(pss)
         res["pss_growth"].append(pss - res["pss_100"][-1])
+        # A second round tells a leak (grows again) from a high-water mark
+        # (heap and caches sized by the first 1000, reused after).
+        r = b.call("notify", n=1000, expire=0, timeout=60)
+        wait_idle(pid, timeout=60)
+        b.call("close", ids=r["ids"], timeout=60)
+        wait_idle(pid, timeout=60)
+        res["pss_growth2"].append(memory_kb(pid)[1] - pss)
 
         abuse(b, pid, res)
     finally:
@@ -520,7 +531,11 @@ def table(P, M):
     row("VmRSS, +1000 posted & closed (kB)", "rss_1100", "%d")
     row("Pss, +1000 posted & closed (kB)", "pss_1100", "%d")
     row("Pss growth 100 → +1000 (kB, leak?)", "pss_growth", "%d")
+    row("Pss growth, another +1000 (kB)", "pss_growth2", "%d")
+    row("CPU: 1 toast shown, to rest (ms)", "cpu_1", "%.1f")
+    row("wake-ups (ctx switches) to show 1", "cs_1", "%d")
     row("CPU: burst of 100 shown, to rest (ms)", "cpu_100", "%.1f")
+    row("wake-ups (ctx switches) to show 100", "cs_100", "%d")
     row("CPU: burst of 1000 more (ms)", "cpu_1000", "%.1f")
     row("CPU: CloseNotification × 1000 (ms)", "cpu_close1000", "%.1f")
     row("idle %gs, 0 toasts: CPU (ms)" % IDLE_S, "idle0_cpu", "%.2f")
@@ -558,7 +573,7 @@ def table(P, M):
 def main():
     ensure_mako()
     keys = ["startup_ms", "rss_idle", "pss_idle", "rss_1", "pss_1", "rss_100", "pss_100", "rss_1100",
-            "pss_1100", "pss_growth", "cpu_100", "cpu_1000", "cpu_close1000", "idle0_cpu", "idle0_cs",
+            "pss_1100", "pss_growth", "pss_growth2", "cpu_1", "cs_1", "cs_100", "cpu_100", "cpu_1000", "cpu_close1000", "idle0_cpu", "idle0_cs",
             "idle1_cpu", "idle1_cs", "latency_ms", "latency_med", "latency_p90", "abuse_ok",
             "abuse_replies_s", "abuse_drain_s", "abuse_cpu", "probe_max", "probe_med", "abuse_notes",
             "slide_frames", "reflow_frames", "sock_ok", "sock_replies_s", "sock_drain_s", "sock_cpu"]

@@ -203,19 +203,24 @@ public final class Daemon {
             return
         }
         var state = PersistentState()
+        var restored = false
         switch StateFile.load(statePath, now: WallClock.now(), historyCapacity: options.maxHistory) {
         case .fresh:
             break
         case .unreadable(let reason):
             Log.warning("cannot read state file \(statePath) (\(reason)); starting fresh")
+            restored = true  // (a fresh, valid file replaces it)
         case .corrupt(let aside, let reason):
             Log.warning("state file \(statePath) is unreadable (\(reason)); moved it to \(aside) and starting fresh")
+            restored = true
         case .loaded(let loaded):
             state = loaded
+            restored = true
         }
         let journalPath = statePath + ".journal"
         if let bytes = try? StateFile.read(journalPath), !bytes.isEmpty {
             var replayed = state
+            restored = true
             do {
                 _ = try replayed.replay(journal: bytes)
                 state = replayed
@@ -240,16 +245,21 @@ public final class Daemon {
             show(notification, presentation: nil, at: now)
         }
         if !state.live.isEmpty { Log.info("restored \(state.live.count) notification(s) from \(statePath)") }
-        // Start from one compact snapshot and an empty journal.
-        pendingRecords.removeAll()
-        writeSnapshot()
         do {
             journal = try JournalFile(path: journalPath)
-            try journal?.truncate()
         } catch {
             Log.error("cannot open the state journal: \(error); changes are saved as full snapshots")
         }
+        // What was restored (or set aside) is followed by one compact
+        // snapshot and an empty journal, written on the first loop turn:
+        // its fsync would otherwise hold up taking the bus name (10-100 ms
+        // on a busy disk). A first start has nothing to compact.
+        compactionDue = restored
     }
+
+    /// The state restored at start-up still has to be rewritten as one
+    /// snapshot (see `restoreState`).
+    private var compactionDue = false
 
     /// Notes that a notification is live (new, replaced or restored).
     private func recordLive(_ notification: Notification) {
@@ -262,9 +272,16 @@ public final class Daemon {
     /// Saves this turn's changes: a few journal lines in one write, or,
     /// when the journal has grown long, a new snapshot.
     private func saveStateIfNeeded() {
-        guard !pendingRecords.isEmpty, statePath != nil else { return }
+        guard !pendingRecords.isEmpty || compactionDue, statePath != nil else { return }
         let start = MonotonicClock.now()
         defer { trace?.record("save", start: start, end: MonotonicClock.now()) }
+        if compactionDue {
+            compactionDue = false
+            pendingRecords.removeAll()
+            writeSnapshot()
+            try? journal?.truncate()
+            return
+        }
         let records = pendingRecords
         pendingRecords.removeAll(keepingCapacity: true)
         // Compaction rewrites everything live, so it waits until the journal

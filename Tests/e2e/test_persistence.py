@@ -179,6 +179,24 @@ def kill_9_during_a_burst_loses_nothing_acknowledged(t):
 
 
 @test
+def a_crash_right_after_a_restart_loses_nothing_either(t):
+    # The restored state is folded into a new snapshot on the first loop
+    # turn, not before the daemon answers: a second kill -9 at once must
+    # still find everything in the old snapshot and journal.
+    p = t.start_perch()
+    posted = [p.post("Crash %d" % i, timeout=0) for i in range(5)]
+    p.ctl_ok("dismiss", str(posted[0]))
+    wait_in_history(p, posted[0])
+    q = restart(t, p, how="kill")
+    r = restart(t, q, how="kill")
+    listed = set(ids_of(r.list()))
+    check(set(posted[1:]) <= listed, "after two kill -9 in a row, listed %s, expected %s" % (sorted(listed), posted[1:]))
+    check(posted[0] in history_ids(r), "the dismissed one should still be in history: %s" % history_ids(r))
+    nid = r.post("After two crashes", timeout=1)
+    check(nid > max(posted), "ids must not be reused: new id %d after %s" % (nid, posted))
+
+
+@test
 def what_was_on_screen_with_time_left_comes_back(t):
     p = t.start_perch()
     timed = p.post("Still here", "after a restart", timeout=60, app="restart")
