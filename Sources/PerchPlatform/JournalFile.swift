@@ -12,10 +12,11 @@ public final class JournalFile {
     /// Lines appended since the last truncation (for compaction).
     public private(set) var lineCount = 0
 
-    /// Opens (creating, 0600) the journal at `path` for appending.
-    /// `existingLines` is how many lines it already holds.
+    /// Opens (creating, 0600, and its directories, 0700) the journal at
+    /// `path` for appending. `existingLines` is how many lines it holds.
     public init(path: String, existingLines: Int = 0) throws(SystemError) {
         self.path = path
+        try StateFile.makeDirectories(StateFile.parentDirectory(of: path))
         let raw = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
         if raw < 0 { throw SystemError("open \(path)") }
         fd = FileDescriptor(adopting: raw)

@@ -93,7 +93,7 @@ public enum StateFile {
     /// Creates `directory` and any missing parents, each with mode 0700
     /// (the XDG spec's mode for the state directory; history is private).
     /// Directories that already exist keep their mode.
-    private static func makeDirectories(_ directory: String) throws(SystemError) {
+    static func makeDirectories(_ directory: String) throws(SystemError) {
         var info = stat()
         if stat(directory, &info) == 0 {
             guard info.st_mode & S_IFMT == S_IFDIR else { throw SystemError("mkdir \(directory)", code: ENOTDIR) }

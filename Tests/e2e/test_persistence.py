@@ -179,6 +179,23 @@ def kill_9_during_a_burst_loses_nothing_acknowledged(t):
 
 
 @test
+def a_first_start_saves_posts_as_journal_lines(t):
+    # Each turn's changes are one append to state.json.journal; rewriting
+    # the whole state (with its fsyncs) each time would sit between every
+    # notification and the screen.
+    journal = os.path.join(state_dir(t), "state.json.journal")
+    check(not os.path.exists(state_dir(t)), "the state directory should not exist before the first start")
+    p = t.start_perch()
+    ids = [p.post("Line %d" % i, timeout=0) for i in range(3)]
+    check(os.path.exists(journal), "%s should exist after posts; log:\n%s" % (journal, p.log()[-1500:]))
+    with open(journal) as f:
+        records = [json.loads(line) for line in f if line.strip()]
+    live = [r["live"]["id"] for r in records if "live" in r]
+    check(live == ids, "the journal should hold one live record per post, %s; it has %s" % (ids, records))
+    check("journal" not in p.log(), "the log should not complain about the journal:\n%s" % p.log()[-1500:])
+
+
+@test
 def a_crash_right_after_a_restart_loses_nothing_either(t):
     # The restored state is folded into a new snapshot on the first loop
     # turn, not before the daemon answers: a second kill -9 at once must
