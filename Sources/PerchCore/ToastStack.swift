@@ -81,8 +81,11 @@ public struct ToastStack: Sendable {
     public var stageHeight = 0
     /// On screen (entering, shown or leaving), in order from the anchor.
     public private(set) var visible: [Toast] = []
-    /// Waiting for a slot, in arrival order.
-    public private(set) var queue: [Toast] = []
+    /// Waiting for a slot, in arrival order. A slice, so that taking the
+    /// first (a promotion, or closing the oldest) is O(1): moving a
+    /// thousand queued toasts down for each one closed made closing a
+    /// flood quadratic. Its indices do not start at 0.
+    public private(set) var queue: ArraySlice<Toast> = []
     /// Extra distance between the anchored edge and the first slot, e.g.
     /// room for a banner across the top; changing it glides the stack.
     public private(set) var inset = 0
@@ -137,7 +140,7 @@ public struct ToastStack: Sendable {
         guard let index = queue.firstIndex(where: { $0.id == id }) else { return }
         queue[index].height = height
         queue[index].isMeasured = true
-        guard index == 0 else { return }
+        guard index == queue.startIndex else { return }
         let before = visible.count
         promote(at: now)
         if visible.count != before { relayout(at: now) }
@@ -149,7 +152,7 @@ public struct ToastStack: Sendable {
     @discardableResult
     public mutating func dismiss(id: UInt32, reason: DismissReason, at now: Instant) -> Bool {
         if let index = queue.firstIndex(where: { $0.id == id }) {
-            let dropped = queue.remove(at: index)
+            let dropped = takeQueued(at: index)
             events.append(.removed(dropped.notification, reason: reason))
             relayout(at: now)
             return true
@@ -177,7 +180,7 @@ public struct ToastStack: Sendable {
             queue[index].isMeasured = height != nil
             queue[index].timer = timer
             // A head that waited to be measured may go on screen now.
-            if index == 0, let height { setHeight(height, of: notification.id, at: now) }
+            if index == queue.startIndex, let height { setHeight(height, of: notification.id, at: now) }
             return true
         }
         guard let index = visible.firstIndex(where: { $0.id == notification.id }),
@@ -291,7 +294,7 @@ public struct ToastStack: Sendable {
     /// Moves queued toasts on screen while there is a slot and room.
     private mutating func promote(at now: Instant) {
         while let next = queue.first, next.isMeasured, fits(next.height) {
-            var toast = queue.removeFirst()
+            var toast = takeQueued(at: queue.startIndex)
             toast.phase = .entering(since: now)
             switch config.order {
             case .newestFirst: visible.insert(toast, at: 0)
@@ -299,6 +302,14 @@ public struct ToastStack: Sendable {
             }
             events.append(.entering(id: toast.id))
         }
+    }
+
+    /// Removes a queued toast; the first in O(1). An emptied queue lets go
+    /// of its storage (a slice keeps the whole buffer it was cut from).
+    private mutating func takeQueued(at index: Int) -> Toast {
+        let toast = index == queue.startIndex ? queue.removeFirst() : queue.remove(at: index)
+        if queue.isEmpty { queue = [] }
+        return toast
     }
 
     /// Whether one more toast of `height` may go on screen: under

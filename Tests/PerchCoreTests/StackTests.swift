@@ -80,6 +80,21 @@ struct QueueTests {
         #expect(s.queue.map(\.id) == [6])
     }
 
+    @Test("queued toasts dropped from the front, the middle and the end leave the rest in order")
+    func dropAnywhere() {
+        var s = settled(12)
+        #expect(s.queue.map(\.id) == [6, 7, 8, 9, 10, 11, 12])
+        for id: UInt32 in [6, 9, 12, 7] { s.dismiss(id: id, reason: .closedByCall, at: t0 + 2) }
+        #expect(s.queue.map(\.id) == [8, 10, 11])
+        #expect(removals(s.advance(to: t0 + 2.1)).map(\.id) == [6, 9, 12, 7])
+        // The next free slot still goes to the first in line.
+        s.dismiss(id: 1, reason: .dismissedByUser, at: t0 + 3)
+        #expect(s.advance(to: t0 + 3.7).contains(.entering(id: 8)))
+        for id: UInt32 in [10, 11] { s.dismiss(id: id, reason: .closedByCall, at: t0 + 4) }
+        #expect(s.queue.isEmpty)
+        #expect(s.marker(at: t0 + 4) == nil)
+    }
+
     @Test("a queued toast's timer does not run until it is on screen")
     func queuedTimer() {
         var s = stack()
