@@ -1,13 +1,14 @@
 /// One change to the persistent state, as a line of the journal. Writing a
-/// few lines per loop turn (and one fsync) instead of the whole state keeps
-/// a flood of notifications fast while still putting every acknowledged
-/// notification on disk before its id is replied; the full state is
-/// rewritten only now and then (compaction).
+/// few lines per loop turn instead of the whole state keeps a flood of
+/// notifications fast while still writing every acknowledged notification
+/// before its id is replied; the full state is rewritten only now and then
+/// (compaction).
 public enum JournalRecord: Equatable, Sendable {
     /// A notification went live (posted, replaced, or restored).
     case live(LiveNotification, nextID: UInt32)
-    /// A live notification is gone: into history.
-    case gone(HistoryEntry)
+    /// A live notification is gone: into history, as its last `live`
+    /// record has it (so the line is only the id, the reason and the time).
+    case gone(id: UInt32, reason: DismissReason, closedAt: Int64)
     /// The latest history entry with this id was taken out (restore).
     case restored(id: UInt32)
     case modes([String])
@@ -17,9 +18,8 @@ public enum JournalRecord: Equatable, Sendable {
         case .live(let item, let nextID):
             ["live": ControlProtocol.encode(item.notification), "remaining": item.remaining.map { .number($0) } ?? .null,
              "posted_at": .number(Double(item.postedAt)), "next_id": .number(Double(nextID))]
-        case .gone(let entry):
-            ["gone": ControlProtocol.encode(entry.notification), "reason": .string(entry.reason.rawValue),
-             "closed_at": .number(Double(entry.closedAt))]
+        case .gone(let id, let reason, let closedAt):
+            ["gone": .number(Double(id)), "reason": .string(reason.rawValue), "closed_at": .number(Double(closedAt))]
         case .restored(let id):
             ["restored": .number(Double(id))]
         case .modes(let modes):
@@ -40,10 +40,18 @@ public enum JournalRecord: Equatable, Sendable {
             self = .live(LiveNotification(notification: notification, remaining: remaining.doubleValue,
                                           postedAt: Int64(postedAt)), nextID: UInt32(nextID))
         } else if let gone = object.optional("gone") {
-            let notification = try Notification(json: gone, at: "gone")
+            // Journals written before the short form carry the whole
+            // notification; only its id is needed.
+            let id: UInt32
+            if let value = gone.intValue {
+                guard value > 0, value <= Int(UInt32.max) else { throw StateError("\"gone\" must be a notification id") }
+                id = UInt32(value)
+            } else {
+                id = try Notification(json: gone, at: "gone").id
+            }
             let reason = try object.choice("reason", of: DismissReason.self)
             let closedAt = try object.integer("closed_at", in: -(1 << 53) ... (1 << 53))
-            self = .gone(HistoryEntry(notification: notification, reason: reason, closedAt: Int64(closedAt)))
+            self = .gone(id: id, reason: reason, closedAt: Int64(closedAt))
         } else if let id = object.optional("restored") {
             guard let value = id.intValue, value > 0, value <= Int(UInt32.max) else {
                 throw StateError("\"restored\" must be a notification id")
@@ -76,10 +84,10 @@ extension PersistentState {
             live.removeAll { $0.notification.id == item.notification.id }
             live.append(item)
             nextID = next
-        case .gone(let entry):
-            guard live.contains(where: { $0.notification.id == entry.notification.id }) else { return }
-            live.removeAll { $0.notification.id == entry.notification.id }
-            history.append(entry)
+        case .gone(let id, let reason, let closedAt):
+            guard let item = live.first(where: { $0.notification.id == id }) else { return }
+            live.removeAll { $0.notification.id == id }
+            history.append(HistoryEntry(notification: item.notification, reason: reason, closedAt: closedAt))
         case .restored(let id):
             if history.latest?.notification.id == id { _ = history.removeLatest() }
         case .modes(let names):

@@ -650,7 +650,7 @@ public final class Daemon {
     private func retire(_ notification: Notification, reason: DismissReason) {
         let entry = HistoryEntry(notification: notification, reason: reason, closedAt: WallClock.now())
         history.append(entry)
-        pendingRecords.append(.gone(entry))
+        pendingRecords.append(.gone(id: notification.id, reason: reason, closedAt: entry.closedAt))
         control.broadcast(.dismissed(notification, reason: reason), sender: senders[notification.id])
         bus?.emitNotificationClosed(id: notification.id, reason: reason)
         senders.removeValue(forKey: notification.id)

@@ -168,7 +168,7 @@ struct StateJournalTests {
         let records: [JournalRecord] = [
             .live(LiveNotification(notification: note(1), remaining: 5, postedAt: 10), nextID: 2),
             .live(LiveNotification(notification: note(2), remaining: nil, postedAt: 11), nextID: 3),
-            .gone(HistoryEntry(notification: note(1), reason: .expired, closedAt: 20)),
+            .gone(id: 1, reason: .expired, closedAt: 20),
             .modes(["do-not-disturb"]),
         ]
         var state = PersistentState()
@@ -176,6 +176,8 @@ struct StateJournalTests {
         #expect(try state.replay(journal: bytes) == 4)
         #expect(state.live.map(\.notification.id) == [2])
         #expect(state.history.entries.map(\.notification.id) == [1])
+        #expect(state.history.entries.first?.notification.title == "t1")
+        #expect(state.history.entries.first?.reason == .expired)
         #expect(state.modes == ["do-not-disturb"])
         #expect(state.nextID == 3)
     }
@@ -184,7 +186,7 @@ struct StateJournalTests {
     func roundTrip() throws {
         let records: [JournalRecord] = [
             .live(LiveNotification(notification: note(7), remaining: 2.5, postedAt: 1), nextID: 8),
-            .gone(HistoryEntry(notification: note(7), reason: .dismissedByUser, closedAt: 3)),
+            .gone(id: 7, reason: .dismissedByUser, closedAt: 3),
             .restored(id: 7), .modes(["a", "b"]),
         ]
         for record in records {
@@ -192,9 +194,27 @@ struct StateJournalTests {
         }
     }
 
+    @Test("a journal from before the short gone record (the whole notification) still replays")
+    func oldGoneRecord() throws {
+        let live = JournalRecord.live(LiveNotification(notification: note(4), remaining: 1, postedAt: 1), nextID: 5)
+        // The old line: the whole notification, as the control protocol encodes it.
+        let old: JSONValue = ["gone": ControlProtocol.encode(note(4)), "reason": .string("expired"),
+                              "closed_at": .number(9)]
+        var state = PersistentState()
+        #expect(try state.replay(journal: live.encoded() + JSON.serializedBytes(old, terminator: 10)) == 2)
+        #expect(state.live.isEmpty)
+        #expect(state.history.entries.map(\.notification.title) == ["t4"])
+    }
+
+    @Test("a gone record is one short line: id, reason and time")
+    func shortGone() {
+        let line = String(decoding: JournalRecord.gone(id: 12, reason: .closedByCall, closedAt: 3).encoded(), as: UTF8.self)
+        #expect(line == #"{"gone":12,"reason":"closed-by-call","closed_at":3}"# + "\n")
+    }
+
     @Test("a record replayed twice changes nothing more")
     func idempotent() throws {
-        let gone = JournalRecord.gone(HistoryEntry(notification: note(1), reason: .expired, closedAt: 2))
+        let gone = JournalRecord.gone(id: 1, reason: .expired, closedAt: 2)
         var state = PersistentState()
         state.apply(.live(LiveNotification(notification: note(1), remaining: 1, postedAt: 1), nextID: 2))
         state.apply(gone)
