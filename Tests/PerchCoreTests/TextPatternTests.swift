@@ -59,6 +59,9 @@ struct TextPatternTests {
         PatternCase("(ab|cd)+e", "abce", false),
         PatternCase("(?i)urgent", "very URGENT", true),
         PatternCase("(?i)[a-c]x", "BX", true),
+        PatternCase("(?i)[^a-z]", "ABC", false),
+        PatternCase("(?i)[^a-z]", "AB1", true),
+        PatternCase("[\\d_]+$", "id_42", true),
         PatternCase("urgent", "very URGENT", false),
         PatternCase("naïve", "a naïve café", true),
         PatternCase("caf.$", "a naïve café", true),
@@ -79,6 +82,7 @@ struct TextPatternTests {
         ("[[:nope:]]", "unknown character class '[:nope:]'"),
         ("abc\\", "a trailing '\\'"),
         ("\\q", "unknown escape '\\q'"),
+        ("[\\D]", "'\\D' cannot stand inside [...]"),
         ("(?x)a", "'(?' groups are not supported (only a leading '(?i)')"),
         ("(a{1000}){1000}", "the pattern is too large"),
     ])

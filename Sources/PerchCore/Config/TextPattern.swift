@@ -58,8 +58,9 @@ public struct TextPattern: Sendable {
         switch instruction {
         case .scalar(let wanted): scalar == wanted
         case .any: true
-        case .set(let set): set.contains(scalar) != set.negated
-            || (ignoresCase && set.contains(uppercase(scalar)) != set.negated)
+        case .set(let set):
+            // Under (?i) the text is lowercase: a member either way counts.
+            (set.contains(scalar) || (ignoresCase && set.contains(uppercase(scalar)))) != set.negated
         default: false
         }
     }

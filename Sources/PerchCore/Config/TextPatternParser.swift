@@ -189,7 +189,8 @@ struct PatternParser {
             var low = next
             if next == "\\", let escaped = peek {
                 index += 1
-                if let shorthand = Self.shorthand(escaped), !shorthand.negated {
+                if let shorthand = Self.shorthand(escaped) {
+                    guard !shorthand.negated else { throw error("'\\\(escaped)' cannot stand inside [...]") }
                     set.classes += shorthand.classes
                     continue
                 }
