@@ -30,7 +30,7 @@ extension JSON {
 /// value's nesting, which is at most `JSON.maximumDepth` for parsed values;
 /// values built in code are as deep as their builder made them.
 struct JSONWriter {
-    var output: [UInt8] = []
+    fileprivate(set) var output: [UInt8] = []
 
     mutating func write(_ value: JSONValue) {
         switch value {

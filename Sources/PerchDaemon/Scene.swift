@@ -162,12 +162,7 @@ final class Scene {
             }
             if stage.isWaitingForFrame && framing !== stage { continue }
             for frame in stack.frames(at: now) {
-                guard let view = views[frame.id] else { continue }
-                let surface = view.surface ?? makeSurface(for: view, id: frame.id, on: stage)
-                if view.isStale || view.drawnOpacity != frame.opacity {
-                    draw(view, opacity: frame.opacity, stageWidth: size.width, scale: stage.scale)
-                }
-                surface.setPosition(x: frame.x, y: frame.y)
+                prepare(frame, on: stage, stageWidth: size.width)?.setPosition(x: frame.x, y: frame.y)
             }
             placeMarker(stack.marker(at: now), lane: lane, stage: stage)
             if stack.isAnimating(at: now) { stage.requestFrame() }
@@ -188,12 +183,20 @@ final class Scene {
     private func predraw(_ stack: ToastStack, lane: Lane, on stage: StageSurface, at now: Instant) {
         guard case .stack = lane else { return }
         for frame in stack.frames(at: now) {
-            guard let view = views[frame.id] else { continue }
-            if view.surface == nil { _ = makeSurface(for: view, id: frame.id, on: stage) }
-            if view.isStale || view.drawnOpacity != frame.opacity {
-                draw(view, opacity: frame.opacity, stageWidth: style.width, scale: stage.scale)
-            }
+            prepare(frame, on: stage, stageWidth: style.width)
         }
+    }
+
+    /// A toast's surface for `frame`, made if it has none yet and drawn if
+    /// its content or opacity changed; nil for an id the scene does not have.
+    @discardableResult
+    private func prepare(_ frame: ToastFrame, on stage: StageSurface, stageWidth: Int) -> ToastSurface? {
+        guard let view = views[frame.id] else { return nil }
+        let surface = view.surface ?? makeSurface(for: view, id: frame.id, on: stage)
+        if view.isStale || view.drawnOpacity != frame.opacity {
+            draw(view, opacity: frame.opacity, stageWidth: stageWidth, scale: stage.scale)
+        }
+        return surface
     }
 
     private func ensureStage(for lane: Lane) -> StageSurface {
