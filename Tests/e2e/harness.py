@@ -242,7 +242,27 @@ def python3():
 class UserProcesses:
     """Running programs as the session user, in the session's environment.
     Shared by Session (sway) and testcomp.TestCompositor; needs `pw`,
-    `workdir`, `procs` and `env()`."""
+    `user`, `dir`, `wayland_display`, `workdir` and `procs`."""
+
+    def env(self, **extra):
+        """The session's environment plus `extra` (a None value removes
+        that variable)."""
+        e = {
+            "HOME": self.pw.pw_dir, "USER": self.user, "LOGNAME": self.user,
+            "PATH": CLEAN_PATH, "LANG": "C.UTF-8",
+            "XDG_RUNTIME_DIR": self.dir,
+            # Per compositor: history and modes persist, and perch must not
+            # restore notifications another test left behind.
+            "XDG_STATE_HOME": os.path.join(self.dir, "state"),
+        }
+        if self.wayland_display:
+            e["WAYLAND_DISPLAY"] = self.wayland_display
+        for k, v in extra.items():
+            if v is None:
+                e.pop(k, None)
+            else:
+                e[k] = v
+        return e
 
     def user_kwargs(self):
         if run_as_root():
@@ -322,23 +342,6 @@ class Session(UserProcesses):
                 return f.read()
         except OSError:
             return ""
-
-    def env(self, **extra):
-        e = {
-            "HOME": self.pw.pw_dir, "USER": self.user, "LOGNAME": self.user,
-            "PATH": CLEAN_PATH, "LANG": "C.UTF-8",
-            "XDG_RUNTIME_DIR": self.dir,
-            # History and modes persist; each session starts with its own.
-            "XDG_STATE_HOME": os.path.join(self.dir, "state"),
-        }
-        if self.wayland_display:
-            e["WAYLAND_DISPLAY"] = self.wayland_display
-        for k, v in extra.items():
-            if v is None:
-                e.pop(k, None)
-            else:
-                e[k] = v
-        return e
 
     def screenshot(self):
         r = self.run(["grim", "-t", "ppm", "-"], text=False)
@@ -439,7 +442,8 @@ class Perch:
 
     def raw(self, lines, timeout=5):
         """Send raw lines over the control socket, one connection, reading
-        one reply line after each. Returns a list of replies: the parsed
+        one reply line after each. A line is text, or bytes sent as they are
+        (invalid UTF-8 included). Returns a list of replies: the parsed
         JSON, or the string '<closed>' / '<timeout>' / '<bad json: ...>'."""
         code = r'''
 import json, socket, sys
@@ -449,9 +453,9 @@ s.settimeout(timeout)
 s.connect(path)
 f = s.makefile("rb")
 out = []
-for line in lines:
+for hexline in lines:
     try:
-        s.sendall(line.encode() + b"\n")
+        s.sendall(bytes.fromhex(hexline) + b"\n")
         reply = f.readline()
     except socket.timeout:
         out.append("<timeout>"); break
@@ -465,8 +469,9 @@ for line in lines:
         out.append("<bad json: %r>" % reply)
 print(json.dumps(out))
 '''
+        wire = [(line if isinstance(line, bytes) else line.encode()).hex() for line in lines]
         r = self.session.run([python3(), "-c", code, self.socket_path, str(timeout),
-                              json.dumps(lines)], env=self.env, timeout=timeout * len(lines) + 5)
+                              json.dumps(wire)], env=self.env, timeout=timeout * len(lines) + 5)
         check(r.returncode == 0, "socket client failed (%d): %s" % (r.returncode, r.stderr))
         return json.loads(r.stdout)
 

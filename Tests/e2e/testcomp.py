@@ -56,7 +56,7 @@ import threading
 import time
 
 import harness
-from harness import CLEAN_PATH, TestFailure, check
+from harness import TestFailure, check
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = harness.REPO
@@ -193,23 +193,6 @@ class TestCompositor(harness.UserProcesses):
         self.start_time = time.monotonic() - t0
 
     # ---------------------------------------------------------- Session API
-
-    def env(self, **extra):
-        e = {
-            "HOME": self.pw.pw_dir, "USER": self.user, "LOGNAME": self.user,
-            "PATH": CLEAN_PATH, "LANG": "C.UTF-8",
-            "XDG_RUNTIME_DIR": self.dir,
-            # Per compositor, like harness.Session: perch must not restore
-            # notifications another test left in ~/.local/state/perch.
-            "XDG_STATE_HOME": os.path.join(self.dir, "state"),
-            "WAYLAND_DISPLAY": self.wayland_display,
-        }
-        for k, v in extra.items():
-            if v is None:
-                e.pop(k, None)
-            else:
-                e[k] = v
-        return e
 
     def sway_log(self):
         """The compositor's output (JSON lines, then stderr): harness.Ctx
