@@ -215,66 +215,63 @@ class Bench:
 # --------------------------------------------------------------------------
 # Runs
 
+def spent(pid, res, cpu_key, action, cs_key=None):
+    """Runs action(); records the daemon's CPU over it (ms) under cpu_key
+    and, with cs_key, its context switches. Returns what action returned."""
+    c0, s0 = cpu_ns(pid), ctx_switches(pid)
+    result = action()
+    res[cpu_key].append((cpu_ns(pid) - c0) / 1e6)
+    if cs_key:
+        res[cs_key].append(ctx_switches(pid) - s0)
+    return result
+
+
+def record_memory(pid, res, when):
+    """VmRSS and Pss now, as rss_<when> and pss_<when>; returns the Pss."""
+    rss, pss = memory_kb(pid)
+    res["rss_" + when].append(rss)
+    res["pss_" + when].append(pss)
+    return pss
+
+
 def run_main(b, kind, res, with_idle):
     """Start-up, memory, CPU, idle and the abuse burst (no debug output)."""
     proc, _, startup, _ = b.start(kind)
     pid = proc.pid
     res["startup_ms"].append(startup * 1000)
+
+    def post(n, timeout):
+        """n posted in one burst, then the daemon left to go idle."""
+        r = b.call("notify", n=n, expire=0, timeout=timeout)
+        wait_idle(pid, timeout=timeout)
+        return r
+
+    def close(ids, timeout):
+        b.call("close", ids=ids, timeout=timeout)
+        wait_idle(pid, timeout=timeout)
+
     try:
         wait_idle(pid, timeout=10)
-        rss, pss = memory_kb(pid)
-        res["rss_idle"].append(rss)
-        res["pss_idle"].append(pss)
-
+        record_memory(pid, res, "idle")
         if with_idle:
-            c0, s0 = cpu_ns(pid), ctx_switches(pid)
-            time.sleep(IDLE_S)
-            res["idle0_cpu"].append((cpu_ns(pid) - c0) / 1e6)
-            res["idle0_cs"].append(ctx_switches(pid) - s0)
+            spent(pid, res, "idle0_cpu", lambda: time.sleep(IDLE_S), "idle0_cs")
 
-        c0, s0 = cpu_ns(pid), ctx_switches(pid)
-        one = b.call("notify", n=1, expire=0, timeout=10)
-        wait_idle(pid, timeout=10)
-        res["cpu_1"].append((cpu_ns(pid) - c0) / 1e6)
-        res["cs_1"].append(ctx_switches(pid) - s0)
-        rss, pss = memory_kb(pid)
-        res["rss_1"].append(rss)
-        res["pss_1"].append(pss)
+        one = spent(pid, res, "cpu_1", lambda: post(1, 10), "cs_1")
+        record_memory(pid, res, "1")
         if with_idle:
-            c0, s0 = cpu_ns(pid), ctx_switches(pid)
-            time.sleep(IDLE_S)
-            res["idle1_cpu"].append((cpu_ns(pid) - c0) / 1e6)
-            res["idle1_cs"].append(ctx_switches(pid) - s0)
-        b.call("close", ids=one["ids"], timeout=10)
-        wait_idle(pid, timeout=10)
+            spent(pid, res, "idle1_cpu", lambda: time.sleep(IDLE_S), "idle1_cs")
+        close(one["ids"], 10)
 
-        c0, s0 = cpu_ns(pid), ctx_switches(pid)
-        r = b.call("notify", n=100, expire=0, timeout=30)
-        wait_idle(pid, timeout=30)
-        res["cpu_100"].append((cpu_ns(pid) - c0) / 1e6)
-        res["cs_100"].append(ctx_switches(pid) - s0)
-        rss, pss = memory_kb(pid)
-        res["rss_100"].append(rss)
-        res["pss_100"].append(pss)
+        spent(pid, res, "cpu_100", lambda: post(100, 30), "cs_100")
+        pss_100 = record_memory(pid, res, "100")
 
-        c0 = cpu_ns(pid)
-        r = b.call("notify", n=1000, expire=0, timeout=60)
-        wait_idle(pid, timeout=60)
-        res["cpu_1000"].append((cpu_ns(pid) - c0) / 1e6)
-        c0 = cpu_ns(pid)
-        b.call("close", ids=r["ids"], timeout=60)
-        wait_idle(pid, timeout=60)
-        res["cpu_close1000"].append((cpu_ns(pid) - c0) / 1e6)
-        rss, pss = memory_kb(pid)
-        res["rss_1100"].append(rss)
-        res["pss_1100"].append(pss)
-        res["pss_growth"].append(pss - res["pss_100"][-1])
+        r = spent(pid, res, "cpu_1000", lambda: post(1000, 60))
+        spent(pid, res, "cpu_close1000", lambda: close(r["ids"], 60))
+        pss = record_memory(pid, res, "1100")
+        res["pss_growth"].append(pss - pss_100)
         # A second round tells a leak (grows again) from a high-water mark
         # (heap and caches sized by the first 1000, reused after).
-        r = b.call("notify", n=1000, expire=0, timeout=60)
-        wait_idle(pid, timeout=60)
-        b.call("close", ids=r["ids"], timeout=60)
-        wait_idle(pid, timeout=60)
+        close(post(1000, 60)["ids"], 60)
         res["pss_growth2"].append(memory_kb(pid)[1] - pss)
 
         abuse(b, pid, res)

@@ -16,6 +16,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "Tests", "e2e"))
 
 import harness  # noqa: E402
+from compare import ctx_switches  # noqa: E402  (the same count, read the same way)
 
 
 def frame_durations(path, since_ns):
@@ -35,15 +36,6 @@ def stats(values):
     median = values[len(values) // 2]
     p99 = values[min(len(values) - 1, int(round(0.99 * (len(values) - 1))))]
     return "%3d frames, median %6.1f us, p99 %6.1f us, max %6.1f us" % (len(values), median, p99, values[-1])
-
-
-def context_switches(pid):
-    total = 0
-    with open("/proc/%d/status" % pid) as f:
-        for line in f:
-            if "ctxt_switches" in line:
-                total += int(line.split()[1])
-    return total
 
 
 def main():
@@ -73,9 +65,9 @@ def main():
         time.sleep(1.2)
         reflow = frame_durations(trace, t)
 
-        before = context_switches(perch.proc.pid)
+        before = ctx_switches(perch.proc.pid)
         time.sleep(5)
-        idle = context_switches(perch.proc.pid) - before
+        idle = ctx_switches(perch.proc.pid) - before
 
         print("perch client time per frame (wl_callback.done -> stage committed)")
         print("  slide in of 1 toast:          %s" % stats(slide))
