@@ -25,5 +25,9 @@ public struct Instant: Comparable, Hashable, Sendable, CustomStringConvertible {
         Double(a.nanoseconds - b.nanoseconds) / 1e9
     }
 
+    /// A microsecond: added where an instant computed to land exactly on a
+    /// half-pixel step must not fall a rounding error short of it.
+    public static let rounding = 1e-6
+
     public var description: String { "\(Double(nanoseconds) / 1e9)s" }
 }

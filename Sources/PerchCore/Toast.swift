@@ -53,13 +53,17 @@ public struct Toast: Equatable, Sendable {
             return 1
         case .entering(let since):
             let progress = (now - since) / timing.enterDuration
-            let eased = (motion.bounce && motion.enter != .fade) ? Easing.backOut(progress) : Easing.easeOut(progress)
-            return 1 - eased
+            return 1 - entryEasing(progress)
         case .shown:
             return 0
         case .exiting(let since, let from, _):
             return from + (1 - from) * Easing.easeIn((now - since) / timing.exitDuration)
         }
+    }
+
+    /// The entry's curve: a slide may bounce, a fade never does.
+    var entryEasing: Easing {
+        (motion.bounce && motion.enter != .fade) ? .backOut : .easeOut
     }
 
     /// The transition in effect now: the exit's once leaving.

@@ -162,7 +162,7 @@ public struct ToastStack: Sendable {
         }
         let from = max(0, visible[index].displacement(at: now, timing: config.timing))
         visible[index].timer.pause(at: now)
-        visible[index].phase = .exiting(since: now, from: from, reason: reason)
+        beginExit(index, at: now, from: from, reason: reason)
         return true
     }
 
@@ -249,7 +249,39 @@ public struct ToastStack: Sendable {
         visible[index].motion.exit = .slide(edge)
         visible[index].timer.pause(at: now)
         let from = distance > 0 ? min(1, max(0, abs(pulled) / distance)) : 0
-        visible[index].phase = .exiting(since: now, from: from, reason: .dismissedByUser)
+        beginExit(index, at: now, from: from, reason: .dismissedByUser)
+    }
+
+    /// Starts a toast's exit at `now` from `from` (0 = at rest). The ease-in
+    /// moves less than half a pixel in its first tenth or so, which would be
+    /// frames that show nothing: the exit is dated back to where its first
+    /// visible step falls, so that step is the first frame.
+    private mutating func beginExit(_ index: Int, at now: Instant, from: Double, reason: DismissReason) {
+        let travel = (1 - from) * visibleSteps(of: visible[index].motion.exit, for: visible[index])
+        let unseen = travel > 0.5 ? Easing.easeIn.reaching(0.5 / travel) * config.timing.exitDuration : 0
+        visible[index].phase = .exiting(since: now + -(unseen + Instant.rounding), from: from, reason: reason)
+    }
+
+    /// How many distinct steps a transition of the toast takes from rest to
+    /// gone: pixels for a slide, levels of 8-bit alpha for a fade.
+    private func visibleSteps(of transition: Transition, for toast: Toast) -> Double {
+        switch transition {
+        case .fade:
+            return 255
+        case .slide(let edge):
+            let slot = Int(toast.slot.to.rounded())
+            let restY = config.anchor.isTop ? slot : stageHeight - slot - toast.height
+            let (dx, dy) = slideVector(edge, restY: restY, height: toast.height)
+            return Double(max(abs(dx), abs(dy)))
+        }
+    }
+
+    /// When an entry that began at `since` looks finished: within half a
+    /// step of rest, which its last tenth or so of an ease-out already is.
+    /// The toast counts as shown from then (and its timer starts).
+    private func entryEnd(of toast: Toast, since: Instant) -> Instant {
+        let steps = visibleSteps(of: toast.motion.enter, for: toast)
+        return since + config.timing.enterDuration * toast.entryEasing.settled(within: 0.5 / max(steps, 1))
     }
 
     /// Moves time forward: finishes entries (starting display timers at the
@@ -260,7 +292,7 @@ public struct ToastStack: Sendable {
         let timing = config.timing
         for index in visible.indices {
             if case .entering(let since) = visible[index].phase {
-                let end = since + timing.enterDuration
+                let end = entryEnd(of: visible[index], since: since)
                 if now >= end {
                     visible[index].phase = .shown
                     if !visible[index].isAttended { visible[index].timer.start(at: end) }
@@ -270,7 +302,7 @@ public struct ToastStack: Sendable {
             if case .shown = visible[index].phase, let deadline = visible[index].timer.deadline,
                now >= deadline {
                 visible[index].timer.pause(at: deadline)
-                visible[index].phase = .exiting(since: deadline, from: 0, reason: .expired)
+                beginExit(index, at: deadline, from: 0, reason: .expired)
                 events.append(.leaving(id: visible[index].id, reason: .expired))
             }
         }

@@ -207,11 +207,25 @@ struct ReflowTests {
         let removedAt = t0 + 2.7
         _ = s.advance(to: removedAt)
         let y = { (t: Instant) in s.frames(at: t).first { $0.id == 1 }!.y }
-        #expect(y(removedAt) == 140)                   // start: where it was
-        #expect(y(removedAt + 0.15) == 105)            // middle: half way (ease-in-out is symmetric)
+        #expect(y(removedAt) == 139)                   // start: one step from where it was
+        let ys = stride(from: 0.0, through: 0.3, by: 0.005).map { y(removedAt + $0) }
+        #expect(ys == ys.sorted(by: >))                // steadily towards the anchor
+        #expect(ys.contains { abs($0 - 105) <= 2 })     // through the middle
         #expect(y(removedAt + 0.3) == 70)              // end: its new slot
         #expect(s.isAnimating(at: removedAt + 0.1))
         #expect(!s.isAnimating(at: removedAt + 0.3))
+    }
+
+    @Test("a glide needs frames only while it visibly moves: neither its first nor its last half pixel waits for one")
+    func glideFramesOnlyWhileVisible() {
+        var glide = Glide(at: 140)
+        glide.retarget(to: 70, at: t0, duration: 0.3)
+        #expect(abs(glide.value(at: t0, duration: 0.3) - 139.5) < 1e-3)
+        let times = stride(from: 0.0, through: 0.3, by: 0.001).map { t0 + $0 }
+        let moving = times.filter { glide.isMoving(at: $0, duration: 0.3) }
+        let last = try! #require(moving.last)
+        #expect(last < t0 + 0.29)
+        for t in times where t > last { #expect(Int(glide.value(at: t, duration: 0.3).rounded()) == 70) }
     }
 
     @Test("a new toast pushes the others away from the anchor with a glide, not a jump")
@@ -220,7 +234,7 @@ struct ReflowTests {
         let now = t0 + 3
         s.add(Notification(id: 2, title: "new", timeout: 0), height: 80, at: now)
         let old = { (t: Instant) in s.frames(at: t).first { $0.id == 1 }!.y }
-        #expect(old(now) == 0)
+        #expect(old(now) == 1)                         // its first step, not a jump
         #expect(old(now + 0.3) == 90)
         #expect(old(now + 0.1) > 0 && old(now + 0.1) < 90)
     }
@@ -231,7 +245,8 @@ struct ReflowTests {
         glide.retarget(to: 100, at: t0, duration: 0.3)
         let mid = glide.value(at: t0 + 0.15, duration: 0.3)
         glide.retarget(to: 0, at: t0 + 0.15, duration: 0.3)
-        #expect(glide.value(at: t0 + 0.15, duration: 0.3) == mid)
+        // It goes on from there, its first step (half a pixel) already taken.
+        #expect(abs(glide.value(at: t0 + 0.15, duration: 0.3) - (mid - 0.5)) < 1e-3)
         #expect(glide.value(at: t0 + 0.45, duration: 0.3) == 0)
     }
 }
@@ -298,13 +313,13 @@ struct TimerTests {
     func hoverPauses() {
         var s = stack()
         s.add(Notification(id: 1, title: "n", timeout: 2), height: 60, at: t0)
-        _ = s.advance(to: t0 + 1)                 // shown since 0.7: 0.3 s used
+        _ = s.advance(to: t0 + 1)                 // shown since about 0.62 s
         s.setHovered(id: 1, true, at: t0 + 1)
         #expect(s.nextDeadline == nil)
         #expect(s.advance(to: t0 + 100).isEmpty)
         s.setHovered(id: 1, false, at: t0 + 100)
-        // 1.7 s were left when the pointer came.
-        #expect(s.nextDeadline == t0 + 101.7)
+        // What was left when the pointer came: 2 s less the time shown.
+        #expect(s.nextDeadline == t0 + 100 + (2 - (1 - entryLooksDone)))
     }
 
     @Test("hovering during the entry keeps the timer from starting when it ends")
@@ -323,7 +338,7 @@ struct TimerTests {
         var s = stack { $0.timing.ignoreSenderTimeout = true }
         s.add(Notification(id: 1, title: "n", timeout: 60), height: 60, at: t0)
         _ = s.advance(to: t0 + 0.7)
-        #expect(s.nextDeadline == t0 + 5.7)
+        #expect(s.nextDeadline == t0 + entryLooksDone + 5)
     }
 }
 
@@ -352,7 +367,7 @@ struct ReplaceTests {
         _ = s.advance(to: t0 + 2)                    // 2 at y 0, 1 at y 70
         s.replace(Notification(id: 2, title: "b", body: "longer", timeout: 0), height: 100, at: t0 + 2)
         let y = { (t: Instant) in s.frames(at: t).first { $0.id == 1 }!.y }
-        #expect(y(t0 + 2) == 70)
+        #expect(y(t0 + 2) == 71)                     // the glide's first step
         #expect(y(t0 + 2.3) == 110)
     }
 
@@ -402,11 +417,11 @@ struct BannerRoomTests {
         board.add(Notification(id: 3, title: "banner", timeout: 1), height: 40, lane: .banner,
                   motion: Motion(enter: .slide(.top), exit: .slide(.top)), at: t0 + 1)
         let y = { (t: Instant) in board.stacks[.stack(.topRight)]!.frames(at: t)[0].y }
-        #expect(y(t0 + 1) == 0)
+        #expect(y(t0 + 1) == 1)                       // the glide's first step
         // 40 px banner + 10 px gap, less the 10 px top margin the stage already has.
         #expect(y(t0 + 1.3) == 40)
         #expect(board.stacks[.stack(.bottomLeft)]!.inset == 0)
-        _ = board.advance(to: t0 + 3.4)   // the banner expired at 2.7 and left at 3.4
+        _ = board.advance(to: t0 + 3.4)   // the banner expired at about 2.55 and was gone by 3.1
         #expect(board.stacks[.banner] == nil)
         #expect(y(t0 + 3.7) == 0)
     }

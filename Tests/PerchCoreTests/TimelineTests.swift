@@ -13,6 +13,10 @@ private func makeStack(anchor: Anchor = .topRight) -> ToastStack {
 
 private let t0 = Instant(seconds: 100)
 
+/// When the default entry (a 310 px ease-out slide over 0.7 s) looks
+/// finished: within half a pixel of rest. The toast counts as shown then.
+let entryLooksDone = 0.7 * Easing.easeOut.settled(within: 0.5 / 310)
+
 @Suite("Easing")
 struct EasingTests {
     @Test("every curve starts at 0, ends at 1 and clamps outside the interval")
@@ -75,10 +79,67 @@ struct TimelineTests {
     func timerStartsAfterEntry() {
         var stack = makeStack()
         stack.add(Notification(id: 1, title: "Hi", timeout: 2), height: 60, at: t0)
-        _ = stack.advance(to: t0 + 1.0)  // the entry ended at t0 + 0.7
-        #expect(stack.nextDeadline == t0 + 2.7)
-        #expect(stack.advance(to: t0 + 2.69).isEmpty)
-        #expect(stack.advance(to: t0 + 2.7) == [.leaving(id: 1, reason: .expired)])
+        _ = stack.advance(to: t0 + 1.0)  // the entry ended about 0.62 s in
+        let deadline = t0 + entryLooksDone + 2
+        #expect(stack.nextDeadline == deadline)
+        #expect(stack.advance(to: deadline + -0.01).isEmpty)
+        #expect(stack.advance(to: deadline) == [.leaving(id: 1, reason: .expired)])
+    }
+
+    @Test("an entry ends once it is within half a pixel of rest: the frames it skips would all show the rest position")
+    func entryEndsWhenItLooksDone() {
+        var stack = makeStack()
+        stack.add(Notification(id: 1, title: "Hi"), height: 60, at: t0)
+        let done = t0 + entryLooksDone
+        #expect(entryLooksDone > 0.6 && entryLooksDone < 0.65)
+        #expect(stack.advance(to: done + -0.001) == [.entering(id: 1)])
+        #expect(stack.frames(at: done + -0.001)[0].x == 1)
+        #expect(stack.isAnimating(at: done + -0.001))
+        #expect(stack.advance(to: done) == [.appeared(id: 1)])
+        #expect(!stack.isAnimating(at: done))
+        let rest = [ToastFrame(id: 1, x: 0, y: 0, height: 60)]
+        #expect(stack.frames(at: done) == rest)
+        // What the old frames up to the full 0.7 s would have shown:
+        var old = makeStack()
+        old.add(Notification(id: 1, title: "Hi"), height: 60, at: t0)
+        for ms in stride(from: entryLooksDone * 1000, through: 700, by: 1) {
+            #expect(old.frames(at: t0 + ms / 1000) == rest)
+        }
+    }
+
+    @Test("a bouncing entry ends once its overshoot is back within half a pixel")
+    func bounceEndsWhenItLooksDone() {
+        var stack = makeStack()
+        let bouncing = Motion(enter: .slide(.right), exit: .slide(.right), bounce: true)
+        stack.add(Notification(id: 1, title: "Hi"), height: 60, motion: bouncing, at: t0)
+        var appearedAt: Double?
+        for ms in 0...700 {
+            if stack.advance(to: t0 + Double(ms) / 1000).contains(.appeared(id: 1)) { appearedAt = Double(ms) / 1000; break }
+        }
+        let done = try! #require(appearedAt)
+        #expect(done > 0.5 && done < 0.7)
+        // It went past its slot (x < 0) before settling on it.
+        var probe = makeStack()
+        probe.add(Notification(id: 1, title: "Hi"), height: 60, motion: bouncing, at: t0)
+        let xs = stride(from: 0.0, through: 0.7, by: 0.001).map { probe.frames(at: t0 + $0)[0].x }
+        #expect(xs.min()! < 0)
+        for (index, x) in xs.enumerated() where Double(index) / 1000 >= done { #expect(x == 0) }
+    }
+
+    @Test("an exit's first frame already shows a step: the ease-in's unseen start is skipped")
+    func exitStartsVisibly() {
+        var stack = makeStack()
+        stack.add(Notification(id: 1, title: "Hi", timeout: 0), height: 60, at: t0)
+        _ = stack.advance(to: t0 + 1)
+        stack.dismiss(id: 1, reason: .dismissedByUser, at: t0 + 2)
+        #expect(stack.frames(at: t0 + 2)[0].x == 1)
+        #expect(stack.isAnimating(at: t0 + 2))
+        // The skipped part is what moved less than half a pixel.
+        let unseen = 0.7 * Easing.easeIn.reaching(0.5 / 310)
+        #expect(unseen > 0.07 && unseen < 0.09)
+        let gone = t0 + 2 + (0.7 - unseen)
+        #expect(stack.advance(to: gone + -0.001).isEmpty)
+        #expect(removals(stack.advance(to: gone)) == [Removal(id: 1, reason: .dismissedByUser)])
     }
 
     @Test("an expired toast slides out over 0.7 s, then is removed")
@@ -128,8 +189,8 @@ struct TimelineTests {
         stack.add(Notification(id: 1, title: "Low", urgency: .low), height: 60, at: t0)
         stack.add(Notification(id: 2, title: "Normal"), height: 60, at: t0)
         _ = stack.advance(to: t0 + 0.7)
-        #expect(stack.toast(id: 1)?.timer.deadline == t0 + 3.7)
-        #expect(stack.toast(id: 2)?.timer.deadline == t0 + 5.7)
+        #expect(stack.toast(id: 1)?.timer.deadline == t0 + entryLooksDone + 3)
+        #expect(stack.toast(id: 2)?.timer.deadline == t0 + entryLooksDone + 5)
     }
 
     @Test("dismissing a toast twice, or one that does not exist, changes nothing")
@@ -179,5 +240,39 @@ struct StackingTests {
         var bottom = makeStack(anchor: .bottomCenter)
         bottom.add(Notification(id: 1, title: "A"), height: 60, at: t0)
         #expect(bottom.frames(at: t0)[0].y == 710)
+    }
+}
+
+@Suite("When a curve looks finished")
+struct CurveStepTests {
+    @Test("settled(within:) is where a curve comes within the tolerance of its end for good", arguments: Easing.allCases)
+    func settled(curve: Easing) {
+        for steps in [10.0, 70, 310, 1920] {
+            let tolerance = 0.5 / steps
+            let p = curve.settled(within: tolerance)
+            #expect(p > 0.3 && p < 1)
+            for q in stride(from: p, through: 1, by: 0.0005) { #expect(abs(curve(q) - 1) <= tolerance + 1e-9) }
+            #expect(abs(curve(p - 0.002) - 1) > tolerance)
+        }
+    }
+
+    @Test("reaching(_:) is where a curve starting at rest first gets that far", arguments: Easing.allCases)
+    func reaching(curve: Easing) {
+        for amount in [0.0001, 0.0016, 0.01, 0.3, 0.9] {
+            let p = curve.reaching(amount)
+            #expect(abs(curve(p) - amount) < 1e-9)
+            for q in stride(from: 0, to: p, by: p / 50) { #expect(curve(q) < amount + 1e-12) }
+        }
+        #expect(curve.reaching(0) == 0)
+        #expect(curve.reaching(2) == 1)
+    }
+
+    @Test("the core's cube root agrees with x³ over many magnitudes")
+    func cubeRoot() {
+        for x in [1e-12, 0.0016129, 0.125, 0.5, 1, 2, 8, 27.5, 1e9, -64] {
+            let root = cbrt(x)
+            #expect(abs(root * root * root - x) <= abs(x) * 1e-14)
+        }
+        #expect(cbrt(0) == 0)
     }
 }

@@ -88,7 +88,8 @@ struct SwipeStackTests {
         var stack = twoToasts()
         stack.pull(id: 1, by: -150, at: t0 + 1)
         stack.fling(id: 1, towards: .left, at: t0 + 1)
-        #expect(stack.frames(at: t0 + 1).first { $0.id == 1 }?.x == -150)
+        // From where the finger left it, one step on: no jump, no pause.
+        #expect(stack.frames(at: t0 + 1).first { $0.id == 1 }?.x == -151)
         let later = stack.frames(at: t0 + 1.3).first { $0.id == 1 }!.x
         #expect(later < -150)
         #expect(removals(stack.advance(to: t0 + 1.7)) == [Removal(id: 1, reason: .dismissedByUser)])
