@@ -157,10 +157,14 @@ public struct NotificationBoard: Sendable {
         var events: [StackEvent] = []
         var emptied: [Lane] = []
         // In place: a stack is a value, and a lookup that copied it out and
-        // back would copy its arrays every frame.
-        for index in stacks.indices {
+        // back would copy its arrays every frame. (Not `for index in
+        // stacks.indices`: that sequence holds the dictionary, and the first
+        // write would then copy all of it.)
+        var index = stacks.startIndex
+        while index != stacks.endIndex {
             events += stacks.values[index].advance(to: now)
             if stacks.values[index].isEmpty { emptied.append(stacks.keys[index]) }
+            stacks.formIndex(after: &index)
         }
         for lane in emptied { stacks.removeValue(forKey: lane) }
         for case .removed(let notification, _) in events {
