@@ -69,31 +69,52 @@ struct JSONWriter {
             return
         }
         if number.rounded(.towardZero) == number, number.magnitude < 9_007_199_254_740_992 {
-            // Int64 would print negative zero as "0"; keep its sign so it
-            // round-trips.
-            append(number == 0 && number.sign == .minus ? "-0" : String(Int64(number)))
+            // The sign of negative zero is kept so that it round-trips.
+            if number.sign == .minus { output.append(UInt8(ascii: "-")) }
+            writeDigits(UInt64(number.magnitude))
         } else {
             append(number.description)
         }
     }
 
+    /// A whole number's decimal digits, most significant first, written
+    /// straight into the output (no String in between: ids and times are
+    /// in every journal line).
+    private mutating func writeDigits(_ value: UInt64) {
+        var rest = value
+        var unit: UInt64 = 1
+        while unit <= rest / 10 { unit *= 10 }
+        repeat {
+            output.append(UInt8(ascii: "0") + UInt8(rest / unit))
+            rest %= unit
+            unit /= 10
+        } while unit > 0
+    }
+
     private mutating func writeString(_ string: String) {
         output.append(UInt8(ascii: "\""))
-        // Copy the runs between escapes whole: most strings have none.
         let utf8 = string.utf8
-        var runStart = utf8.startIndex
-        var index = runStart
-        while index != utf8.endIndex {
-            let byte = utf8[index]
-            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
-                output.append(contentsOf: utf8[runStart..<index])
-                writeEscape(byte)
-                runStart = utf8.index(after: index)
+        if Self.hasEscapes(utf8.span) {
+            output.reserveCapacity(output.count + utf8.count + 16)
+            for byte in utf8 {
+                if Self.needsEscape(byte) { writeEscape(byte) } else { output.append(byte) }
             }
-            utf8.formIndex(after: &index)
+        } else {
+            // Most strings have nothing to escape: one copy of the whole.
+            output.append(contentsOf: utf8)
         }
-        output.append(contentsOf: utf8[runStart..<index])
         output.append(UInt8(ascii: "\""))
+    }
+
+    /// Whether any byte needs an escape (a scan of the string's own
+    /// storage, which iterating the UTF-8 view byte by byte is not).
+    private static func hasEscapes(_ bytes: Span<UInt8>) -> Bool {
+        for index in bytes.indices where needsEscape(bytes[index]) { return true }
+        return false
+    }
+
+    private static func needsEscape(_ byte: UInt8) -> Bool {
+        byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
     }
 
     private mutating func writeEscape(_ byte: UInt8) {
