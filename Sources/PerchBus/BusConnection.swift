@@ -18,6 +18,11 @@ import PerchPlatform
 /// socket. The poll loop has no timeout of its own, so processing them in
 /// the pre-poll hook alone could not wake it for a deadline later than now.
 ///
+/// Messages that follow a read within a millisecond are held until that
+/// millisecond ends and then read together (see `readable`): a script's
+/// burst costs a few wake-ups instead of one per message, and a message
+/// that comes alone is still read at once.
+///
 /// There is no `sd_bus_flush` before poll: it blocks until the peer has
 /// read everything. `sd_bus_send` writes at once when the socket takes it,
 /// and what it cannot write is sent by `sd_bus_process` once POLLOUT says
@@ -154,7 +159,7 @@ final class BusConnection {
         } catch {
             throw .system(operation: error.operation, code: error.code)
         }
-        token = loop.add(fd: fd, events: Int16(POLLIN)) { [weak self] _ in self?.dispatch() }
+        token = loop.add(fd: fd, events: Int16(POLLIN)) { [weak self] _ in self?.readable() }
         loop.addPrePollHook { [weak self] in self?.prepareForPoll() }
     }
 
@@ -162,17 +167,45 @@ final class BusConnection {
     /// the vtable's handlers, writes what is queued.
     private func dispatch() {
         guard token != nil else { return }
-        for _ in 0..<Self.messagesPerTurn {
+        for turn in 0..<Self.messagesPerTurn {
             let result = sd_bus_process(bus, nil)
             if result < 0 { return lost(result) }
-            if result == 0 { return }
+            if result == 0 {
+                if turn > 0 { lastRead = MonotonicClock.now() }
+                return
+            }
         }
+        lastRead = MonotonicClock.now()
     }
+
+    /// The socket has bytes. A message that comes alone is read at once;
+    /// one that follows the last read within `batchWindow` waits for the
+    /// window to end, and so do those behind it: a burst (a script posting
+    /// a hundred notifications) is read in a few batches, two wake-ups
+    /// each, instead of one wake-up per message.
+    private func readable() {
+        if let lastRead, MonotonicClock.now() < lastRead + Self.batchWindow {
+            holdUntil = lastRead + Self.batchWindow
+            return
+        }
+        dispatch()
+    }
+
+    static let batchWindow = 0.001
+    /// When messages were last handled.
+    private var lastRead: Instant?
+    /// Until then the socket is left unread (see `readable`).
+    private var holdUntil: Instant?
 
     private func prepareForPoll() {
         guard let token else { return }
-        let events = sd_bus_get_events(bus)
+        var events = sd_bus_get_events(bus)
         if events < 0 { return lost(events) }
+        if let until = holdUntil, MonotonicClock.now() < until {
+            events &= ~Int32(POLLIN)
+        } else {
+            holdUntil = nil
+        }
         loop.setEvents(token, Int16(truncatingIfNeeded: events))
         var microseconds: UInt64 = 0
         let result = sd_bus_get_timeout(bus, &microseconds)
@@ -180,7 +213,7 @@ final class BusConnection {
         // CLOCK_MONOTONIC microseconds; UINT64_MAX = no deadline, 0 = now.
         let deadline = microseconds == .max
             ? nil : Instant(nanoseconds: Int64(clamping: microseconds.multipliedReportingOverflow(by: 1000).partialValue))
-        timer?.arm(at: deadline)
+        timer?.arm(at: [deadline, holdUntil].compactMap { $0 }.min())
     }
 
     /// The bus is gone (the bus daemon exited or dropped us): stop serving.

@@ -42,6 +42,27 @@ import Testing
         #expect(daemon.notifies.map(\.summary) == ["fine"])
     }
 
+    @Test func messagesRightAfterARead_areHeldBrieflyThenAllAnsweredInOrder_withoutAnyOtherWakeUp() throws {
+        let (loop, daemon, server, client) = try connect()
+        _ = server
+        client.send(notify(serial: 1, summary: Array("first".utf8)))
+        #expect(pump(loop) { client.service(); return client.reply(to: 1) != nil })
+        // Within the batch window of that read: held, then read together.
+        for serial in 2...21 { client.send(notify(serial: UInt32(serial), summary: Array("n\(serial)".utf8))) }
+        client.service()
+        let start = MonotonicClock.now()
+        var turns = 0
+        while client.reply(to: 21) == nil, turns < 4 {
+            // A poll that nothing but the bus's own timer can end early.
+            try loop.runOnce(timeoutMilliseconds: 2000)
+            client.service()
+            turns += 1
+        }
+        #expect(MonotonicClock.now() - start < 1.5)
+        #expect((2...21).allSatisfy { client.reply(to: UInt32($0)) != nil })
+        #expect(daemon.notifies.map(\.summary) == ["first"] + (2...21).map { "n\($0)" })
+    }
+
     @Test func aOneMegabyteBodyNeedsSeveralLoopTurnsAndArrivesWhole() throws {
         let (loop, daemon, server, client) = try connect()
         _ = server
