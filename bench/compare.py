@@ -71,12 +71,14 @@ def cpu_ns(pid):
 
 
 def ctx_switches(pid):
-    total = 0
+    """Voluntary context switches: the times the daemon went to sleep (in
+    poll) and was woken. Preemptions (nonvoluntary) are left out: they
+    count the other processes on the CPU, not the daemon's wake-ups."""
     with open("/proc/%d/status" % pid) as f:
         for line in f:
-            if "ctxt_switches" in line:
-                total += int(line.split()[1])
-    return total
+            if line.startswith("voluntary_ctxt_switches"):
+                return int(line.split()[1])
+    return 0
 
 
 def memory_kb(pid):
