@@ -2,6 +2,7 @@
 #include "CPerchSystem.h"
 
 #include <errno.h>
+#include <malloc.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -118,4 +119,8 @@ int perch_spawn_hook(pid_t *pid, const char *file, char *const argv[], char *con
 
 char **perch_environ(void) {
     return environ;
+}
+
+int perch_release_free_heap(void) {
+    return malloc_trim(0);
 }

@@ -313,6 +313,27 @@ public final class Daemon {
         } catch {
             Log.error("cannot save state to \(statePath): \(error)")
         }
+        // The snapshot held all of the state as JSON for a moment.
+        releaseFreedMemory()
+    }
+
+    /// The most notifications the board held since memory was last given
+    /// back (see `Heap.releaseFree`).
+    private var boardPeak = 0
+    /// How far the board must shrink below its peak before freed memory is
+    /// given back: a flood that drained, not each toast that expired.
+    static let releaseAfterShrinkingBy = 256
+
+    /// Gives freed heap memory back to the kernel once the board has
+    /// shrunk well below its peak.
+    private func releaseAfterAFlood() {
+        boardPeak = max(boardPeak, board.count)
+        if boardPeak - board.count >= Daemon.releaseAfterShrinkingBy { releaseFreedMemory() }
+    }
+
+    private func releaseFreedMemory() {
+        Heap.releaseFree()
+        boardPeak = board.count
     }
 
     /// Serves until a signal or the compositor ends it.
@@ -800,6 +821,7 @@ public final class Daemon {
         }
         scene.present(board, at: now)
         armTimer()
+        releaseAfterAFlood()
         trace?.record(scene.isAnsweringFrame ? "frame" : "refresh", start: now, end: MonotonicClock.now())
     }
 }

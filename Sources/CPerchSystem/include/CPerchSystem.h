@@ -28,6 +28,10 @@ int perch_peer_uid(int fd, uid_t *uid);
 // accept4(2) with SOCK_NONBLOCK | SOCK_CLOEXEC; -1 on error.
 int perch_accept_nonblocking(int listener);
 
+// malloc_trim(0): gives the pages of freed heap memory back to the kernel.
+// Returns 1 when some were released.
+int perch_release_free_heap(void);
+
 // CLOCK_MONOTONIC in nanoseconds.
 uint64_t perch_monotonic_ns(void);
 
