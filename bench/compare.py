@@ -276,8 +276,11 @@ def run_main(b, kind, res, with_idle):
         # mark (heap and caches sized by the first 1000, code first run by
         # a later one): the mean growth over four more.
         for _ in range(GROWTH_ROUNDS):
+            before_last = memory_kb(pid)[1]
             close(post(1000, 60)["ids"], 60)
-        res["pss_growth2"].append((memory_kb(pid)[1] - pss) / GROWTH_ROUNDS)
+        after = memory_kb(pid)[1]
+        res["pss_growth2"].append((after - pss) / GROWTH_ROUNDS)
+        res["pss_growth_last"].append(after - before_last)
 
         abuse(b, pid, res)
     finally:
@@ -534,6 +537,7 @@ def table(P, M):
     row("Pss, +1000 posted & closed (kB)", "pss_1100", "%d")
     row("Pss growth 100 → +1000 (kB, leak?)", "pss_growth", "%d")
     row("Pss growth per further +1000, mean of 4 (kB)", "pss_growth2", "%d")
+    row("Pss growth in the last of those 4 (kB)", "pss_growth_last", "%d")
     row("CPU: 1 toast shown, to rest (ms)", "cpu_1", "%.1f")
     row("wake-ups (ctx switches) to show 1", "cs_1", "%d")
     row("CPU: burst of 100 shown, to rest (ms)", "cpu_100", "%.1f")
@@ -575,7 +579,7 @@ def table(P, M):
 def main():
     ensure_mako()
     keys = ["startup_ms", "rss_idle", "pss_idle", "rss_1", "pss_1", "rss_100", "pss_100", "rss_1100",
-            "pss_1100", "pss_growth", "pss_growth2", "cpu_1", "cs_1", "cs_100", "cpu_100", "cpu_1000", "cpu_close1000", "idle0_cpu", "idle0_cs",
+            "pss_1100", "pss_growth", "pss_growth2", "pss_growth_last", "cpu_1", "cs_1", "cs_100", "cpu_100", "cpu_1000", "cpu_close1000", "idle0_cpu", "idle0_cs",
             "idle1_cpu", "idle1_cs", "latency_ms", "latency_med", "latency_p90", "abuse_ok",
             "abuse_replies_s", "abuse_drain_s", "abuse_cpu", "probe_max", "probe_med", "abuse_notes",
             "slide_frames", "reflow_frames", "sock_ok", "sock_replies_s", "sock_drain_s", "sock_cpu"]
