@@ -159,7 +159,7 @@ final class BusConnection {
         } catch {
             throw .system(operation: error.operation, code: error.code)
         }
-        token = loop.add(fd: fd, events: Int16(POLLIN)) { [weak self] _ in self?.readable() }
+        token = loop.add(fd: fd, events: Int16(POLLIN)) { [weak self] revents in self?.readable(revents) }
         loop.addPrePollHook { [weak self] in self?.prepareForPoll() }
     }
 
@@ -183,8 +183,11 @@ final class BusConnection {
     /// window to end, and so do those behind it: a burst (a script posting
     /// a hundred notifications) is read in a few batches, two wake-ups
     /// each, instead of one wake-up per message.
-    private func readable() {
-        if let lastRead, MonotonicClock.now() < lastRead + Self.batchWindow {
+    /// A hang-up or error is handled at once: poll reports it whatever
+    /// the events asked for, so holding it would spin.
+    private func readable(_ revents: Int16) {
+        if revents & Int16(POLLHUP | POLLERR) == 0, let lastRead,
+           MonotonicClock.now() < lastRead + Self.batchWindow {
             holdUntil = lastRead + Self.batchWindow
             return
         }

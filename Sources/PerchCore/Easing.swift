@@ -55,7 +55,6 @@ public enum Easing: String, Sendable, CaseIterable {
             // turn, where the curve falls steadily.
             let overshoot = 1.70158
             let turn = 1 - 2 * overshoot / (3 * (overshoot + 1))
-            guard abs(self(turn) - 1) > tolerance else { return bisect(turn ... 1) { _ in true } }
             return bisect(turn ... 1) { abs(self($0) - 1) <= tolerance }
         }
     }
