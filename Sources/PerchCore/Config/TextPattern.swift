@@ -38,14 +38,17 @@ public struct TextPattern: Sendable {
         let scalars = Array(ignoresCase ? text.lowercased().unicodeScalars : text.unicodeScalars)
         var current = ThreadList(capacity: program.count)
         var next = ThreadList(capacity: program.count)
+        var pending: [Int] = []
+        pending.reserveCapacity(program.count)
         for position in 0...scalars.count {
             // Unanchored search: a new thread starts at every position.
-            if add(0, at: position, of: scalars, to: &current) { return true }
+            if add(0, at: position, of: scalars, to: &current, pending: &pending) { return true }
             guard position < scalars.count else { break }
             let scalar = scalars[position]
             next.clear()
             for pc in current.members {
-                if step(program[pc], on: scalar), add(pc + 1, at: position + 1, of: scalars, to: &next) {
+                if step(program[pc], on: scalar),
+                   add(pc + 1, at: position + 1, of: scalars, to: &next, pending: &pending) {
                     return true
                 }
             }
@@ -67,8 +70,12 @@ public struct TextPattern: Sendable {
 
     /// Follows jumps, splits and anchors from `pc`; adds the instructions
     /// that consume a character. Returns true on reaching `match`.
-    private func add(_ pc: Int, at position: Int, of text: [Unicode.Scalar], to list: inout ThreadList) -> Bool {
-        var stack = [pc]
+    /// `stack` is scratch space, kept by the caller so that this, called
+    /// for every thread at every position, allocates nothing.
+    private func add(_ pc: Int, at position: Int, of text: [Unicode.Scalar], to list: inout ThreadList,
+                     pending stack: inout [Int]) -> Bool {
+        stack.removeAll(keepingCapacity: true)
+        stack.append(pc)
         while let pc = stack.popLast() {
             guard list.insert(pc) else { continue }
             switch program[pc] {
