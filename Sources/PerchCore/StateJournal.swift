@@ -42,21 +42,13 @@ public enum JournalRecord: Equatable, Sendable {
         } else if let gone = object.optional("gone") {
             // Journals written before the short form carry the whole
             // notification; only its id is needed.
-            let id: UInt32
-            if let value = gone.intValue {
-                guard value > 0, value <= Int(UInt32.max) else { throw StateError("\"gone\" must be a notification id") }
-                id = UInt32(value)
-            } else {
-                id = try Notification(json: gone, at: "gone").id
-            }
+            let id = gone.intValue == nil
+                ? try Notification(json: gone, at: "gone").id : try Self.notificationID(gone, "gone")
             let reason = try object.choice("reason", of: DismissReason.self)
             let closedAt = try object.integer("closed_at", in: -(1 << 53) ... (1 << 53))
             self = .gone(id: id, reason: reason, closedAt: Int64(closedAt))
         } else if let id = object.optional("restored") {
-            guard let value = id.intValue, value > 0, value <= Int(UInt32.max) else {
-                throw StateError("\"restored\" must be a notification id")
-            }
-            self = .restored(id: UInt32(value))
+            self = .restored(id: try Self.notificationID(id, "restored"))
         } else if let modes = object.optional("modes") {
             guard let names = modes.arrayValue?.compactMap(\.stringValue), names.count == modes.arrayValue?.count else {
                 throw StateError("\"modes\" must be an array of strings")
@@ -66,6 +58,14 @@ public enum JournalRecord: Equatable, Sendable {
             throw StateError("a journal record must have \"live\", \"gone\", \"restored\" or \"modes\"")
         }
         try object.rejectUnread()
+    }
+
+    /// `value`, the member `key`, as a notification id (1 and up).
+    private static func notificationID(_ value: JSONValue, _ key: String) throws(StateError) -> UInt32 {
+        guard let number = value.intValue, number > 0, number <= Int(UInt32.max) else {
+            throw StateError("\"\(key)\" must be a notification id")
+        }
+        return UInt32(number)
     }
 
     /// The journal line: compact JSON and a newline.
