@@ -129,9 +129,14 @@ public struct ToastStack: Sendable {
     /// The queued toast whose height the queue waits for: the first in
     /// line, while a slot is free for it. Measure it and call `setHeight`.
     public var unmeasured: UInt32? {
-        guard let next = queue.first, !next.isMeasured, visible.count < config.maxVisible || visible.isEmpty
-        else { return nil }
+        guard let next = queue.first, !next.isMeasured, hasFreeSlot else { return nil }
         return next.id
+    }
+
+    /// Whether another toast may go on screen as far as `maxVisible` goes
+    /// (the first always may).
+    private var hasFreeSlot: Bool {
+        visible.isEmpty || visible.count < config.maxVisible
     }
 
     /// Gives a queued toast its measured height; it goes on screen at `now`
@@ -140,7 +145,11 @@ public struct ToastStack: Sendable {
         guard let index = queue.firstIndex(where: { $0.id == id }) else { return }
         queue[index].height = height
         queue[index].isMeasured = true
-        guard index == queue.startIndex else { return }
+        if index == queue.startIndex { headMeasured(at: now) }
+    }
+
+    /// The first in line has its height: it goes on screen if it fits.
+    private mutating func headMeasured(at now: Instant) {
         let before = visible.count
         promote(at: now)
         if visible.count != before { relayout(at: now) }
@@ -180,7 +189,7 @@ public struct ToastStack: Sendable {
             queue[index].isMeasured = height != nil
             queue[index].timer = timer
             // A head that waited to be measured may go on screen now.
-            if index == queue.startIndex, let height { setHeight(height, of: notification.id, at: now) }
+            if index == queue.startIndex, height != nil { headMeasured(at: now) }
             return true
         }
         guard let index = visible.firstIndex(where: { $0.id == notification.id }),
@@ -270,8 +279,7 @@ public struct ToastStack: Sendable {
             return 255
         case .slide(let edge):
             let slot = Int(toast.slot.to.rounded())
-            let restY = config.anchor.isTop ? slot : stageHeight - slot - toast.height
-            let (dx, dy) = slideVector(edge, restY: restY, height: toast.height)
+            let (dx, dy) = slideVector(edge, restY: stageY(ofSlot: slot, height: toast.height), height: toast.height)
             return Double(max(abs(dx), abs(dy)))
         }
     }
@@ -348,9 +356,8 @@ public struct ToastStack: Sendable {
     /// `maxVisible`, and within the stage's height (keeping room for the
     /// marker when others would still wait). The first always fits.
     private func fits(_ height: Int) -> Bool {
-        guard !visible.isEmpty else { return true }
-        guard visible.count < config.maxVisible else { return false }
-        guard stageHeight > 0 else { return true }
+        guard hasFreeSlot else { return false }
+        guard !visible.isEmpty, stageHeight > 0 else { return true }
         let used = inset + visible.reduce(0) { $0 + $1.height + config.gap }
         let marker = queue.count > 1 && config.markerHeight > 0 ? config.gap + config.markerHeight : 0
         return used + height + marker <= stageHeight
@@ -401,7 +408,7 @@ public struct ToastStack: Sendable {
     public func frames(at now: Instant) -> [ToastFrame] {
         visible.map { toast in
             let slot = Int(toast.slot.value(at: now, duration: config.timing.reflowDuration).rounded())
-            let restY = config.anchor.isTop ? slot : stageHeight - slot - toast.height
+            let restY = stageY(ofSlot: slot, height: toast.height)
             let away = toast.displacement(at: now, timing: config.timing)
             let pulled = Int(toast.swipe.value(at: now, duration: config.timing.springDuration).rounded())
             switch toast.activeTransition {
@@ -420,8 +427,14 @@ public struct ToastStack: Sendable {
     public func marker(at now: Instant) -> MarkerFrame? {
         guard !queue.isEmpty, config.markerHeight > 0 else { return nil }
         let slot = Int(markerSlot.value(at: now, duration: config.timing.reflowDuration).rounded())
-        let y = config.anchor.isTop ? slot : stageHeight - slot - config.markerHeight
+        let y = stageY(ofSlot: slot, height: config.markerHeight)
         return MarkerFrame(count: queue.count, y: y)
+    }
+
+    /// The stage-local y of something `height` tall whose near edge is
+    /// `slot` pixels from the anchored edge.
+    private func stageY(ofSlot slot: Int, height: Int) -> Int {
+        config.anchor.isTop ? slot : stageHeight - slot - height
     }
 
     /// The offset, in surface pixels, that puts a toast resting at `restY`
