@@ -277,10 +277,7 @@ public final class Daemon {
         defer { trace?.record("save", start: start, end: MonotonicClock.now()) }
         if compactionDue {
             compactionDue = false
-            pendingRecords.removeAll()
-            writeSnapshot()
-            try? journal?.truncate()
-            return
+            return compact()
         }
         let records = pendingRecords
         pendingRecords.removeAll(keepingCapacity: true)
@@ -295,12 +292,14 @@ public final class Daemon {
                 Log.error("cannot append to \(journal.path): \(error); writing a full snapshot")
             }
         }
-        writeSnapshot()
-        try? journal?.truncate()
+        compact()
     }
 
-    /// Writes the whole state atomically.
-    private func writeSnapshot() {
+    /// Writes the whole state atomically as one snapshot, which holds what
+    /// the journal and the pending records said, and empties the journal.
+    private func compact() {
+        pendingRecords.removeAll(keepingCapacity: true)
+        defer { try? journal?.truncate() }
         guard let statePath else { return }
         let now = MonotonicClock.now()
         let live = board.all.filter { !$0.isLeaving }.map { toast in
@@ -345,9 +344,7 @@ public final class Daemon {
             return .compositorLost("event loop: \(error)")
         }
         // A clean stop keeps the exact time each notification has left.
-        pendingRecords.removeAll()
-        writeSnapshot()
-        try? journal?.truncate()
+        compact()
         connection.flush()
         return outcome
     }
