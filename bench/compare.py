@@ -274,7 +274,7 @@ def run_main(b, kind, res, with_idle):
         res["pss_growth"].append(pss - pss_100)
         # Further rounds tell a leak (grows every time) from a high-water
         # mark (heap and caches sized by the first 1000, code first run by
-        # a later one): the mean growth over four more.
+        # a later one): the mean growth over GROWTH_ROUNDS more.
         for _ in range(GROWTH_ROUNDS):
             before_last = memory_kb(pid)[1]
             close(post(1000, 60)["ids"], 60)
@@ -536,8 +536,8 @@ def table(P, M):
     row("VmRSS, +1000 posted & closed (kB)", "rss_1100", "%d")
     row("Pss, +1000 posted & closed (kB)", "pss_1100", "%d")
     row("Pss growth 100 → +1000 (kB, leak?)", "pss_growth", "%d")
-    row("Pss growth per further +1000, mean of 4 (kB)", "pss_growth2", "%d")
-    row("Pss growth in the last of those 4 (kB)", "pss_growth_last", "%d")
+    row("Pss growth per further +1000, mean of %d (kB)" % GROWTH_ROUNDS, "pss_growth2", "%d")
+    row("Pss growth in the last of those %d (kB)" % GROWTH_ROUNDS, "pss_growth_last", "%d")
     row("CPU: 1 toast shown, to rest (ms)", "cpu_1", "%.1f")
     row("wake-ups (ctx switches) to show 1", "cs_1", "%d")
     row("CPU: burst of 100 shown, to rest (ms)", "cpu_100", "%.1f")
