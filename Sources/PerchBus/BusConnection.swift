@@ -4,8 +4,8 @@ import PerchCore
 import PerchPlatform
 
 /// One sd-bus connection to a message bus, served from the daemon's poll
-/// loop: its socket is one more source, and sd-bus's own deadline is kept
-/// by a timerfd.
+/// loop: its socket is one more source, and sd-bus's own deadline is one
+/// more `DeadlineTimer` on the loop's timerfd.
 ///
 /// Each turn, a pre-poll hook asks sd-bus what it waits for
 /// (`sd_bus_get_events`: POLLIN, plus POLLOUT while unsent bytes are
@@ -83,7 +83,6 @@ final class BusConnection {
 
     deinit {
         if let token { loop.remove(token) }
-        timer?.arm(at: nil)
         // Sends what is queued (the last signals) before closing.
         sd_bus_flush_close_unref(bus)
     }
@@ -149,8 +148,8 @@ final class BusConnection {
     }
 
     /// Starts serving the connection on the loop. Done last at startup: the
-    /// loop's hooks cannot be removed, and a timer whose owner failed to
-    /// start would stay in the poll set.
+    /// loop's hooks cannot be removed, so a connection that failed to start
+    /// must never have added one.
     func attach() throws(BusStartError) {
         let fd = sd_bus_get_fd(bus)
         if fd < 0 { throw .system(operation: "sd_bus_get_fd", code: -fd) }

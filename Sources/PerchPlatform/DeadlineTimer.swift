@@ -1,35 +1,31 @@
-import CPerchSystem
-import Glibc
 import PerchCore
 
-/// One timerfd, re-armed to the earliest deadline the core reports. Arming
-/// is skipped when the deadline did not change, so a busy loop turn costs no
-/// syscall here.
+/// One deadline on the loop's timer. However many a loop has, they share
+/// the loop's single timerfd, which is armed to the earliest of them (see
+/// `DeadlineSchedule`); arming one costs no syscall by itself. The handler
+/// runs once per arming, from the loop, when its instant has passed.
 public final class DeadlineTimer {
-    private let fd: FileDescriptor
-    private var token: EventLoop.Token?
-    private var armedAt: Instant?
+    private let schedule: DeadlineSchedule
+    private let id: Int
 
+    /// - Throws: when this is the loop's first timer and its timerfd
+    ///   cannot be made (`timerfd_create`).
     public init(loop: EventLoop, onFire: @escaping () -> Void) throws(SystemError) {
-        let raw = perch_timerfd_create()
-        if raw < 0 { throw SystemError("timerfd_create") }
-        fd = FileDescriptor(adopting: raw)
-        let rawFD = fd.rawValue
-        token = loop.add(fd: rawFD, events: Int16(POLLIN)) { [weak self] _ in
-            var expirations: UInt64 = 0
-            _ = read(rawFD, &expirations, MemoryLayout<UInt64>.size)
-            self?.armedAt = nil
-            onFire()
-        }
+        schedule = try loop.deadlineSchedule()
+        id = schedule.add(onFire: onFire)
     }
 
-    /// Arms the timer for `deadline` (CLOCK_MONOTONIC), or disarms it for nil.
-    public func arm(at deadline: Instant?) {
-        guard deadline != armedAt else { return }
-        armedAt = deadline
-        // timerfd treats 0 as "disarm"; a deadline at the clock's origin is
-        // in the past anyway, so fire it at 1 ns instead.
-        let ns = deadline.map { UInt64(max(1, $0.nanoseconds)) } ?? 0
-        _ = perch_timerfd_arm_absolute(fd.rawValue, ns)
+    deinit {
+        schedule.remove(id)
     }
+
+    /// Arms the timer for `deadline` (CLOCK_MONOTONIC), replacing any
+    /// earlier arming, or disarms it for nil. Takes effect before the
+    /// loop's next poll.
+    public func arm(at deadline: Instant?) {
+        schedule.set(id, to: deadline)
+    }
+
+    /// The instant it is armed for; nil when disarmed or after it fired.
+    public var deadline: Instant? { schedule.deadline(of: id) }
 }

@@ -1,9 +1,11 @@
 import Glibc
+import PerchCore
 
 /// The daemon's one loop: a single poll(2) over every file descriptor it
 /// serves. There are no threads and no poll timeout — time-based work is
-/// driven by a timerfd that is just another source — so an idle daemon
-/// sleeps in poll until something happens.
+/// driven by the loop's one timerfd, which is just another source, armed
+/// to the earliest `DeadlineTimer` — so an idle daemon sleeps in poll
+/// until something happens.
 public final class EventLoop {
     public struct Token: Hashable, Sendable {
         fileprivate let value: Int
@@ -26,6 +28,9 @@ public final class EventLoop {
     private var postPollHooks: [() -> Void] = []
     private var workChecks: [() -> Bool] = []
     private var running = false
+    /// Made with the first DeadlineTimer, so a loop without timers has no
+    /// timerfd.
+    private var schedule: DeadlineSchedule?
 
     public init() {}
 
@@ -78,9 +83,22 @@ public final class EventLoop {
         }
     }
 
+    /// The deadlines of this loop's timers, with their timerfd in the poll set.
+    func deadlineSchedule() throws(SystemError) -> DeadlineSchedule {
+        if let schedule { return schedule }
+        let made = try DeadlineSchedule()
+        _ = add(fd: made.fd.rawValue, events: Int16(POLLIN)) { [unowned self] _ in
+            self.schedule?.fireDue(now: MonotonicClock.now())
+        }
+        schedule = made
+        return made
+    }
+
     /// One turn: hooks, poll, handlers, hooks. Exposed for tests.
     public func runOnce(timeoutMilliseconds: Int32) throws(SystemError) {
         for hook in prePollHooks { hook() }
+        // After the hooks, which arm timers too (sd-bus's deadline).
+        schedule?.armTimer()
         if pollSetIsStale { rebuildPollSet() }
         let timeout = workChecks.contains { $0() } ? 0 : timeoutMilliseconds
         let ready = pollSet.withUnsafeMutableBufferPointer { buffer in

@@ -106,18 +106,4 @@ struct EventLoopTests {
         try loop.runOnce(timeoutMilliseconds: 10)
         #expect(calls == 1)
     }
-
-    @Test("the deadline timer fires once at its instant and not when disarmed")
-    func deadlineTimer() throws {
-        let loop = EventLoop()
-        var fired = 0
-        let timer = try DeadlineTimer(loop: loop) { fired += 1 }
-        timer.arm(at: MonotonicClock.now() + 0.02)
-        try loop.runOnce(timeoutMilliseconds: 1000)
-        #expect(fired == 1)
-        timer.arm(at: MonotonicClock.now() + 0.02)
-        timer.arm(at: nil)
-        try loop.runOnce(timeoutMilliseconds: 60)
-        #expect(fired == 1)
-    }
 }
