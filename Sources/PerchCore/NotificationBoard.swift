@@ -99,6 +99,30 @@ public struct NotificationBoard: Sendable {
         all.map(\.id).filter { dismiss(id: $0, reason: reason, at: now) }
     }
 
+    /// Takes a toast off its stack at once, with no exit (see
+    /// `ToastStack.remove`); an emptied stack goes with it.
+    @discardableResult
+    public mutating func remove(id: UInt32, at now: Instant) -> Toast? {
+        guard let lane = laneOfID.removeValue(forKey: id) else { return nil }
+        arrival.removeValue(forKey: id)
+        let toast = stacks[lane]?.remove(id: id, at: now)
+        if stacks[lane]?.isEmpty == true { stacks.removeValue(forKey: lane) }
+        makeRoomForBanner(at: now)
+        return toast
+    }
+
+    /// New settings for every stack (a reload): each keeps its own anchor
+    /// and glides to the new layout.
+    public mutating func setStackDefaults(_ defaults: StackConfig, at now: Instant) {
+        stackDefaults = defaults
+        for lane in Array(stacks.keys) {
+            var config = config(for: lane)
+            config.markerHeight = lane == .banner ? 0 : defaults.markerHeight
+            stacks[lane]!.reconfigure(config, at: now)
+        }
+        makeRoomForBanner(at: now)
+    }
+
     @discardableResult
     public mutating func replace(_ notification: Notification, height: Int?, at now: Instant) -> Bool {
         guard let lane = laneOfID[notification.id] else { return false }

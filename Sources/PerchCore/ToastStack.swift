@@ -141,7 +141,14 @@ public struct ToastStack: Sendable {
 
     /// Gives a queued toast its measured height; it goes on screen at `now`
     /// if it is first in line and fits.
+    /// One already on screen (its content or the width changed) keeps its
+    /// timer; the others glide to make room or close the gap.
     public mutating func setHeight(_ height: Int, of id: UInt32, at now: Instant) {
+        if let index = visible.firstIndex(where: { $0.id == id }) {
+            guard visible[index].height != height else { return }
+            visible[index].height = height
+            return relayout(at: now)
+        }
         guard let index = queue.firstIndex(where: { $0.id == id }) else { return }
         queue[index].height = height
         queue[index].isMeasured = true
@@ -202,6 +209,32 @@ public struct ToastStack: Sendable {
         }
         relayout(at: now)
         return true
+    }
+
+    /// Takes a toast off at once, with no exit (it goes on elsewhere, or
+    /// comes back restored): the others glide into its place. Returns it.
+    @discardableResult
+    public mutating func remove(id: UInt32, at now: Instant) -> Toast? {
+        if let index = queue.firstIndex(where: { $0.id == id }) {
+            let toast = takeQueued(at: index)
+            relayout(at: now)
+            return toast
+        }
+        guard let index = visible.firstIndex(where: { $0.id == id }) else { return nil }
+        let toast = visible.remove(at: index)
+        promote(at: now)
+        relayout(at: now)
+        return toast
+    }
+
+    /// New settings (a reload): the toasts glide to their new slots, and a
+    /// higher max-visible lets queued ones on. Toasts past a lower one stay
+    /// until they leave.
+    public mutating func reconfigure(_ config: StackConfig, at now: Instant) {
+        guard config != self.config else { return }
+        self.config = config
+        promote(at: now)
+        relayout(at: now)
     }
 
     /// Moves the whole stack away from (or back to) its anchored edge.

@@ -1,0 +1,109 @@
+extension NotificationService {
+    /// Closes notifications as a caller asks (perchctl, CloseNotification).
+    /// Returns the ids closed; `.notFound` when the target names nothing live.
+    public mutating func dismiss(_ target: DismissTarget, reason: DismissReason = .closedByCall, at now: Instant)
+        -> (result: Result<[UInt32], ControlError>, effects: [ServiceEffect])
+    {
+        var effects: [ServiceEffect] = []
+        let ids: [UInt32]
+        switch target {
+        case .id(let id):
+            guard close(id, reason: reason, at: now, into: &effects) else {
+                return (.failure(ControlError(.notFound, "no notification \(id) on screen")), effects)
+            }
+            ids = [id]
+        case .last:
+            guard let last = live.last else {
+                return (.failure(ControlError(.notFound, "no notification on screen")), effects)
+            }
+            close(last.id, reason: reason, at: now, into: &effects)
+            ids = [last.id]
+        case .all:
+            ids = live.map(\.id).filter { close($0, reason: reason, at: now, into: &effects) }
+        case .group(let id):
+            guard let member = liveToast(id: id) else {
+                return (.failure(ControlError(.notFound, "no notification \(id) on screen")), effects)
+            }
+            let app = member.notification.app
+            ids = live.filter { $0.app == app }.map(\.id).filter { close($0, reason: reason, at: now, into: &effects) }
+        }
+        return (.success(ids), effects)
+    }
+
+    /// Invokes an action of a live notification, as a click on its button
+    /// would. `.notFound` / `.invalidParams` when there is no such
+    /// notification or action.
+    public mutating func invoke(_ id: UInt32, action: String, at now: Instant)
+        -> (result: Result<Void, ControlError>, effects: [ServiceEffect])
+    {
+        guard let toast = liveToast(id: id) else {
+            return (.failure(ControlError(.notFound, "no notification \(id) on screen")), [])
+        }
+        guard action == NotificationAction.defaultID || toast.notification.actions.contains(where: { $0.id == action })
+        else {
+            return (.failure(ControlError(.invalidParams, "notification \(id) has no action \"\(action)\"")), [])
+        }
+        var effects: [ServiceEffect] = []
+        invoke(toast.notification, action: action, at: now, into: &effects)
+        return (.success(()), effects)
+    }
+
+    /// Tells the sender, subscribers, D-Bus and the hook that an action was
+    /// chosen; the notification then leaves, unless it is resident.
+    mutating func invoke(_ notification: Notification, action: String, at now: Instant,
+                         into effects: inout [ServiceEffect]) {
+        effects.append(.event(.actionInvoked(notification, action: action), sender: senders[notification.id]))
+        effects.append(.actionInvoked(id: notification.id, action: action))
+        hook(settings(for: notification).hooks.onAction, name: "on-action", notification, action: action,
+             into: &effects)
+        if !notification.resident {
+            close(notification.id, reason: .dismissedByUser, at: now, into: &effects)
+        }
+    }
+
+    /// Changes the active modes. With do-not-disturb on, what is on screen
+    /// and not critical is suppressed (into history).
+    public mutating func setModes(_ change: ModeChange, at now: Instant) -> [ServiceEffect] {
+        let before = modes
+        switch change {
+        case .get: return []
+        case .set(let names): modes = Set(names)
+        case .add(let name): modes.insert(name)
+        case .remove(let name): modes.remove(name)
+        case .toggle(let name): if modes.remove(name) == nil { modes.insert(name) }
+        }
+        guard modes != before else { return [] }
+        var effects: [ServiceEffect] = [.record(.modes(modes.sorted())), .modes(modes.sorted())]
+        if isDoNotDisturb {
+            for notification in live where notification.urgency != .critical {
+                close(notification.id, reason: .suppressed, at: now, into: &effects)
+            }
+        }
+        return effects
+    }
+
+    /// Shows the most recently closed notification again, under its own id
+    /// (a toast of it still leaving is taken off first, so the id stays
+    /// the one its sender knows). `.notFound` when history is empty.
+    public mutating func restore(for sender: ClientToken?, at now: Instant)
+        -> (result: Result<UInt32, ControlError>, effects: [ServiceEffect])
+    {
+        guard let entry = history.removeLatest() else {
+            return (.failure(ControlError(.notFound, "history is empty: nothing to restore")), [])
+        }
+        var effects: [ServiceEffect] = [.record(.restored(id: entry.notification.id))]
+        var notification = entry.notification
+        if board.toast(id: notification.id) != nil {
+            if board.toast(id: notification.id)!.isLeaving {
+                board.remove(id: notification.id, at: now)
+                effects.append(.removeToast(id: notification.id))
+            } else {
+                // A live notification has the id (the counter wrapped).
+                notification.id = takeID()
+            }
+        }
+        if let sender { senders[notification.id] = sender }
+        show(notification, overrides: PresentationOverrides(), at: now, into: &effects)
+        return (.success(notification.id), effects)
+    }
+}

@@ -1,0 +1,111 @@
+/// What a user did to a toast, as the scene's input router reports it.
+public enum ToastInput: Equatable, Sendable {
+    /// The pointer entered (true) or left (false) the toast.
+    case hover(Bool)
+    /// A pointer button (Linux code) was pressed on it, over the action
+    /// button `action`, if any.
+    case click(button: UInt32, action: String?)
+    case touch(TouchInput)
+    /// A key while the toast has the keyboard; the action button with the
+    /// focus ring, if any.
+    case key(ToastKey, focusedButton: String?)
+}
+
+/// What a finger did to a toast.
+public enum TouchInput: Equatable, Sendable {
+    case down
+    /// Swiping: pulled sideways by this many surface pixels.
+    case pull(Double)
+    /// Let go; for a tap, the action button under the finger, if any.
+    case release(TouchGesture.Outcome, action: String?)
+    case cancel
+}
+
+/// The keys a toast answers (Tab moves the focus ring inside the scene).
+public enum ToastKey: Equatable, Sendable {
+    case escape, enter, space
+}
+
+extension NotificationService {
+    /// Applies a user's input to a toast: hovering and touching hold its
+    /// timer, clicks and taps run their bindings, keys dismiss or invoke.
+    public mutating func handle(_ input: ToastInput, on id: UInt32, at now: Instant) -> [ServiceEffect] {
+        var effects: [ServiceEffect] = []
+        switch input {
+        case .hover(let hovered):
+            board.setHovered(id: id, hovered, at: now)
+        case .click(let button, let action):
+            if button == Bindings.leftButton, let action, let toast = liveToast(id: id) {
+                invoke(toast.notification, action: action, at: now, into: &effects)
+            } else if let toast = liveToast(id: id) {
+                apply(settings(for: toast.notification).bindings.binding(forButton: button), to: toast, at: now,
+                      into: &effects)
+            }
+        case .touch(let touch):
+            self.touch(touch, on: id, at: now, into: &effects)
+        case .key(let key, let focused):
+            guard let toast = liveToast(id: id) else { break }
+            switch key {
+            case .escape:
+                close(id, reason: .dismissedByUser, at: now, into: &effects)
+            case .enter:
+                if let focused {
+                    invoke(toast.notification, action: focused, at: now, into: &effects)
+                } else if toast.notification.defaultAction != nil {
+                    invoke(toast.notification, action: NotificationAction.defaultID, at: now, into: &effects)
+                }
+            case .space:
+                if let focused { invoke(toast.notification, action: focused, at: now, into: &effects) }
+            }
+        }
+        return effects
+    }
+
+    private mutating func touch(_ touch: TouchInput, on id: UInt32, at now: Instant,
+                                into effects: inout [ServiceEffect]) {
+        switch touch {
+        case .down:
+            board.setHeld(id: id, true, at: now)
+        case .pull(let offset):
+            board.pull(id: id, by: offset, at: now)
+        case .release(let outcome, let action):
+            board.setHeld(id: id, false, at: now)
+            guard let toast = liveToast(id: id) else { return }
+            switch outcome {
+            case .tap:
+                if let action { return invoke(toast.notification, action: action, at: now, into: &effects) }
+                apply(settings(for: toast.notification).bindings.touch, to: toast, at: now, into: &effects)
+            case .fling(let edge):
+                board.fling(id: id, towards: edge, at: now)
+                retire(toast.notification, reason: .dismissedByUser, into: &effects)
+            case .springBack:
+                board.springBack(id: id, at: now)
+            }
+        case .cancel:
+            board.setHeld(id: id, false, at: now)
+            board.springBack(id: id, at: now)
+        }
+    }
+
+    /// Carries out a configured binding (on-button-*, on-touch).
+    private mutating func apply(_ binding: Binding, to toast: Toast, at now: Instant,
+                                into effects: inout [ServiceEffect]) {
+        switch binding {
+        case .none:
+            return
+        case .dismiss:
+            close(toast.id, reason: .dismissedByUser, at: now, into: &effects)
+        case .dismissAll:
+            for notification in live { close(notification.id, reason: .dismissedByUser, at: now, into: &effects) }
+        case .invokeDefaultAction:
+            if toast.notification.defaultAction != nil {
+                invoke(toast.notification, action: NotificationAction.defaultID, at: now, into: &effects)
+            } else {
+                close(toast.id, reason: .dismissedByUser, at: now, into: &effects)
+            }
+        case .invokeAction(let action):
+            guard toast.notification.actions.contains(where: { $0.id == action }) else { return }
+            invoke(toast.notification, action: action, at: now, into: &effects)
+        }
+    }
+}

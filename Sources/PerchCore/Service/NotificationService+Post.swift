@@ -1,0 +1,165 @@
+/// Where a new notification goes when its sender overrides the config
+/// (`perchctl post --anchor …`); nil fields keep what the config says.
+public struct PresentationOverrides: Equatable, Sendable {
+    public var kind: NotificationKind?
+    public var anchor: Anchor?
+    public var enter: Transition?
+    public var exit: Transition?
+    public var bounce: Bool?
+
+    public init(kind: NotificationKind? = nil, anchor: Anchor? = nil, enter: Transition? = nil,
+                exit: Transition? = nil, bounce: Bool? = nil) {
+        self.kind = kind
+        self.anchor = anchor
+        self.enter = enter
+        self.exit = exit
+        self.bounce = bounce
+    }
+}
+
+extension NotificationService {
+    /// Posts a notification, or updates one in place when it replaces one
+    /// still live (by id, or by synchronous tag). Returns its id.
+    public mutating func post(_ request: NotifyRequest, from sender: ClientToken?, at now: Instant)
+        -> (id: UInt32, effects: [ServiceEffect])
+    {
+        var effects: [ServiceEffect] = []
+        var notification = Notification(app: request.app, title: request.title, body: request.body,
+                                        iconPath: request.iconPath, urgency: request.urgency,
+                                        timeout: request.timeout, actions: request.actions,
+                                        resident: request.resident)
+        notification.category = request.category
+        notification.image = request.image
+        notification.progress = request.progress
+        var replaces = request.replaces
+        if replaces == nil, let tag = request.synchronousTag { replaces = synchronousTags[tag] }
+        if let id = replaces, liveToast(id: id) != nil {
+            notification.id = id
+            replace(notification, at: now, into: &effects)
+            return (id, effects)
+        }
+        notification.id = takeID()
+        if let sender { senders[notification.id] = sender }
+        if let tag = request.synchronousTag { synchronousTags[tag] = notification.id }
+        let overrides = PresentationOverrides(kind: request.kind, anchor: request.anchor, enter: request.enter,
+                                              exit: request.exit, bounce: request.bounce)
+        show(notification, overrides: overrides, at: now, into: &effects)
+        return (notification.id, effects)
+    }
+
+    /// New content for a live notification: no new entry, its slot is
+    /// kept, its timer starts over, and a toast on screen is measured again.
+    mutating func replace(_ notification: Notification, at now: Instant, into effects: inout [ServiceEffect]) {
+        var notification = notification
+        let resolved = resolve(&notification)
+        effects.append(.updateToast(presentation(of: notification, resolved, lane: board.lane(of: notification.id)!)))
+        let onScreen = board.toast(id: notification.id)?.isQueued == false
+        board.replace(notification, height: nil, at: now)
+        if onScreen { remeasure.insert(notification.id) }
+        recordLive(notification, into: &effects)
+    }
+
+    /// Puts a notification with its id assigned on the board, or, when the
+    /// config or a mode keeps it off screen, straight into history.
+    mutating func show(_ notification: Notification, overrides: PresentationOverrides, at now: Instant,
+                       into effects: inout [ServiceEffect]) {
+        var notification = notification
+        var resolved = resolve(&notification)
+        // group-by: a live notification equal in every listed field is the
+        // same group; the newer one takes its place and counts the group.
+        if !resolved.groupBy.isEmpty,
+           let older = board.all.first(where: { !$0.isLeaving && $0.id != notification.id
+                                                && Self.sameGroup($0.notification, notification, resolved.groupBy) })
+        {
+            groupCounts[notification.id] = (groupCounts[older.id] ?? 1) + 1
+            close(older.id, reason: .replaced, at: now, into: &effects)
+            resolved = config.resolve(for: notification, modes: modes, grouped: true)
+        }
+        recordLive(notification, into: &effects)
+        effects.append(.event(.queued(notification), sender: senders[notification.id]))
+        if resolved.invisible || (isDoNotDisturb && notification.urgency != .critical) {
+            // Kept off screen; the events are still told.
+            retire(notification, reason: .suppressed, into: &effects)
+            return
+        }
+        if overrides != PresentationOverrides() { self.overrides[notification.id] = overrides }
+        let (lane, motion) = placement(of: notification, resolved, overrides: overrides)
+        effects.append(.addToast(presentation(of: notification, resolved, lane: lane)))
+        // Measured once it is next in line for the screen (`unmeasured`).
+        board.add(notification, height: nil, lane: lane, motion: motion, at: now)
+    }
+
+    /// The lane a notification goes to and how it moves there.
+    func placement(of notification: Notification, _ resolved: Resolved, overrides: PresentationOverrides)
+        -> (lane: Lane, motion: Motion)
+    {
+        let kind = overrides.kind ?? resolved.kind
+        let anchor = overrides.anchor ?? resolved.anchor
+        let nearest: Transition = kind == .banner ? .slide(.top) : .slide(anchor.nearestEdge)
+        let motion = Motion(enter: overrides.enter ?? resolved.enter ?? nearest,
+                            exit: overrides.exit ?? resolved.exit ?? nearest,
+                            bounce: overrides.bounce ?? resolved.bounce)
+        return (kind == .banner ? .banner : .stack(anchor), motion)
+    }
+
+    /// What the config says for a notification, with its consequences on
+    /// the notification itself: the display time (the sender's unless
+    /// ignore-timeout, and never past `longestDisplayTime`), the category's
+    /// default actions, resident.
+    func resolve(_ notification: inout Notification) -> Resolved {
+        let resolved = config.resolve(for: notification, modes: modes)
+        if notification.timeout == nil || resolved.stack.timing.ignoreSenderTimeout {
+            notification.timeout = resolved.displayTime ?? 0
+        }
+        if let timeout = notification.timeout {
+            // NaN and negatives mean "the default"; 0 stays "until dismissed".
+            notification.timeout = timeout.isNaN || timeout < 0
+                ? resolved.displayTime ?? 0 : min(timeout, Self.longestDisplayTime)
+        }
+        notification.actions = resolved.actions
+        notification.resident = notification.resident || resolved.resident
+        return resolved
+    }
+
+    /// What the scene needs to draw a notification: its content laid out
+    /// by the config's `format` (the stored notification keeps the
+    /// sender's text), the style, the lane.
+    func presentation(of notification: Notification, _ resolved: Resolved, lane: Lane) -> ToastPresentation {
+        var content = notification.content
+        if resolved.format != .standard {
+            let expanded = resolved.format.expand(title: notification.title, body: notification.body,
+                                                  app: notification.app, markup: false,
+                                                  groupCount: groupCounts[notification.id] ?? 1)
+            content.title = expanded.title
+            content.body = expanded.body
+        }
+        var style = resolved.style
+        // Every toast is as wide as its stage, whatever a rule says.
+        style.width = global.style.width
+        return ToastPresentation(id: notification.id, content: content, lane: lane, style: style,
+                                 hasActions: !notification.actions.isEmpty)
+    }
+
+    /// Notes that a notification is live (new, replaced or restored).
+    mutating func recordLive(_ notification: Notification, into effects: inout [ServiceEffect]) {
+        let item = LiveNotification(notification: notification,
+                                    remaining: board.stackDefaults.timing.displayTime(for: notification),
+                                    postedAt: wallClock())
+        effects.append(.record(.live(item, nextID: nextID)))
+    }
+
+    static func sameGroup(_ a: Notification, _ b: Notification, _ fields: [GroupField]) -> Bool {
+        fields.allSatisfy { field in
+            switch field {
+            case .appName: a.app == b.app
+            case .summary: a.title == b.title
+            case .body: a.body == b.body
+            case .urgency: a.urgency == b.urgency
+            case .category: a.category == b.category
+            case .desktopEntry: true  // not carried by Notification; never splits a group
+            case .actionable: a.actions.isEmpty == b.actions.isEmpty
+            case .expiring: (a.timeout != 0) == (b.timeout != 0)
+            }
+        }
+    }
+}

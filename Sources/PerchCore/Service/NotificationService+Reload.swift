@@ -1,0 +1,34 @@
+extension NotificationService {
+    /// Puts a new config in force for everything, including what is on
+    /// screen: global keys re-lay-out every stack (the toasts glide to
+    /// their new slots), history takes the new capacity, and each live
+    /// notification is resolved again — a new style or format redraws it,
+    /// a new anchor or kind moves it to that stack, where it enters anew
+    /// with the time it had left.
+    public mutating func reload(_ newConfig: Config, at now: Instant) -> [ServiceEffect] {
+        config = newConfig
+        global = newConfig.global
+        history.capacity = global.maxHistory
+        board.setStackDefaults(Self.stackDefaults(global, markerHeight: board.stackDefaults.markerHeight), at: now)
+        var effects: [ServiceEffect] = []
+        for toast in board.all where !toast.isLeaving {
+            guard let lane = board.lane(of: toast.id) else { continue }
+            let notification = toast.notification
+            let resolved = config.resolve(for: notification, modes: modes, grouped: groupCounts[toast.id] != nil)
+            let placement = placement(of: notification, resolved, overrides: overrides[toast.id] ?? .init())
+            if placement.lane != lane {
+                // Off this stack at once, onto the other with the time it had.
+                board.remove(id: toast.id, at: now)
+                effects.append(.removeToast(id: toast.id))
+                var moved = notification
+                if let remaining = toast.timer.remaining(at: now) { moved.timeout = max(0.05, remaining) }
+                effects.append(.addToast(presentation(of: notification, resolved, lane: placement.lane)))
+                board.add(moved, height: nil, lane: placement.lane, motion: placement.motion, at: now)
+                continue
+            }
+            effects.append(.updateToast(presentation(of: notification, resolved, lane: lane)))
+            remeasure.insert(toast.id)
+        }
+        return effects
+    }
+}

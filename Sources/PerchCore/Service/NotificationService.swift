@@ -1,0 +1,208 @@
+/// The whole model of Perch's notifications — the board on screen, the
+/// queue, history, modes, ids, groups, synchronous tags — and every rule
+/// that changes it. Both front doors (control socket and D-Bus), the input
+/// bindings and the timers call these operations; each takes the current
+/// instant and returns the effects the daemon must carry out. Nothing here
+/// reads a clock or does I/O, so every rule is tested with a manual clock.
+///
+/// A change is final when the operation returns: a dismissed notification
+/// is in history, its record and its events are among the effects, even
+/// though its toast still has an exit animation to play (the board owns
+/// that; it is presentation only).
+public struct NotificationService: Sendable {
+    /// What is on screen and queued, with its motion and timers.
+    public internal(set) var board: NotificationBoard
+    public internal(set) var history: History
+    /// Active modes, e.g. do-not-disturb.
+    public internal(set) var modes: Set<String> = []
+    /// The id the next new notification gets.
+    public internal(set) var nextID: UInt32 = 1
+    /// The config in force; `reload` swaps it.
+    public internal(set) var config: Config
+    /// The config's global part, resolved once per config.
+    public internal(set) var global: Resolved
+
+    /// The control client that posted each live notification; it hears
+    /// the notification's outcome.
+    var senders: [UInt32: ClientToken] = [:]
+    /// How many notifications each live one stands for (group-by): a newer
+    /// member of a group takes the older one's place and its count.
+    var groupCounts: [UInt32: Int] = [:]
+    /// Live notifications by synchronous tag (x-canonical-private-synchronous).
+    var synchronousTags: [String: UInt32] = [:]
+    /// Where senders asked a notification to go against the config
+    /// (kept so a reload does not move it back).
+    var overrides: [UInt32: PresentationOverrides] = [:]
+    /// Toasts whose content changed while on screen: measured again before
+    /// the next frame (see `unmeasured`).
+    var remeasure: Set<UInt32> = []
+    /// Unix time in seconds, for history and records (wall time means the
+    /// same after a restart; `Instant` does not).
+    let wallClock: @Sendable () -> Int64
+
+    public static let doNotDisturb = "do-not-disturb"
+    /// No timer runs longer than this (seconds): a day is more than any
+    /// toast needs, and far below what overflows an `Instant`.
+    public static let longestDisplayTime = 86_400.0
+
+    public init(config: Config, wallClock: @escaping @Sendable () -> Int64) {
+        self.config = config
+        global = config.global
+        self.wallClock = wallClock
+        history = History(capacity: global.maxHistory)
+        board = NotificationBoard(stackDefaults: Self.stackDefaults(global, markerHeight: 0))
+    }
+
+    /// What new stacks are made with: the config's stack settings at its
+    /// width, with the marker height the scene measured (0 until then).
+    static func stackDefaults(_ global: Resolved, markerHeight: Int) -> StackConfig {
+        var stack = global.stack
+        stack.width = global.style.width
+        stack.markerHeight = markerHeight
+        return stack
+    }
+
+    // MARK: Queries
+
+    /// Notifications on screen or queued that are not leaving, oldest first.
+    public var live: [Notification] {
+        board.all.filter { !$0.isLeaving }.map(\.notification)
+    }
+
+    public func liveToast(id: UInt32) -> Toast? {
+        guard let toast = board.toast(id: id), !toast.isLeaving else { return nil }
+        return toast
+    }
+
+    public var isDoNotDisturb: Bool { modes.contains(Self.doNotDisturb) }
+
+    /// The earliest instant something must happen without any input: a
+    /// display timer runs out.
+    public var nextDeadline: Instant? { board.nextDeadline }
+
+    public func isAnimating(at now: Instant) -> Bool { board.isAnimating(at: now) }
+
+    /// The config for a notification already posted (hooks, bindings).
+    public func settings(for notification: Notification) -> Resolved {
+        config.resolve(for: notification, modes: modes)
+    }
+
+    // MARK: Measuring (the scene lays text out; the service waits for it)
+
+    /// Toasts whose height the scene must measure before the board can
+    /// place them: the next in line of each queue, and those whose content
+    /// changed on screen.
+    public var unmeasured: [UInt32] {
+        board.unmeasured + remeasure.sorted()
+    }
+
+    /// The scene measured a toast.
+    public mutating func setHeight(_ height: Int, of id: UInt32, at now: Instant) {
+        remeasure.remove(id)
+        board.setHeight(height, of: id, at: now)
+    }
+
+    /// The scene's "+N more" marker height, once it has measured one.
+    public mutating func setMarkerHeight(_ height: Int) {
+        board.stackDefaults.markerHeight = height
+    }
+
+    /// The height a new stage will probably get (see `NotificationBoard`).
+    public mutating func setStageHeightHint(_ height: Int) {
+        board.stageHeightHint = height
+    }
+
+    public mutating func setStageHeight(_ height: Int, for lane: Lane) {
+        board.setStageHeight(height, for: lane)
+    }
+
+    // MARK: Ids and retiring
+
+    /// The next free id; 0 is never used, and a wrapped counter skips ids
+    /// that are still live.
+    mutating func takeID() -> UInt32 {
+        repeat {
+            let id = nextID
+            nextID = nextID == UInt32.max ? 1 : nextID + 1
+            if board.toast(id: id) == nil { return id }
+        } while true
+    }
+
+    /// A notification is gone for good: into history, recorded, and told
+    /// to its sender, subscribers, D-Bus and the on-dismiss hook — now,
+    /// whatever its toast still has to animate.
+    mutating func retire(_ notification: Notification, reason: DismissReason, into effects: inout [ServiceEffect]) {
+        let entry = HistoryEntry(notification: notification, reason: reason, closedAt: wallClock())
+        history.append(entry)
+        effects.append(.record(.gone(id: notification.id, reason: reason, closedAt: entry.closedAt)))
+        effects.append(.event(.dismissed(notification, reason: reason), sender: senders[notification.id]))
+        effects.append(.closed(id: notification.id, reason: reason))
+        senders.removeValue(forKey: notification.id)
+        groupCounts.removeValue(forKey: notification.id)
+        overrides.removeValue(forKey: notification.id)
+        if !synchronousTags.isEmpty { synchronousTags = synchronousTags.filter { $0.value != notification.id } }
+        remeasure.remove(notification.id)
+        hook(settings(for: notification).hooks.onDismiss, name: "on-dismiss", notification, reason: reason,
+             into: &effects)
+    }
+
+    /// Starts the exit of a live notification (or drops a queued one) and
+    /// retires it. False when it is not live.
+    @discardableResult
+    mutating func close(_ id: UInt32, reason: DismissReason, at now: Instant,
+                        into effects: inout [ServiceEffect]) -> Bool {
+        guard let toast = liveToast(id: id), board.dismiss(id: id, reason: reason, at: now) else { return false }
+        retire(toast.notification, reason: reason, into: &effects)
+        return true
+    }
+
+    /// A hook with the notification's fields in its environment (never on
+    /// its command line, so no shell ever sees the sender's text).
+    func hook(_ argv: [String], name: String, _ notification: Notification, reason: DismissReason? = nil,
+              action: String? = nil, into effects: inout [ServiceEffect]) {
+        guard !argv.isEmpty else { return }
+        var environment = [
+            "PERCH_ID": String(notification.id), "PERCH_APP": notification.app,
+            "PERCH_TITLE": notification.title, "PERCH_BODY": String(notification.body.prefix(65_536)),
+            "PERCH_URGENCY": notification.urgency.rawValue,
+        ]
+        if let reason { environment["PERCH_REASON"] = reason.rawValue }
+        if let action { environment["PERCH_ACTION"] = action }
+        effects.append(.hook(HookRun(name: name, argv: argv, environment: environment)))
+    }
+
+    // MARK: Time
+
+    /// Brings the board to `now`: entries that finished, timers that ran
+    /// out, exits that ended, queued toasts that got a slot. Call it after
+    /// giving the scene's measurements, before drawing the frame of `now`.
+    public mutating func advance(to now: Instant) -> [ServiceEffect] {
+        var effects: [ServiceEffect] = []
+        let events = board.advance(to: now)
+        // A long step (a stopped compositor, a slow turn) can take a toast
+        // in and out within one advance: it is off the board by now.
+        var gone: [UInt32: Notification] = [:]
+        for case .removed(let notification, _) in events { gone[notification.id] = notification }
+        func notification(_ id: UInt32) -> Notification? { board.toast(id: id)?.notification ?? gone[id] }
+        for event in events {
+            switch event {
+            case .entering(let id):
+                if let notification = notification(id) {
+                    effects.append(.event(.willAppear(notification), sender: senders[id]))
+                }
+            case .appeared(let id):
+                if let notification = notification(id) {
+                    effects.append(.event(.appeared(notification), sender: senders[id]))
+                    hook(settings(for: notification).hooks.onAppear, name: "on-appear", notification, into: &effects)
+                }
+            case .leaving(let id, let reason):
+                // Only expiry starts an exit inside the board; the operations
+                // that dismiss retire the notification themselves.
+                if let notification = notification(id) { retire(notification, reason: reason, into: &effects) }
+            case .removed(let notification, _):
+                effects.append(.removeToast(id: notification.id))
+            }
+        }
+        return effects
+    }
+}

@@ -1,0 +1,55 @@
+/// Names a control-socket client without the core knowing what a client
+/// is: the daemon hands one out per connection and routes events back to
+/// it. A notification posted over D-Bus has no client.
+public struct ClientToken: Hashable, Sendable {
+    public let value: UInt64
+
+    public init(_ value: UInt64) {
+        self.value = value
+    }
+}
+
+/// A hook to run: the command (argv, never through a shell) and the
+/// notification's fields as environment variables.
+public struct HookRun: Equatable, Sendable {
+    /// `on-appear`, `on-dismiss` or `on-action`, for the log.
+    public var name: String
+    public var argv: [String]
+    public var environment: [String: String]
+}
+
+/// What a toast shows and how, as the scene needs it to draw one.
+public struct ToastPresentation: Equatable, Sendable {
+    public var id: UInt32
+    public var content: ToastContent
+    public var lane: Lane
+    public var style: ToastStyle
+    /// Buttons or a default action: keys and clicks have something to do.
+    public var hasActions: Bool
+}
+
+/// Something the daemon must do because the service changed. Operations
+/// return these in the order they happened; the daemon carries them out
+/// per loop turn in the order the design fixes: records first (one write),
+/// then replies, events and signals, then hooks, while the scene follows
+/// at once (it is presentation and needs no durability).
+public enum ServiceEffect: Equatable, Sendable {
+    /// A change to persist before anyone hears of it.
+    case record(JournalRecord)
+    /// For subscribers, and for the client that posted the notification
+    /// when the event is its outcome.
+    case event(NotificationEvent, sender: ClientToken?)
+    /// The set of active modes changed (subscribers hear the new set).
+    case modes([String])
+    /// D-Bus NotificationClosed.
+    case closed(id: UInt32, reason: DismissReason)
+    /// D-Bus ActionInvoked.
+    case actionInvoked(id: UInt32, action: String)
+    case hook(HookRun)
+    /// A new toast for the scene (measured when the service asks).
+    case addToast(ToastPresentation)
+    /// New content for a toast already in the scene (replace, reload).
+    case updateToast(ToastPresentation)
+    /// The toast's surface goes: its exit ended, or it never got one.
+    case removeToast(id: UInt32)
+}
