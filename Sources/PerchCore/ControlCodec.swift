@@ -172,8 +172,43 @@ extension ControlProtocol {
         JSON.serialize(["id": id, "result": result])
     }
 
+    /// A reply line for a typed result (newline not included).
+    public static func encodeReply(id: JSONValue, _ reply: ControlReply) -> String {
+        encodeReply(id: id, result: reply.json)
+    }
+
     public static func encodeError(id: JSONValue, _ error: ControlError) -> String {
         JSON.serialize(["id": id, "error": error.json])
+    }
+
+    /// Decodes one reply line (without its newline) to a call of `method`:
+    /// the result read as that method's type, or the daemon's error. An
+    /// error code this version does not know reads as `internalError`, so
+    /// a newer daemon's codes still show their message. Members of the
+    /// line other than `id`, `result` and `error` are ignored.
+    public static func decodeReply(line: some Collection<UInt8>, for method: ControlMethod)
+        throws(ControlReplyError) -> ControlReplyEnvelope
+    {
+        let value: JSONValue
+        do {
+            value = try JSON.parse(line)
+        } catch {
+            throw ControlReplyError("not JSON: \(error)")
+        }
+        guard let object = value.objectValue, !object.contains(key: "event") else {
+            throw ControlReplyError("a reply must be a JSON object with \"result\" or \"error\"")
+        }
+        let id = object["id"] ?? .null
+        if let result = object["result"] {
+            return ControlReplyEnvelope(id: id, reply: .success(try ControlReply(json: result, for: method)))
+        }
+        guard let error = object["error"] else {
+            throw ControlReplyError("a reply must have \"result\" or \"error\"")
+        }
+        let reader = try ControlReplyObject(error, at: "error")
+        let code = try reader.integer("code", in: Int.min ... Int.max, "an error code (an integer)")
+        return ControlReplyEnvelope(id: id, reply: .failure(
+            ControlError(ControlErrorCode(rawValue: code) ?? .internalError, try reader.string("message"))))
     }
 
     /// A notification as `list` reports it.

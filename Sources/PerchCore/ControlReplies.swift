@@ -1,0 +1,112 @@
+extension ControlProtocol {
+    /// The protocol's revision, as `version` reports it. It changes when a
+    /// reply changes meaning in a way an older client would misread;
+    /// adding members does not change it (clients ignore unknown ones).
+    public static let revision = 1
+}
+
+/// The control methods, by their names on the wire.
+public enum ControlMethod: String, CaseIterable, Sendable {
+    case notify, dismiss, list, invoke, subscribe, history, restore, mode, status, version, reload
+}
+
+extension ControlRequest {
+    /// Which method this request calls, and so which reply it gets.
+    public var method: ControlMethod {
+        switch self {
+        case .notify: .notify
+        case .dismiss: .dismiss
+        case .list: .list
+        case .invoke: .invoke
+        case .subscribe: .subscribe
+        case .history: .history
+        case .restore: .restore
+        case .mode: .mode
+        case .status: .status
+        case .version: .version
+        case .reload: .reload
+        }
+    }
+}
+
+/// A successful reply's result, one case per method. The daemon builds one
+/// and sends `json` (or `ControlProtocol.encodeReply(id:_:)`); a client
+/// reads one with `init(json:for:)`, knowing which method it called.
+public enum ControlReply: Equatable, Sendable {
+    case notify(PostedReply)
+    case dismiss(DismissReply)
+    case list(ListReply)
+    case invoke(InvokeReply)
+    case subscribe(SubscribeReply)
+    case history(HistoryReply)
+    case restore(PostedReply)
+    case mode(ModesReply)
+    case status(StatusReply)
+    case version(VersionReply)
+    case reload(ReloadReply)
+
+    public var method: ControlMethod {
+        switch self {
+        case .notify: .notify
+        case .dismiss: .dismiss
+        case .list: .list
+        case .invoke: .invoke
+        case .subscribe: .subscribe
+        case .history: .history
+        case .restore: .restore
+        case .mode: .mode
+        case .status: .status
+        case .version: .version
+        case .reload: .reload
+        }
+    }
+
+    /// The payload, whichever method it answers.
+    public var body: any ControlReplyBody {
+        switch self {
+        case .notify(let body), .restore(let body): body
+        case .dismiss(let body): body
+        case .list(let body): body
+        case .invoke(let body): body
+        case .subscribe(let body): body
+        case .history(let body): body
+        case .mode(let body): body
+        case .status(let body): body
+        case .version(let body): body
+        case .reload(let body): body
+        }
+    }
+
+    /// The `result` member of the reply line.
+    public var json: JSONValue { body.json }
+
+    /// Reads the result of a call to `method`. Errors start with the
+    /// method's name: `status: "outputs[0].width" is missing`.
+    public init(json: JSONValue, for method: ControlMethod) throws(ControlReplyError) {
+        switch method {
+        case .notify: self = .notify(try PostedReply(json: json, for: method))
+        case .dismiss: self = .dismiss(try DismissReply(json: json, for: method))
+        case .list: self = .list(try ListReply(json: json, for: method))
+        case .invoke: self = .invoke(try InvokeReply(json: json, for: method))
+        case .subscribe: self = .subscribe(try SubscribeReply(json: json, for: method))
+        case .history: self = .history(try HistoryReply(json: json, for: method))
+        case .restore: self = .restore(try PostedReply(json: json, for: method))
+        case .mode: self = .mode(try ModesReply(json: json, for: method))
+        case .status: self = .status(try StatusReply(json: json, for: method))
+        case .version: self = .version(try VersionReply(json: json, for: method))
+        case .reload: self = .reload(try ReloadReply(json: json, for: method))
+        }
+    }
+}
+
+/// One reply line, decoded: the id it echoes and the result or the
+/// daemon's error.
+public struct ControlReplyEnvelope: Equatable, Sendable {
+    public var id: JSONValue
+    public var reply: Result<ControlReply, ControlError>
+
+    public init(id: JSONValue, reply: Result<ControlReply, ControlError>) {
+        self.id = id
+        self.reply = reply
+    }
+}

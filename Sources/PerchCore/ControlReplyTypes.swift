@@ -1,0 +1,269 @@
+/// The result of each control method, one type per shape (docs/protocol.md,
+/// "Methods"). `json` is exactly what the daemon sends: members in the
+/// documented order, integers without a fraction. `init(json:)` reads a
+/// result back; members it does not know are ignored (a newer daemon's),
+/// a missing or mistyped one is a `ControlReplyError` naming it.
+public protocol ControlReplyBody: Equatable, Sendable {
+    init(json: JSONValue) throws(ControlReplyError)
+    var json: JSONValue { get }
+}
+
+extension ControlReplyBody {
+    /// Reads `method`'s result; the error, if any, names the method.
+    public init(json: JSONValue, for method: ControlMethod) throws(ControlReplyError) {
+        do throws(ControlReplyError) {
+            try self.init(json: json)
+        } catch {
+            throw error.reply(to: method)
+        }
+    }
+}
+
+/// `notify` and `restore`: `{"id": N}`, the notification's id.
+public struct PostedReply: ControlReplyBody {
+    public var id: UInt32
+
+    public init(id: UInt32) {
+        self.id = id
+    }
+
+    public init(json: JSONValue) throws(ControlReplyError) {
+        id = try ControlReplyObject(json, at: "").notificationID("id")
+    }
+
+    public var json: JSONValue { ["id": .number(Double(id))] }
+}
+
+/// `dismiss`: `{"dismissed": [ids…]}`.
+public struct DismissReply: ControlReplyBody {
+    public var dismissed: [UInt32]
+
+    public init(dismissed: [UInt32]) {
+        self.dismissed = dismissed
+    }
+
+    public init(json: JSONValue) throws(ControlReplyError) {
+        dismissed = try ControlReplyObject(json, at: "").notificationIDs("dismissed")
+    }
+
+    public var json: JSONValue { ["dismissed": .array(dismissed.map { .number(Double($0)) })] }
+}
+
+/// `invoke`: `{"invoked": "yes"}`, the action's id.
+public struct InvokeReply: ControlReplyBody {
+    public var invoked: String
+
+    public init(invoked: String) {
+        self.invoked = invoked
+    }
+
+    public init(json: JSONValue) throws(ControlReplyError) {
+        invoked = try ControlReplyObject(json, at: "").string("invoked")
+    }
+
+    public var json: JSONValue { ["invoked": .string(invoked)] }
+}
+
+/// `subscribe`: `{"subscribed": true}`.
+public struct SubscribeReply: ControlReplyBody {
+    public var subscribed: Bool
+
+    public init(subscribed: Bool = true) {
+        self.subscribed = subscribed
+    }
+
+    public init(json: JSONValue) throws(ControlReplyError) {
+        subscribed = try ControlReplyObject(json, at: "").bool("subscribed")
+    }
+
+    public var json: JSONValue { ["subscribed": .bool(subscribed)] }
+}
+
+/// `mode`: `{"modes": [names…]}`, the active modes. The daemon sends them
+/// sorted; this type keeps whatever order it is given.
+public struct ModesReply: ControlReplyBody {
+    public var modes: [String]
+
+    public init(modes: [String]) {
+        self.modes = modes
+    }
+
+    public init(json: JSONValue) throws(ControlReplyError) {
+        modes = try ControlReplyObject(json, at: "").strings("modes")
+    }
+
+    public var json: JSONValue { ["modes": .array(modes.map { .string($0) })] }
+}
+
+/// `list`: an array of notifications, oldest first.
+public struct ListReply: ControlReplyBody {
+    public var notifications: [Notification]
+
+    public init(_ notifications: [Notification]) {
+        self.notifications = notifications
+    }
+
+    public init(json: JSONValue) throws(ControlReplyError) {
+        notifications = []
+        for element in try ControlReplyObject.elements(of: json, at: "") {
+            notifications.append(try ControlReplyObject(element.value, at: element.path).notification())
+        }
+    }
+
+    public var json: JSONValue { .array(notifications.map(ControlProtocol.encode)) }
+}
+
+/// `history`: an array of `{"notification", "reason", "closed_at"}`,
+/// newest first (the daemon reverses its own oldest-first order).
+public struct HistoryReply: ControlReplyBody {
+    public var entries: [HistoryEntry]
+
+    public init(_ entries: [HistoryEntry]) {
+        self.entries = entries
+    }
+
+    public init(json: JSONValue) throws(ControlReplyError) {
+        entries = []
+        for element in try ControlReplyObject.elements(of: json, at: "") {
+            let entry = try ControlReplyObject(element.value, at: element.path)
+            entries.append(HistoryEntry(notification: try entry.notification("notification"),
+                                        reason: try entry.choice("reason", of: DismissReason.self),
+                                        closedAt: Int64(try entry.integer("closed_at", in: 0 ... Int.max,
+                                                                          "UNIX seconds (a whole number)"))))
+        }
+    }
+
+    public var json: JSONValue {
+        .array(entries.map { entry in
+            ["notification": ControlProtocol.encode(entry.notification), "reason": .string(entry.reason.rawValue),
+             "closed_at": .number(Double(entry.closedAt))]
+        })
+    }
+}
+
+/// `status`: what the daemon is doing.
+public struct StatusReply: ControlReplyBody {
+    /// One Wayland output, in its current mode.
+    public struct Output: Equatable, Sendable {
+        /// The compositor's name for it (wl_output `name`), e.g. "HEADLESS-1".
+        public var name: String
+        /// The mode's size in buffer pixels (before scaling).
+        public var width: Int
+        public var height: Int
+        /// The integer scale the compositor announced.
+        public var scale: Int
+
+        public init(name: String, width: Int, height: Int, scale: Int) {
+            self.name = name
+            self.width = width
+            self.height = height
+            self.scale = scale
+        }
+    }
+
+    public var version: String
+    /// On screen and not leaving.
+    public var shown: Int
+    /// Waiting for a place on screen.
+    public var queued: Int
+    /// Entries in history.
+    public var history: Int
+    /// The active modes, sorted.
+    public var modes: [String]
+    public var doNotDisturb: Bool
+    public var outputs: [Output]
+    /// Whole seconds since the daemon started.
+    public var uptime: Int
+
+    public init(version: String = PerchVersion.string, shown: Int, queued: Int, history: Int, modes: [String],
+                doNotDisturb: Bool, outputs: [Output], uptime: Int) {
+        self.version = version
+        self.shown = shown
+        self.queued = queued
+        self.history = history
+        self.modes = modes
+        self.doNotDisturb = doNotDisturb
+        self.outputs = outputs
+        self.uptime = uptime
+    }
+
+    public init(json: JSONValue) throws(ControlReplyError) {
+        let object = try ControlReplyObject(json, at: "")
+        version = try object.string("version")
+        shown = try object.count("shown")
+        queued = try object.count("queued")
+        history = try object.count("history")
+        modes = try object.strings("modes")
+        doNotDisturb = try object.bool("do_not_disturb")
+        outputs = []
+        let outputList = try object.required("outputs")
+        for element in try ControlReplyObject.elements(of: outputList, at: object.path(of: "outputs")) {
+            let output = try ControlReplyObject(element.value, at: element.path)
+            // Sizes fit Int32, what wl_output sends.
+            let pixels = 0 ... Int(Int32.max)
+            outputs.append(Output(name: try output.string("name"),
+                                  width: try output.integer("width", in: pixels, "a size in pixels"),
+                                  height: try output.integer("height", in: pixels, "a size in pixels"),
+                                  scale: try output.integer("scale", in: 1 ... Int(Int32.max),
+                                                            "a scale (a positive integer)")))
+        }
+        uptime = try object.integer("uptime", in: 0 ... Int.max, "whole seconds")
+    }
+
+    public var json: JSONValue {
+        [
+            "version": .string(version),
+            "shown": .number(Double(shown)),
+            "queued": .number(Double(queued)),
+            "history": .number(Double(history)),
+            "modes": .array(modes.map { .string($0) }),
+            "do_not_disturb": .bool(doNotDisturb),
+            "outputs": .array(outputs.map {
+                ["name": .string($0.name), "width": .number(Double($0.width)), "height": .number(Double($0.height)),
+                 "scale": .number(Double($0.scale))]
+            }),
+            "uptime": .number(Double(uptime)),
+        ]
+    }
+}
+
+/// `version`: `{"version": "0.1.0", "protocol": 1}`.
+public struct VersionReply: ControlReplyBody {
+    public var version: String
+    /// The protocol's revision (`protocol` on the wire).
+    public var protocolVersion: Int
+
+    public init(version: String = PerchVersion.string, protocolVersion: Int = ControlProtocol.revision) {
+        self.version = version
+        self.protocolVersion = protocolVersion
+    }
+
+    public init(json: JSONValue) throws(ControlReplyError) {
+        let object = try ControlReplyObject(json, at: "")
+        version = try object.string("version")
+        protocolVersion = try object.integer("protocol", in: 1 ... Int.max, "a revision (a positive integer)")
+    }
+
+    public var json: JSONValue { ["version": .string(version), "protocol": .number(Double(protocolVersion))] }
+}
+
+/// `reload`: `{"reloaded": true, "warnings": [lines…]}`. A config with
+/// errors is an error reply (`-32003`), not this.
+public struct ReloadReply: ControlReplyBody {
+    public var reloaded: Bool
+    /// Diagnostics as `file:line:column: warning: …`, one per element.
+    public var warnings: [String]
+
+    public init(reloaded: Bool = true, warnings: [String]) {
+        self.reloaded = reloaded
+        self.warnings = warnings
+    }
+
+    public init(json: JSONValue) throws(ControlReplyError) {
+        let object = try ControlReplyObject(json, at: "")
+        reloaded = try object.bool("reloaded")
+        warnings = try object.strings("warnings")
+    }
+
+    public var json: JSONValue { ["reloaded": .bool(reloaded), "warnings": .array(warnings.map { .string($0) })] }
+}

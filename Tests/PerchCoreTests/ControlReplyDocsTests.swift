@@ -1,0 +1,111 @@
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+import PerchCore
+
+/// The repository root, from this file's path.
+private let repositoryRoot: String = {
+    var parts = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
+    parts.removeLast(3)  // Tests/PerchCoreTests/ControlReplyDocsTests.swift
+    return parts.joined(separator: "/")
+}()
+
+private func readText(_ relativePath: String) -> String {
+    guard let file = fopen(repositoryRoot + "/" + relativePath, "rb") else { return "" }
+    defer { fclose(file) }
+    var bytes: [UInt8] = []
+    var buffer = [UInt8](repeating: 0, count: 65_536)
+    while true {
+        let count = fread(&buffer, 1, buffer.count, file)
+        if count > 0 { bytes += buffer[..<count] }
+        if count < buffer.count { break }
+    }
+    return String(decoding: bytes, as: UTF8.self)
+}
+
+/// The `> request` / `< reply` pairs of docs/protocol.md's ```jsonl blocks,
+/// as Tests/e2e/test_protocol_doc.py replays them against the daemon.
+private let documentedExchanges: [(request: String, reply: String)] = {
+    let blocks = readText("docs/protocol.md").split(separator: "```jsonl", omittingEmptySubsequences: false).dropFirst()
+    var pairs: [(String, String)] = []
+    for block in blocks {
+        let body = block.split(separator: "```", maxSplits: 1, omittingEmptySubsequences: false)[0]
+        let lines = body.split(separator: "\n").filter { !$0.allSatisfy(\.isWhitespace) }
+        for index in stride(from: 0, to: lines.count - 1, by: 2) {
+            pairs.append((String(lines[index].dropFirst(2)), String(lines[index + 1].dropFirst(2))))
+        }
+    }
+    return pairs
+}()
+
+/// The events the "Events" section shows, one per line, with their `…`.
+private let documentedEventLines: [String] = {
+    let docs = readText("docs/protocol.md")
+    guard let section = docs.split(separator: "## Events").dropFirst().first,
+          let block = section.split(separator: "```", omittingEmptySubsequences: false).dropFirst().first
+    else { return [] }
+    return block.split(separator: "\n").map(String.init).filter { $0.hasPrefix("{") }
+}()
+
+@Suite("Control replies in docs/protocol.md")
+struct ControlReplyDocsTests {
+    @Test("every documented reply decodes for its request's method and encodes back to the same bytes")
+    func documentedRepliesRoundTrip() throws {
+        #expect(documentedExchanges.count >= 28)
+        var results = 0
+        for (request, reply) in documentedExchanges {
+            let envelope = ControlProtocol.decode(line: Array(request.utf8))
+            // An error reply reads the same whatever was asked; a bad
+            // request has no method to go by.
+            let method = (try? envelope.request.get())?.method ?? .version
+            let decoded = try ControlProtocol.decodeReply(line: Array(reply.utf8), for: method)
+            #expect(decoded.id == envelope.id, "\(request)")
+            switch decoded.reply {
+            case .success(let value):
+                results += 1
+                #expect(value.method == method)
+                #expect(ControlProtocol.encodeReply(id: decoded.id, value) == reply, "\(request)")
+            case .failure(let error):
+                #expect(ControlProtocol.encodeError(id: decoded.id, error) == reply, "\(request)")
+            }
+        }
+        #expect(results >= 14)
+    }
+
+    @Test("the documented notify, list and dismiss replies read as the values they show")
+    func documentedValues() throws {
+        func result(of id: Int) throws -> ControlReply? {
+            guard let pair = documentedExchanges.first(where: { $0.request.hasPrefix("{\"id\":\(id),") }) else { return nil }
+            let method = try ControlProtocol.decode(line: Array(pair.request.utf8)).request.get().method
+            return try ControlProtocol.decodeReply(line: Array(pair.reply.utf8), for: method).reply.get()
+        }
+        #expect(try result(of: 1) == .notify(PostedReply(id: 1)))
+        let listed = Notification(id: 1, app: "make", title: "Build finished", body: "perch: 0 errors", timeout: 0)
+        #expect(try result(of: 2) == .list(ListReply([listed])))
+        #expect(try result(of: 4) == .dismiss(DismissReply(dismissed: [1])))
+        #expect(try result(of: 7) == .list(ListReply([])))
+        #expect(try result(of: 20) == .version(VersionReply(version: "0.1.0", protocolVersion: 1)))
+        #expect(try result(of: 23) == .mode(ModesReply(modes: ["do-not-disturb", "gaming", "work"])))
+    }
+
+    @Test("the documented events decode once their elided notification is filled in")
+    func documentedEvents() throws {
+        #expect(documentedEventLines.count == 6)
+        let notification = #"{"id":5,"app":"","title":"T","body":"","urgency":"normal"}"#
+        let expected: [ControlEvent] = [
+            .notification(.queued(Notification(id: 5, title: "T"))),
+            .notification(.willAppear(Notification(id: 5, title: "T"))),
+            .notification(.appeared(Notification(id: 5, title: "T"))),
+            .notification(.actionInvoked(Notification(id: 5, title: "T"), action: "yes")),
+            .notification(.dismissed(Notification(id: 5, title: "T"), reason: .expired)),
+            .modes(["do-not-disturb"]),
+        ]
+        for (line, event) in zip(documentedEventLines, expected) {
+            let filled = line.replacing(#"{"id":5,…}"#, with: notification)
+            let object = try #require(try JSON.parse(Array(filled.utf8)).objectValue)
+            #expect(try ControlEvent(json: object) == event, "\(line)")
+            #expect(event.line == filled)
+        }
+    }
+}
