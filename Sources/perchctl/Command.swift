@@ -53,18 +53,59 @@ struct ArgumentReader {
     }
 }
 
+/// A result read as its method's type, with the JSON it came from.
+/// `--json` prints `json`, the daemon's own words, so members a newer
+/// daemon adds reach scripts; the text output reads `reply`.
+struct Answer<Reply: ControlReplyBody> {
+    var reply: Reply
+    var json: JSONValue
+}
+
 extension ControlClient {
-    /// Calls and turns the daemon's error into a CommandFailure.
-    func request(_ method: String, _ params: JSONObject = [:]) throws(CommandFailure) -> JSONValue {
+    /// Calls `method` and reads its result as `Reply`. The daemon's error,
+    /// and a result that does not fit `Reply`, become a CommandFailure
+    /// (one line, exit status 1).
+    func request<Reply: ControlReplyBody>(_ method: ControlMethod, _ params: JSONObject = [:],
+                                          as type: Reply.Type) throws(CommandFailure) -> Answer<Reply> {
         let outcome: Result<JSONValue, ControlError>
         do {
-            outcome = try call(method, params)
+            outcome = try call(method.rawValue, params)
         } catch {
             throw CommandFailure(error.description)
         }
         switch outcome {
-        case .success(let value): return value
-        case .failure(let error): throw CommandFailure(error.message)
+        case .success(let json):
+            do throws(ControlReplyError) {
+                return Answer(reply: try Reply(json: json, for: method), json: json)
+            } catch {
+                throw CommandFailure.unexpectedReply(error)
+            }
+        case .failure(let error):
+            throw CommandFailure(error.message)
         }
+    }
+
+    /// The next event for this connection, read as a ControlEvent, with
+    /// the object it came from.
+    func nextTypedEvent() throws(CommandFailure) -> (event: ControlEvent, json: JSONObject) {
+        let object: JSONObject
+        do {
+            object = try nextEvent()
+        } catch {
+            throw CommandFailure(error.description)
+        }
+        do throws(ControlReplyError) {
+            return (try ControlEvent(json: object), object)
+        } catch {
+            throw CommandFailure.unexpectedReply(error)
+        }
+    }
+}
+
+extension CommandFailure {
+    /// Worded like ControlClient.Failure.badReply, the other way a reply
+    /// can be unreadable.
+    static func unexpectedReply(_ error: ControlReplyError) -> CommandFailure {
+        CommandFailure("unexpected reply from perch: \(error.message)")
     }
 }

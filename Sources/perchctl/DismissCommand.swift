@@ -32,8 +32,8 @@ struct DismissCommand: Command {
     }
 
     func run(_ client: ControlClient) throws(CommandFailure) -> Int32 {
-        let result = try client.request("dismiss", params)
-        if json { print(JSON.serialize(result)) }
+        let answer = try client.request(.dismiss, params, as: DismissReply.self)
+        if json { print(JSON.serialize(answer.json)) }
         return 0
     }
 }

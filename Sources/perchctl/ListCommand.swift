@@ -18,17 +18,12 @@ struct ListCommand: Command {
     }
 
     func run(_ client: ControlClient) throws(CommandFailure) -> Int32 {
-        let result = try client.request("list")
+        let answer = try client.request(.list, as: ListReply.self)
         if json {
-            print(JSON.serialize(result))
+            print(JSON.serialize(answer.json))
             return 0
         }
-        let rows = (result.arrayValue ?? []).map { item in
-            [item["id"]?.intValue.map(String.init) ?? "?",
-             item["urgency"]?.stringValue ?? "",
-             item["app"]?.stringValue ?? "",
-             item["title"]?.stringValue ?? ""]
-        }
+        let rows = answer.reply.notifications.map { [String($0.id), $0.urgency.rawValue, $0.app, $0.title] }
         printTable(header: ["ID", "URGENCY", "APP", "TITLE"], rows: rows)
         return 0
     }

@@ -97,42 +97,36 @@ struct PostCommand: Command {
     }
 
     func run(_ client: ControlClient) throws(CommandFailure) -> Int32 {
-        let result = try client.request("notify", params)
-        guard let id = result["id"]?.intValue else { throw CommandFailure("perch replied without an id") }
+        let posted = try client.request(.notify, params, as: PostedReply.self)
+        let id = posted.reply.id
         guard wait else {
-            print(json ? JSON.serialize(result) : String(id))
+            print(json ? JSON.serialize(posted.json) : String(id))
             return 0
         }
         while true {
-            let event: JSONObject
-            do {
-                event = try client.nextEvent()
-            } catch {
-                throw CommandFailure(error.description)
-            }
-            guard event["notification"]?["id"]?.intValue == id else { continue }
-            switch event["event"]?.stringValue {
-            case "action-invoked":
-                print(json ? JSON.serialize(.object(event)) : event["action"]?.stringValue ?? "")
+            let (event, object) = try client.nextTypedEvent()
+            guard case .notification(let happened) = event, happened.notification.id == id else { continue }
+            switch happened {
+            case .actionInvoked(_, let action):
+                print(json ? JSON.serialize(.object(object)) : action)
                 return 0
-            case "dismissed":
-                let reason = event["reason"]?.stringValue ?? ""
-                print(json ? JSON.serialize(.object(event)) : reason)
-                return PostCommand.exitStatus(forReason: reason)
-            default:
+            case .dismissed(_, let reason):
+                print(json ? JSON.serialize(.object(object)) : reason.rawValue)
+                return PostCommand.exitStatus(for: reason)
+            case .queued, .willAppear, .appeared:
                 continue
             }
         }
     }
 
     /// --wait's exit status for a dismissal reason.
-    static func exitStatus(forReason reason: String) -> Int32 {
-        switch DismissReason(rawValue: reason) {
-        case .dismissedByUser?: 2
-        case .expired?: 3
-        case .closedByCall?: 4
-        case .suppressed?: 6
-        case .replaced?, nil: 5
+    static func exitStatus(for reason: DismissReason) -> Int32 {
+        switch reason {
+        case .dismissedByUser: 2
+        case .expired: 3
+        case .closedByCall: 4
+        case .replaced: 5
+        case .suppressed: 6
         }
     }
 }

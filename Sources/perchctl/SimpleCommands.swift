@@ -54,8 +54,8 @@ struct InvokeCommand: Command {
     }
 
     func run(_ client: ControlClient) throws(CommandFailure) -> Int32 {
-        let result = try client.request("invoke", params)
-        if json { print(JSON.serialize(result)) }
+        let answer = try client.request(.invoke, params, as: InvokeReply.self)
+        if json { print(JSON.serialize(answer.json)) }
         return 0
     }
 }
@@ -71,16 +71,13 @@ struct HistoryCommand: Command {
     }
 
     func run(_ client: ControlClient) throws(CommandFailure) -> Int32 {
-        let result = try client.request("history")
+        let answer = try client.request(.history, as: HistoryReply.self)
         if json {
-            print(JSON.serialize(result))
+            print(JSON.serialize(answer.json))
             return 0
         }
-        let rows = (result.arrayValue ?? []).map { entry in
-            [entry["notification"]?["id"]?.intValue.map(String.init) ?? "?",
-             entry["reason"]?.stringValue ?? "",
-             entry["notification"]?["app"]?.stringValue ?? "",
-             entry["notification"]?["title"]?.stringValue ?? ""]
+        let rows = answer.reply.entries.map {
+            [String($0.notification.id), $0.reason.rawValue, $0.notification.app, $0.notification.title]
         }
         printTable(header: ["ID", "REASON", "APP", "TITLE"], rows: rows)
         return 0
@@ -98,8 +95,8 @@ struct RestoreCommand: Command {
     }
 
     func run(_ client: ControlClient) throws(CommandFailure) -> Int32 {
-        let result = try client.request("restore")
-        print(json ? JSON.serialize(result) : result["id"]?.intValue.map(String.init) ?? "")
+        let answer = try client.request(.restore, as: PostedReply.self)
+        print(json ? JSON.serialize(answer.json) : String(answer.reply.id))
         return 0
     }
 }
@@ -128,11 +125,11 @@ struct ModeCommand: Command {
     }
 
     func run(_ client: ControlClient) throws(CommandFailure) -> Int32 {
-        let result = try client.request("mode", params)
+        let answer = try client.request(.mode, params, as: ModesReply.self)
         if json {
-            print(JSON.serialize(result))
+            print(JSON.serialize(answer.json))
         } else {
-            let modes = (result["modes"]?.arrayValue ?? []).compactMap(\.stringValue)
+            let modes = answer.reply.modes
             print(modes.isEmpty ? "(no modes)" : modes.joined(separator: " "))
         }
         return 0
@@ -150,17 +147,17 @@ struct StatusCommand: Command {
     }
 
     func run(_ client: ControlClient) throws(CommandFailure) -> Int32 {
-        let result = try client.request("status")
+        let answer = try client.request(.status, as: StatusReply.self)
         if json {
-            print(JSON.serialize(result))
+            print(JSON.serialize(answer.json))
             return 0
         }
-        let modes = (result["modes"]?.arrayValue ?? []).compactMap(\.stringValue)
-        print("perch \(result["version"]?.stringValue ?? "?")")
-        print("shown: \(result["shown"]?.intValue ?? 0), queued: \(result["queued"]?.intValue ?? 0)")
-        print("modes: \(modes.isEmpty ? "(none)" : modes.joined(separator: " "))")
-        for output in result["outputs"]?.arrayValue ?? [] {
-            print("output \(output["name"]?.stringValue ?? "?"): \(output["width"]?.intValue ?? 0)x\(output["height"]?.intValue ?? 0) scale \(output["scale"]?.intValue ?? 1)")
+        let status = answer.reply
+        print("perch \(status.version)")
+        print("shown: \(status.shown), queued: \(status.queued)")
+        print("modes: \(status.modes.isEmpty ? "(none)" : status.modes.joined(separator: " "))")
+        for output in status.outputs {
+            print("output \(output.name): \(output.width)x\(output.height) scale \(output.scale)")
         }
         return 0
     }
@@ -177,8 +174,8 @@ struct VersionCommand: Command {
     }
 
     func run(_ client: ControlClient) throws(CommandFailure) -> Int32 {
-        let result = try client.request("version")
-        print(json ? JSON.serialize(result) : "perch \(result["version"]?.stringValue ?? "?")")
+        let answer = try client.request(.version, as: VersionReply.self)
+        print(json ? JSON.serialize(answer.json) : "perch \(answer.reply.version)")
         return 0
     }
 }
@@ -194,11 +191,11 @@ struct ReloadCommand: Command {
     }
 
     func run(_ client: ControlClient) throws(CommandFailure) -> Int32 {
-        let result = try client.request("reload")
+        let answer = try client.request(.reload, as: ReloadReply.self)
         if json {
-            print(JSON.serialize(result))
+            print(JSON.serialize(answer.json))
         } else {
-            for warning in result["warnings"]?.arrayValue ?? [] { print(warning.stringValue ?? "") }
+            for warning in answer.reply.warnings { print(warning) }
             print("config reloaded")
         }
         return 0

@@ -19,7 +19,7 @@ struct WatchCommand: Command {
     }
 
     func run(_ client: ControlClient) throws(CommandFailure) -> Int32 {
-        _ = try client.request("subscribe")
+        _ = try client.request(.subscribe, as: SubscribeReply.self)
         if waybar { try printWaybar(client) }
         while true {
             let event: JSONObject
@@ -32,6 +32,8 @@ struct WatchCommand: Command {
             if waybar {
                 try printWaybar(client)
             } else {
+                // As received, not decoded: watch passes every event on,
+                // those a newer daemon adds included.
                 print(JSON.serialize(.object(event)))
             }
             fflush(nil)
@@ -39,15 +41,15 @@ struct WatchCommand: Command {
     }
 
     private func printWaybar(_ client: ControlClient) throws(CommandFailure) {
-        let status = try client.request("status")
+        let status = try client.request(.status, as: StatusReply.self).reply
         print(JSON.serialize(WatchCommand.waybarObject(status: status)))
         fflush(nil)
     }
 
     /// The object waybar's custom module reads, from a `status` result.
-    static func waybarObject(status: JSONValue) -> JSONValue {
-        let count = (status["shown"]?.intValue ?? 0) + (status["queued"]?.intValue ?? 0)
-        let dnd = status["do_not_disturb"]?.boolValue ?? false
+    static func waybarObject(status: StatusReply) -> JSONValue {
+        let count = status.shown + status.queued
+        let dnd = status.doNotDisturb
         var tooltip = "\(count) notification\(count == 1 ? "" : "s")"
         if dnd { tooltip += ", do not disturb" }
         let cls = dnd ? "dnd" : count > 0 ? "active" : "empty"
