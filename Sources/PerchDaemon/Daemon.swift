@@ -113,7 +113,8 @@ public final class Daemon {
         history = History(capacity: options.maxHistory)
         hooks = HookRunner(timeout: options.hookTimeout)
         statePath = options.statePath ?? StateFile.defaultPath()
-        scene = Scene(connection: connection, style: options.style, margins: options.stack.margins)
+        scene = Scene(connection: connection, look: SceneLook(style: options.style, margins: options.stack.margins,
+                                                              layer: options.layer, outputName: options.output))
         // Measured with the first notification: measuring loads fontconfig
         // and Pango, several MB an idle daemon does not need yet.
         board = NotificationBoard(stackDefaults: Daemon.stackDefaults(options, width: options.style.width,
@@ -132,16 +133,19 @@ public final class Daemon {
         } catch {
             throw StartupError(message: error.description)
         }
-        scene.layer = options.layer
-        scene.outputName = options.output
-        scene.onNeedsRefresh = { [unowned self] in self.refresh() }
-        scene.onHover = { [unowned self] id, hovered in
-            self.board.setHovered(id: id, hovered, at: MonotonicClock.now())
-            self.scheduleRefresh()
+        // Never a refresh inside the scene's call (it comes from Wayland
+        // dispatch): once, at the end of the turn, with the turn's input in.
+        scene.onNeedsRefresh = { [unowned self] in self.scheduleRefresh() }
+        scene.onInput = { [unowned self] input in
+            switch input {
+            case .hover(let id, let hovered):
+                self.board.setHovered(id: id, hovered, at: MonotonicClock.now())
+                self.scheduleRefresh()
+            case .click(let id, let button, let action): self.clicked(id, button: button, action: action)
+            case .touch(let id, let touch): self.touched(id, touch)
+            case .key(let id, let key, let focused): self.pressed(key, on: id, focusedButton: focused)
+            }
         }
-        scene.onClick = { [unowned self] id, button, action in self.clicked(id, button: button, action: action) }
-        scene.onTouch = { [unowned self] id, touch in self.touched(id, touch) }
-        scene.onKey = { [unowned self] id, key, focused in self.pressed(key, on: id, focusedButton: focused) }
         connection.onLost = { [unowned self] error in
             self.outcome = .compositorLost(error.description)
             self.loop.stop()
@@ -540,9 +544,13 @@ public final class Daemon {
         config = loaded
         options.adopt(loaded.global)
         history.capacity = options.maxHistory
-        scene.layer = options.layer
-        scene.outputName = options.output
-        board.stackDefaults = Daemon.stackDefaults(options, width: scene.style.width,
+        // The width and margins stay as the daemon started with (the board's
+        // stacks are laid out at that width); the layer and output move.
+        var look = scene.look
+        look.layer = options.layer
+        look.outputName = options.output
+        scene.reconfigure(look)
+        board.stackDefaults = Daemon.stackDefaults(options, width: scene.look.style.width,
                                                    markerHeight: board.stackDefaults.markerHeight)
         Log.info("config reloaded from \(configSource.path ?? "(defaults)")")
         return .success(["reloaded": true, "warnings": .array(lines.map { .string($0) })])
@@ -749,7 +757,7 @@ public final class Daemon {
 
     /// A finger on a toast: holds its timer, pulls it along, and on release
     /// taps, flings it away or lets it spring back.
-    private func touched(_ id: UInt32, _ touch: Scene.Touch) {
+    private func touched(_ id: UInt32, _ touch: SceneTouch) {
         let now = MonotonicClock.now()
         switch touch {
         case .down:

@@ -1,0 +1,203 @@
+import PerchCore
+import PerchWayland
+
+/// Turns the seat's pointer, touch and keyboard events on toasts into
+/// `SceneInput` for the owner. Which button is under the pointer and which
+/// has the Tab focus ring are presentation: the router changes the view's
+/// highlight, marks it stale and asks for a refresh, and reports only what
+/// the owner acts on.
+final class InputRouter {
+    private let views: SceneViews
+    private let stages: StageSet
+    /// Surface pixels: how far a swipe must go is a share of a toast's width.
+    var toastWidth: Int
+
+    var onInput: ((SceneInput) -> Void)?
+    var onNeedsRefresh: (() -> Void)?
+
+    /// The notification under the pointer, and where (card-local).
+    private var hovered: UInt32?
+    private var pointerX = 0.0
+    private var pointerY = 0.0
+    /// Fingers down, by touch id.
+    private var touches: [Int32: Finger] = [:]
+    /// The notification keyboard keys go to: the last one clicked or tapped,
+    /// or the one with buttons under the pointer.
+    private var keyboardTarget: UInt32?
+
+    private struct Finger {
+        var id: UInt32
+        var gesture: TouchGesture
+        /// Where the finger is on the toast, card-local surface pixels.
+        var localX: Double
+        var localY: Double
+    }
+
+    init(views: SceneViews, stages: StageSet, toastWidth: Int) {
+        self.views = views
+        self.stages = stages
+        self.toastWidth = toastWidth
+    }
+
+    /// The toast is gone: nothing more is reported for it, and if it had
+    /// the keyboard, the user's window gets it back.
+    func forget(_ view: ToastView) {
+        if hovered == view.id { hovered = nil }
+        touches = touches.filter { $0.value.id != view.id }
+        if keyboardTarget == view.id {
+            keyboardTarget = nil
+            stages[view.lane]?.releaseKeyboardFocus()
+        }
+    }
+
+    /// The toast's surface went with its stage: the compositor will not
+    /// tell us the pointer or a finger left a surface that no longer
+    /// exists, so let go of them here (it sends a new enter if the pointer
+    /// is over the toast's new surface).
+    func surfaceLost(_ id: UInt32) {
+        if hovered == id {
+            hovered = nil
+            if let view = views[id] { view.highlight.hovered = nil }
+            onInput?(.hover(id: id, false))
+        }
+        let fingers = touches.filter { $0.value.id == id }
+        guard !fingers.isEmpty else { return }
+        for finger in fingers.keys { touches.removeValue(forKey: finger) }
+        onInput?(.touch(id: id, .cancel))
+    }
+
+    // MARK: Pointer
+
+    func pointer(_ event: PointerEvent) {
+        switch event {
+        case .enter(let surface, let x, let y):
+            hovered = views.id(of: surface)
+            pointerX = x
+            pointerY = y
+            guard let id = hovered, let view = views[id] else { return }
+            // While the pointer rests on a toast with buttons, keys go to
+            // it (Tab, Return, Escape); elsewhere a click gives focus.
+            if view.hasActions {
+                stages[view.lane]?.takeKeyboard()
+                keyboardTarget = id
+            } else {
+                stages[view.lane]?.allowKeyboardFocus()
+            }
+            onInput?(.hover(id: id, true))
+            updateHoveredButton()
+        case .leave:
+            guard let left = hovered else { return }
+            hovered = nil
+            if let view = views[left], view.hasActions { stages[view.lane]?.allowKeyboardFocus() }
+            setHighlight(of: left) { $0.hovered = nil }
+            onInput?(.hover(id: left, false))
+        case .motion(let x, let y):
+            pointerX = x
+            pointerY = y
+            updateHoveredButton()
+        case .button(let button, let pressed):
+            guard pressed, let id = hovered, let view = views[id] else { return }
+            keyboardTarget = id
+            onInput?(.click(id: id, button: button, action: view.geometry?.button(at: pointerX, y: pointerY)?.id))
+        }
+    }
+
+    private func updateHoveredButton() {
+        guard let id = hovered, let view = views[id] else { return }
+        let button = view.geometry?.button(at: pointerX, y: pointerY)?.id
+        setHighlight(of: id) { $0.hovered = button }
+    }
+
+    /// Changes a toast's button highlight; if that changed, it is drawn
+    /// again with the next present.
+    private func setHighlight(of id: UInt32, _ change: (inout ButtonHighlight) -> Void) {
+        guard let view = views[id] else { return }
+        var highlight = view.highlight
+        change(&highlight)
+        guard highlight != view.highlight else { return }
+        view.highlight = highlight
+        view.isStale = true
+        onNeedsRefresh?()
+    }
+
+    // MARK: Keyboard
+
+    func key(_ event: KeyEvent) {
+        switch event {
+        case .focus(let surface):
+            // Focus lands on the stage; keys go to the toast last touched in it.
+            if keyboardTarget == nil, let lane = stages.lane(of: surface) {
+                keyboardTarget = views.any(in: lane)?.id
+            }
+        case .focusLost:
+            if let id = keyboardTarget { setHighlight(of: id) { $0.focused = nil } }
+        case .press(let key):
+            guard let id = keyboardTarget, let view = views[id] else { return }
+            switch key {
+            case .tab, .backTab:
+                moveFocusRing(on: view, forward: key == .tab)
+            default:
+                onInput?(.key(id: id, key, focusedButton: view.highlight.focused))
+            }
+        }
+    }
+
+    /// Tab and Shift+Tab walk the toast's buttons round.
+    private func moveFocusRing(on view: ToastView, forward: Bool) {
+        let buttons = view.geometry?.buttons.map(\.id) ?? []
+        guard !buttons.isEmpty else { return }
+        let current = view.highlight.focused.flatMap { buttons.firstIndex(of: $0) }
+        let next = current.map { ($0 + (forward ? 1 : buttons.count - 1)) % buttons.count }
+            ?? (forward ? 0 : buttons.count - 1)
+        setHighlight(of: view.id) { $0.focused = buttons[next] }
+    }
+
+    // MARK: Touch
+
+    func touch(_ event: TouchEvent) {
+        // Gestures run on the events' own clock (milliseconds).
+        func instant(_ time: UInt32) -> Instant { Instant(nanoseconds: Int64(time) * 1_000_000) }
+        switch event {
+        case .down(let surface, let finger, let x, let y, let time):
+            guard let id = views.id(of: surface), let view = views[id], let toastSurface = view.surface else { return }
+            // Gestures work in stage coordinates: the toast moves under the
+            // finger while it swipes.
+            toastSurface.assumeSettled()
+            let origin = toastSurface.appliedPosition
+            let gesture = TouchGesture(x: x + Double(origin.x), y: y + Double(origin.y), at: instant(time),
+                                       width: Double(toastWidth))
+            touches[finger] = Finger(id: id, gesture: gesture, localX: x, localY: y)
+            keyboardTarget = id
+            stages[view.lane]?.allowKeyboardFocus()
+            onInput?(.touch(id: id, .down))
+        case .motion(let finger, let x, let y, let time):
+            guard var entry = touches[finger], let surface = views[entry.id]?.surface else { return }
+            let origin = surface.appliedPosition
+            let wasSwiping = entry.gesture.isSwiping
+            entry.gesture.move(x: x + Double(origin.x), y: y + Double(origin.y), at: instant(time))
+            entry.localX = x
+            entry.localY = y
+            touches[finger] = entry
+            if entry.gesture.isSwiping || wasSwiping { onInput?(.touch(id: entry.id, .pull(entry.gesture.offset))) }
+        case .up(let finger, let time):
+            guard let entry = touches.removeValue(forKey: finger) else { return }
+            let outcome = entry.gesture.release(at: instant(time))
+            let action = outcome == .tap
+                ? views[entry.id]?.geometry?.button(at: entry.localX, y: entry.localY)?.id : nil
+            onInput?(.touch(id: entry.id, .release(outcome, action: action)))
+        case .cancel:
+            let ids = Set(touches.values.map(\.id))
+            touches.removeAll()
+            for id in ids { onInput?(.touch(id: id, .cancel)) }
+        }
+    }
+
+    /// After the stages committed new positions: a finger's coordinates
+    /// are relative to where the compositor had its toast, so learn when
+    /// the compositor has the new positions.
+    func positionsCommitted(display: OpaquePointer) {
+        for finger in touches.values {
+            views[finger.id]?.surface?.trackAppliedPosition(display: display)
+        }
+    }
+}

@@ -1,0 +1,28 @@
+import PerchCore
+import PerchWayland
+
+/// What a person did to a notification on screen, as the scene reports it.
+/// Button highlight and the Tab focus ring are not here: they only change
+/// how a toast looks, and the scene keeps them to itself.
+enum SceneInput: Equatable {
+    /// The pointer entered (true) or left (false) the notification.
+    case hover(id: UInt32, Bool)
+    /// A pointer button was pressed on it (Linux button code), and the
+    /// action button under the pointer, if any.
+    case click(id: UInt32, button: UInt32, action: String?)
+    case touch(id: UInt32, SceneTouch)
+    /// A key pressed while it has keyboard focus (Tab and Shift+Tab move the
+    /// focus ring and are not reported); the button with the ring, if any.
+    case key(id: UInt32, Key, focusedButton: String?)
+}
+
+/// What a finger did to a notification.
+enum SceneTouch: Equatable {
+    case down
+    /// Swiping: pulled sideways by this many surface pixels.
+    case pull(Double)
+    /// Let go; for a tap, the action button under the finger, if any.
+    case release(TouchGesture.Outcome, action: String?)
+    /// The compositor took the touch away (or the toast lost its surface).
+    case cancel
+}

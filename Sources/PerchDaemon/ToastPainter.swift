@@ -1,0 +1,109 @@
+import PerchCore
+import PerchPlatform
+import PerchRender
+import PerchWayland
+
+/// Turns views into pixels on their surfaces: measures a toast once per
+/// content, draws it into a buffer the compositor does not hold, and fades
+/// it by copying one full-opacity rendering at each alpha. Knows nothing of
+/// stages or frames; the scene says what to draw and when.
+final class ToastPainter {
+    private let renderer = ToastRenderer()
+    /// The default look (the marker's); its width is every stack toast's.
+    var style: ToastStyle
+
+    init(style: ToastStyle) {
+        self.style = style
+    }
+
+    /// The view's layout for its lane, measured once per content.
+    func geometry(of view: ToastView) -> ToastGeometry {
+        if let geometry = view.geometry { return geometry }
+        let geometry: ToastGeometry
+        switch view.lane {
+        case .stack:
+            geometry = renderer.geometry(for: view.content, style: view.style)
+        case .banner:
+            geometry = ToastGeometry(height: renderer.bannerHeight(for: view.content, style: view.style))
+        }
+        logDiagnostics()
+        view.geometry = geometry
+        return geometry
+    }
+
+    /// Draws the view at `opacity` and `scale` (buffer pixels per surface
+    /// pixel) and hands the buffer to its surface, applied with the
+    /// stage's next commit. A banner is as wide as its stage; a stack
+    /// toast as wide as the style says.
+    func paint(_ view: ToastView, opacity: Double, stageWidth: Int, scale: Int) {
+        guard let surface = view.surface else { return }
+        let width = view.lane == .banner ? stageWidth : style.width
+        let height = geometry(of: view).height
+        let buffer: ShmBuffer
+        do {
+            buffer = try surface.freeBuffer(width: width * scale, height: height * scale)
+        } catch {
+            return Log.error("cannot allocate a buffer for a toast: \(error)")
+        }
+        let target = PixelTarget(base: buffer.pixels, width: buffer.width, height: buffer.height,
+                                 stride: buffer.stride)
+        if opacity >= 1 {
+            view.master = nil
+            render(view, width: width, into: target, scale: scale)
+        } else {
+            // Fading: lay the card out once, then copy it at each opacity.
+            let master: PixelImage
+            if let kept = view.master, !view.isStale, kept.width == buffer.width, kept.height == buffer.height {
+                master = kept
+            } else {
+                master = PixelImage(width: buffer.width, height: buffer.height)
+                render(view, width: width, into: master.target, scale: scale)
+                view.master = master
+            }
+            target.copy(from: master.target, opacity: max(0, opacity))
+        }
+        surface.present(buffer, scale: scale)
+        view.isStale = false
+        view.drawnOpacity = opacity
+    }
+
+    private func render(_ view: ToastView, width: Int, into target: PixelTarget, scale: Int) {
+        switch view.lane {
+        case .stack:
+            renderer.draw(view.content, style: view.style, geometry: geometry(of: view), into: target, scale: scale,
+                          highlight: view.highlight)
+        case .banner:
+            renderer.drawBanner(view.content, style: view.style, width: width, height: geometry(of: view).height,
+                                into: target, scale: scale)
+        }
+        logDiagnostics()
+    }
+
+    // MARK: The "+N more" marker
+
+    /// Height of the marker, surface pixels (two digits' worth: the count
+    /// does not change it).
+    var markerHeight: Int { renderer.moreMarkerSize(count: 9, style: style).height }
+
+    /// Draws the marker for `count` unless it shows that count already.
+    func paint(_ marker: MarkerView, count: Int, scale: Int) {
+        guard marker.count != count else { return }
+        let size = renderer.moreMarkerSize(count: count, style: style)
+        do {
+            let buffer = try marker.surface.freeBuffer(width: size.width * scale, height: size.height * scale)
+            renderer.drawMoreMarker(count: count, style: style,
+                                    into: PixelTarget(base: buffer.pixels, width: buffer.width,
+                                                      height: buffer.height, stride: buffer.stride),
+                                    scale: scale)
+            marker.surface.present(buffer, scale: scale)
+            marker.count = count
+            marker.width = size.width
+        } catch {
+            Log.error("cannot allocate a buffer for the marker: \(error)")
+        }
+    }
+
+    private func logDiagnostics() {
+        for problem in renderer.diagnostics { Log.warning(problem) }
+    }
+}
