@@ -83,7 +83,8 @@ final class BusConnection {
 
     deinit {
         if let token { loop.remove(token) }
-        // Sends what is queued (the last signals) before closing.
+        // Writes what sd-bus still has queued (flushed replies and signals
+        // the socket had no room for yet) before closing.
         sd_bus_flush_close_unref(bus)
     }
 
@@ -199,7 +200,12 @@ final class BusConnection {
     /// Until then the socket is left unread (see `readable`).
     private var holdUntil: Instant?
 
-    private func prepareForPoll() {
+    /// What to poll for and until when, from sd-bus. Before every poll,
+    /// and after sends outside sd_bus_process (the held replies and
+    /// signals, which may go out after this turn's hook already ran): what
+    /// the socket did not take needs POLLOUT, or it would wait for the
+    /// next message in.
+    func prepareForPoll() {
         guard let token else { return }
         var events = sd_bus_get_events(bus)
         if events < 0 { return lost(events) }

@@ -8,6 +8,12 @@ import PerchPlatform
 /// Specification 1.2) on the session bus, served from the daemon's loop.
 /// Calls are decoded here and handed to `Handlers`, which carry them out
 /// with the same core operations as the control socket.
+///
+/// What tells a client about a change (the replies to Notify and
+/// CloseNotification, every signal) is held until `flushReplies()`, which
+/// the daemon calls once per loop turn after saving its state: a client
+/// told an id must find it after a crash. Error replies and the two
+/// queries, which change nothing, are sent at once.
 public final class NotificationsBus {
     public struct Handlers {
         /// Notify: the notification's id (non-zero), or an error reply.
@@ -38,14 +44,14 @@ public final class NotificationsBus {
     private let methods: UnsafeMutablePointer<perch_bus_methods>
     /// sd_bus_slot * of the registered vtable.
     private var slot: OpaquePointer?
+    /// Replies and signals waiting for `flushReplies()`, oldest first.
+    private var held: [HeldBusMessage] = []
+    private var disconnected = false
 
     /// Called once if the bus connection is lost (the session's bus daemon
     /// exited). Notifications stop arriving; the daemon decides whether to
     /// go on without D-Bus.
-    public var onDisconnect: ((String) -> Void)? {
-        get { connection.onDisconnect }
-        set { connection.onDisconnect = newValue }
-    }
+    public var onDisconnect: ((String) -> Void)?
 
     /// Connects to the session bus and takes org.freedesktop.Notifications.
     /// - Throws: `.noBus` without a reachable session bus, `.nameTaken`
@@ -81,6 +87,8 @@ public final class NotificationsBus {
             get_capabilities: { call, owner, _ in NotificationsBus.from(owner).getCapabilities(call!) },
             get_server_information: { call, owner, _ in NotificationsBus.from(owner).getServerInformation(call!) }))
         methods.pointee.owner = Unmanaged.passUnretained(self).toOpaque()
+        // Unowned: the connection is this object's and dies with it.
+        connection.onDisconnect = { [unowned self] reason in self.lost(reason) }
 
         let added = perch_bus_add_notifications(connection.bus, &slot, methods)
         if added < 0 { throw .system(operation: "sd_bus_add_object_vtable", code: -added) }
@@ -93,10 +101,52 @@ public final class NotificationsBus {
         if let slot { sd_bus_slot_unref(slot) }
         methods.deinitialize(count: 1)
         methods.deallocate()
+        // Unsent ones are dropped: no flushReplies() came after them, so
+        // what they tell may not be on disk. Before the connection closes,
+        // as each holds a reference on the bus.
+        held.removeAll()
     }
 
     /// This server's unique name on the bus (`:1.42`).
     public var uniqueName: String? { connection.uniqueName }
+
+    // MARK: Held replies and signals
+
+    /// Sends the replies to Notify and CloseNotification and the signals
+    /// made since the last call, in the order they were made. Call once
+    /// per loop turn, after the state those messages tell of is on disk.
+    /// With the connection gone they are dropped.
+    public func flushReplies() {
+        guard !held.isEmpty else { return }
+        let sending = held
+        held.removeAll(keepingCapacity: true)
+        guard !disconnected else { return }
+        for message in sending {
+            let result = message.send()
+            if result < 0 {
+                // A connection found broken here closes; the rest is
+                // dropped with `sending`, and the connection reports the
+                // loss before the next poll.
+                guard connection.isOpen else { break }
+                Log.warning("D-Bus: sending \(message.what): \(errorText(-result))")
+            }
+        }
+        connection.prepareForPoll()
+    }
+
+    /// How many replies and signals wait for `flushReplies()`.
+    var heldCount: Int { held.count }
+
+    private func hold(_ message: consuming OutgoingBusMessage, as what: String) throws(SystemError) {
+        held.append(try message.held(as: what))
+    }
+
+    private func lost(_ reason: String) {
+        disconnected = true
+        // No one is left to read them.
+        held.removeAll()
+        onDisconnect?(reason)
+    }
 
     // MARK: Signals
 
@@ -125,14 +175,14 @@ public final class NotificationsBus {
         }
     }
 
+    /// Builds the signal now and holds it for `flushReplies()`.
     private func emit(_ member: String, _ build: (inout OutgoingBusMessage) -> Void) {
-        guard connection.isOpen else { return }
+        guard !disconnected, connection.isOpen else { return }
         do {
             var message = try OutgoingBusMessage(signal: member, on: connection.bus, path: Self.objectPath,
                                                  interface: Self.interface)
             build(&message)
-            let result = message.send(on: connection.bus)
-            if result < 0 { Log.warning("D-Bus: sending \(member): \(errorText(-result))") }
+            try hold(message, as: member)
         } catch {
             Log.warning("D-Bus: \(error)")
         }
@@ -156,7 +206,7 @@ public final class NotificationsBus {
         }
         switch handlers.notify(request) {
         case .success(let id):
-            return reply(to: call) { $0.append(id) }
+            return holdReply(to: call, "Notify") { $0.append(id) }
         case .failure(let failure):
             return fail(replyError, failure)
         }
@@ -171,7 +221,7 @@ public final class NotificationsBus {
         }
         switch handlers.closeNotification(id) {
         case .success:
-            return reply(to: call) { _ in }
+            return holdReply(to: call, "CloseNotification") { _ in }
         case .failure(let failure):
             return fail(replyError, failure)
         }
@@ -190,14 +240,36 @@ public final class NotificationsBus {
         }
     }
 
-    /// Sends a method return; returns what a vtable handler returns (1 when
-    /// sent, else a negative errno for sd-bus to turn into an error reply).
+    /// Sends a method return at once; returns what a vtable handler
+    /// returns (1 when sent, else a negative errno for sd-bus to turn into
+    /// an error reply).
     private func reply(to call: OpaquePointer, _ build: (inout OutgoingBusMessage) -> Void) -> Int32 {
+        guard sd_bus_message_get_expect_reply(call) > 0 else { return 1 }
         do {
             var message = try OutgoingBusMessage(replyTo: call)
             build(&message)
             let result = message.send(on: nil)
             return result < 0 ? result : 1
+        } catch {
+            return -error.code
+        }
+    }
+
+    /// Builds the method return now, while the call is at hand, and holds
+    /// it for `flushReplies()`. Returns 1 all the same: a handler that
+    /// returns a positive value without replying takes the reply upon
+    /// itself, and sd-bus sends nothing for it (sd_bus_add_object_vtable(3)).
+    /// A reply that cannot be built becomes an error reply at once.
+    private func holdReply(to call: OpaquePointer, _ method: String,
+                           _ build: (inout OutgoingBusMessage) -> Void) -> Int32 {
+        // Flagged NO_REPLY_EXPECTED (dbus-send without --print-reply): as
+        // sd_bus_reply_method_return does, send nothing.
+        guard sd_bus_message_get_expect_reply(call) > 0 else { return 1 }
+        do {
+            var message = try OutgoingBusMessage(replyTo: call)
+            build(&message)
+            try hold(message, as: "the reply to \(method)")
+            return 1
         } catch {
             return -error.code
         }

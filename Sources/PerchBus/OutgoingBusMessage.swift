@@ -57,6 +57,22 @@ struct OutgoingBusMessage: ~Copyable {
         return result < 0 ? result : 0
     }
 
+    /// The finished message, to be sent later (see `HeldBusMessage`); its
+    /// reference moves there. `what` names it in logs.
+    /// - Throws: the first failure while it was built.
+    consuming func held(as what: String) throws(SystemError) -> HeldBusMessage {
+        let message = self.message
+        let failure = self.failure
+        // The reference now belongs to the held message, or is dropped
+        // below: either way not to this value's deinit.
+        discard self
+        if failure < 0 {
+            sd_bus_message_unref(message)
+            throw SystemError("building \(what)", code: -failure)
+        }
+        return HeldBusMessage(adopting: message, what: what)
+    }
+
     private mutating func record(_ result: Int32) {
         if result < 0 && failure == 0 { failure = result }
     }

@@ -7,31 +7,11 @@ import Testing
 /// The server on a direct connection, with no bus daemon to filter what
 /// reaches sd-bus (dbus-broker, for one, does not validate bodies).
 @Suite struct DirectConnectionTests {
-    /// A server on one end of a socketpair and a raw client on the other.
-    private func connect() throws -> (EventLoop, RecordingDaemon, NotificationsBus, RawDBusClient) {
-        var pair: [Int32] = [-1, -1]
-        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
-            throw TestFailure("socketpair: \(errno)")
-        }
-        let loop = EventLoop()
-        let daemon = RecordingDaemon()
-        let connection = try BusConnection(loop: loop, peerSocket: pair[0])
-        let server = try NotificationsBus(connection: connection, handlers: daemon.handlers, nameRequest: nil,
-                                          capabilities: [], serverInfo: ("perch", "Perch", "0"))
-        return (loop, daemon, server, RawDBusClient(socket: pair[1]))
-    }
-
-    private func notify(serial: UInt32, summary: [UInt8]) -> [UInt8] {
-        methodCall(serial: serial, destination: nil, path: "/org/freedesktop/Notifications",
-                   interface: "org.freedesktop.Notifications", member: "Notify", signature: "susssasa{sv}i",
-                   body: notifyBody(summary: summary, body: Array("body".utf8)))
-    }
-
     @Test func aSummaryThatIsNotUTF8IsAnInvalidArgsErrorAndTheServerGoesOn() throws {
-        let (loop, daemon, server, client) = try connect()
+        let (loop, daemon, server, client) = try directConnection()
         _ = server
-        client.send(notify(serial: 1, summary: [0x48, 0xff, 0xfe]))
-        client.send(notify(serial: 2, summary: Array("fine".utf8)))
+        client.send(directNotify(serial: 1, summary: [0x48, 0xff, 0xfe]))
+        client.send(directNotify(serial: 2, summary: Array("fine".utf8)))
         #expect(pump(loop) { client.service(); return client.reply(to: 2) != nil || client.closed })
         let refused = try #require(client.reply(to: 1))
         #expect(refused.isError)
@@ -43,18 +23,19 @@ import Testing
     }
 
     @Test func messagesRightAfterARead_areHeldBrieflyThenAllAnsweredInOrder_withoutAnyOtherWakeUp() throws {
-        let (loop, daemon, server, client) = try connect()
-        _ = server
-        client.send(notify(serial: 1, summary: Array("first".utf8)))
+        let (loop, daemon, server, client) = try directConnection()
+        client.send(directNotify(serial: 1, summary: Array("first".utf8)))
         #expect(pump(loop) { client.service(); return client.reply(to: 1) != nil })
         // Within the batch window of that read: held, then read together.
-        for serial in 2...21 { client.send(notify(serial: UInt32(serial), summary: Array("n\(serial)".utf8))) }
+        for serial in 2...21 { client.send(directNotify(serial: UInt32(serial), summary: Array("n\(serial)".utf8))) }
         client.service()
         let start = MonotonicClock.now()
         var turns = 0
         while client.reply(to: 21) == nil, turns < 4 {
             // A poll that nothing but the bus's own timer can end early.
             try loop.runOnce(timeoutMilliseconds: 2000)
+            // What the next turn's hook sends before it polls.
+            server.flushReplies()
             client.service()
             turns += 1
         }
@@ -64,7 +45,7 @@ import Testing
     }
 
     @Test func aOneMegabyteBodyNeedsSeveralLoopTurnsAndArrivesWhole() throws {
-        let (loop, daemon, server, client) = try connect()
+        let (loop, daemon, server, client) = try directConnection()
         _ = server
         let body = [UInt8](repeating: UInt8(ascii: "b"), count: 1 << 20)
         client.send(methodCall(serial: 1, destination: nil, path: "/org/freedesktop/Notifications",

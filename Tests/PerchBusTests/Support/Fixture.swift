@@ -9,6 +9,8 @@ final class RecordingDaemon {
     var closed: [UInt32] = []
     var nextID: UInt32 = 41
     var closeFailure: BusError?
+    /// Runs inside the CloseNotification handler, before it returns.
+    var whileClosing: ((UInt32) -> Void)?
 
     var handlers: NotificationsBus.Handlers {
         NotificationsBus.Handlers(
@@ -19,12 +21,20 @@ final class RecordingDaemon {
             },
             closeNotification: { [unowned self] id in
                 closed.append(id)
+                whileClosing?(id)
                 return closeFailure.map { .failure($0) } ?? .success(())
             })
     }
 }
 
-/// A private bus, a loop and a Notifications server on them.
+/// The daemon's part in every turn: replies and signals go out before the
+/// poll (the daemon does it after its save).
+func flushEachTurn(_ server: NotificationsBus, on loop: EventLoop) {
+    loop.addPrePollHook { [weak server] in server?.flushReplies() }
+}
+
+/// A private bus, a loop and a Notifications server on them, flushed
+/// every turn.
 final class Fixture {
     static let capabilities = ["actions", "body", "icon-static", "persistence"]
 
@@ -38,6 +48,7 @@ final class Fixture {
         server = try NotificationsBus(loop: loop, address: bus.address, handlers: daemon.handlers, replace: false,
                                       capabilities: Self.capabilities,
                                       serverInfo: (name: "perch", vendor: "Perch", version: "0.1.0"))
+        flushEachTurn(server, on: loop)
     }
 
     /// Runs a program against the bus while serving the loop.

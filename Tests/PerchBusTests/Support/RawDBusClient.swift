@@ -46,13 +46,14 @@ struct WireWriter {
     }
 }
 
-/// One method call: header and body.
+/// One method call: header and body. `expectingReply: false` sets the
+/// NO_REPLY_EXPECTED flag.
 func methodCall(serial: UInt32, destination: String?, path: String, interface: String, member: String,
-                signature: String, body: [UInt8]) -> [UInt8] {
+                signature: String, body: [UInt8], expectingReply: Bool = true) -> [UInt8] {
     var header = WireWriter()
     header.byte(UInt8(ascii: "l"))
     header.byte(1)  // METHOD_CALL
-    header.byte(0)
+    header.byte(expectingReply ? 0 : 1)
     header.byte(1)  // protocol version
     header.uint32(UInt32(body.count))
     header.uint32(serial)
@@ -88,12 +89,17 @@ func notifyBody(summary: [UInt8], body: [UInt8]) -> [UInt8] {
     return writer.bytes
 }
 
-/// A reply as far as the tests look at it.
-struct WireReply {
-    var isError: Bool
+/// A message received, as far as the tests look at it.
+struct WireMessage {
+    /// 2 method return, 3 error, 4 signal.
+    var type: UInt8
+    var isError: Bool { type == 3 }
+    var isSignal: Bool { type == 4 }
+    /// A signal's name.
+    var member: String?
     var replySerial: UInt32?
     var errorName: String?
-    /// The first body value when the body is a single `u`.
+    /// The first body value when it is a `u`.
     var uint32: UInt32?
     /// An error's message (its body's first string).
     var errorMessage: String?
@@ -103,12 +109,14 @@ struct WireReply {
 /// on the same thread, so nothing here may block: `service()` moves what
 /// it can in both directions and the test turns the loop in between.
 final class RawDBusClient {
-    let fd: Int32
+    private(set) var fd: Int32
     private var outbox: [UInt8] = []
     private var inbox: [UInt8] = []
     private var authenticated = false
     private(set) var closed = false
-    private(set) var replies: [WireReply] = []
+    /// Every reply and signal, in the order they arrived.
+    private(set) var received: [WireMessage] = []
+    var replies: [WireMessage] { received.filter { !$0.isSignal } }
 
     /// A client on an already connected socket (one end of a socketpair).
     init(socket: Int32) {
@@ -138,14 +146,22 @@ final class RawDBusClient {
                         interface: "org.freedesktop.DBus", member: "Hello", signature: "", body: []))
     }
 
-    deinit { close(fd) }
+    deinit { hangUp() }
+
+    /// Closes the socket, as a client that exits does.
+    func hangUp() {
+        if fd >= 0 { close(fd) }
+        fd = -1
+        closed = true
+    }
 
     func send(_ message: [UInt8]) { outbox += message }
 
-    func reply(to serial: UInt32) -> WireReply? { replies.first { $0.replySerial == serial } }
+    func reply(to serial: UInt32) -> WireMessage? { replies.first { $0.replySerial == serial } }
 
     /// Writes what the socket takes, reads what is there, parses replies.
     func service() {
+        guard fd >= 0 else { return }
         while !outbox.isEmpty {
             let written = outbox.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             if written <= 0 { break }
@@ -177,7 +193,7 @@ final class RawDBusClient {
             let fieldsLength = Int(readUInt32(at: 12))
             let headerEnd = (16 + fieldsLength + 7) & ~7
             guard inbox.count >= headerEnd + bodyLength else { return }
-            var reply = WireReply(isError: inbox[1] == 3)
+            var reply = WireMessage(type: inbox[1])
             var offset = 16
             var signature = ""
             while offset < 16 + fieldsLength {
@@ -196,6 +212,7 @@ final class RawDBusClient {
                     let length = Int(readUInt32(at: offset))
                     let text = String(decoding: inbox[(offset + 4)..<(offset + 4 + length)], as: UTF8.self)
                     if code == 4 { reply.errorName = text }
+                    if code == 3 { reply.member = text }
                     offset += 4 + length + 1
                 case "g":
                     let length = Int(inbox[offset])
@@ -205,12 +222,12 @@ final class RawDBusClient {
                     offset = 16 + fieldsLength  // not needed by the tests
                 }
             }
-            if signature == "u" && bodyLength >= 4 { reply.uint32 = readUInt32(at: headerEnd) }
+            if signature.hasPrefix("u") && bodyLength >= 4 { reply.uint32 = readUInt32(at: headerEnd) }
             if signature.hasPrefix("s") && bodyLength >= 4 {
                 let length = Int(readUInt32(at: headerEnd))
                 reply.errorMessage = String(decoding: inbox[(headerEnd + 4)..<(headerEnd + 4 + length)], as: UTF8.self)
             }
-            if inbox[1] == 2 || inbox[1] == 3 { replies.append(reply) }
+            if (2...4).contains(inbox[1]) { received.append(reply) }
             inbox.removeFirst(headerEnd + bodyLength)
         }
     }

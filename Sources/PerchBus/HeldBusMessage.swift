@@ -1,0 +1,29 @@
+import CSystemdBus
+
+/// A finished method return or signal that waits for the daemon's save
+/// before it may go out (see `NotificationsBus.flushReplies`). Owns one
+/// reference to its sd_bus_message, which in turn holds one on the bus:
+/// dropping it, sent or not, frees the message, and a connection is only
+/// freed once no held message is left.
+final class HeldBusMessage {
+    /// For logs: "NotificationClosed", "the reply to Notify".
+    let what: String
+    private let message: OpaquePointer
+
+    init(adopting message: OpaquePointer, what: String) {
+        self.message = message
+        self.what = what
+    }
+
+    deinit {
+        sd_bus_message_unref(message)
+    }
+
+    /// Hands it to sd-bus on the bus it was made for, which writes it at
+    /// once when the socket takes it and keeps the rest for POLLOUT.
+    /// Returns 0 or a negative errno.
+    func send() -> Int32 {
+        let result = sd_bus_send(nil, message, nil)
+        return result < 0 ? result : 0
+    }
+}
