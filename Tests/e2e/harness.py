@@ -349,6 +349,27 @@ class Session(UserProcesses):
             raise TestFailure("grim failed (%d): %s" % (r.returncode, r.stderr.decode(errors="replace")))
         return Image.from_ppm(r.stdout)
 
+    def screenshot_output(self, name):
+        """A screenshot of one output only (`grim -o NAME`)."""
+        r = self.run(["grim", "-t", "ppm", "-o", name, "-"], text=False)
+        if r.returncode != 0:
+            raise TestFailure("grim -o %s failed (%d): %s"
+                              % (name, r.returncode, r.stderr.decode(errors="replace")))
+        return Image.from_ppm(r.stdout)
+
+    def swaymsg(self, *args, timeout=5):
+        """Runs swaymsg against this session's sway (its IPC socket) as the
+        session user; returns the CompletedProcess."""
+        return self.run(["swaymsg"] + list(args),
+                        env=self.env(SWAYSOCK=self.session_env.get("SWAYSOCK")), timeout=timeout)
+
+    def outputs(self):
+        """`swaymsg -t get_outputs`, parsed."""
+        r = self.swaymsg("-t", "get_outputs", "--raw")
+        if r.returncode != 0:
+            raise TestFailure("swaymsg -t get_outputs failed (%d): %s" % (r.returncode, r.stderr))
+        return json.loads(r.stdout)
+
     def kill_sway(self, sig=signal.SIGKILL):
         os.kill(self.sway_pid, sig)
 
@@ -532,6 +553,14 @@ class Ctx:
 
     def screenshot(self):
         img = self.sway().screenshot()
+        self.shots.append((time.monotonic(), img))
+        if len(self.shots) > 40:
+            del self.shots[0]
+        return img
+
+    def screenshot_output(self, name):
+        """A screenshot of one output, kept like screenshot()'s."""
+        img = self.sway().screenshot_output(name)
         self.shots.append((time.monotonic(), img))
         if len(self.shots) > 40:
             del self.shots[0]
