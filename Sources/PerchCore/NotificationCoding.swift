@@ -6,13 +6,19 @@
 extension Notification {
     /// Decodes `ControlProtocol.encode(_:)`'s output. Errors name the bad
     /// member, e.g. `"urgency" must be one of low, normal, critical, not "loud"`.
+    /// What is over `NotificationLimits` is brought within them.
     public init(json: JSONValue) throws(StateError) {
-        try self.init(json: json, at: "")
+        var warnings: [String] = []
+        try self.init(json: json, at: "", warnings: &warnings)
     }
 
     /// `path` locates the object inside a larger document, for messages
-    /// such as `"history[3].notification.urgency" must be …`.
-    init(json: JSONValue, at path: String) throws(StateError) {
+    /// such as `"history[3].notification.urgency" must be …`. A member that
+    /// is well formed but over `NotificationLimits` (a body of megabytes, a
+    /// timeout of 1e300 s that would overflow a timer) is brought within
+    /// them, with a line in `warnings` naming it: the file is still
+    /// Perch's, only not to be trusted further than any other input.
+    init(json: JSONValue, at path: String, warnings: inout [String]) throws(StateError) {
         var object = try StateObjectReader(json, at: path)
         let id = try object.integer("id", in: 0 ... Int(UInt32.max))
         self.init(id: UInt32(id), title: try object.string("title"))
@@ -40,6 +46,8 @@ extension Notification {
         // `image` (pixels) is not part of the wire form: a restored
         // notification falls back to its icon path.
         try object.rejectUnread()
+        let at = path.isEmpty ? "" : "\"\(path)\": "
+        warnings += NotificationLimits.bound(&self, includingImage: false).map { at + $0 }
     }
 
     /// `[{"id": …, "label": …}, …]` with non-empty, unique ids, as

@@ -28,31 +28,42 @@ public enum JournalRecord: Equatable, Sendable {
     }
 
     public init(json: JSONValue) throws(StateError) {
+        var warnings: [String] = []
+        try self.init(json: json, warnings: &warnings)
+    }
+
+    /// Reads a record as strictly as the state document (see
+    /// `PersistentState.init(json:historyCapacity:warnings:)`): its shape
+    /// must be right, and values beyond what Perch writes are fixed, with
+    /// a line in `warnings` for each fix.
+    public init(json: JSONValue, warnings: inout [String]) throws(StateError) {
         var object = try StateObjectReader(json, at: "")
         if let live = object.optional("live") {
-            let notification = try Notification(json: live, at: "live")
-            let remaining = try object.required("remaining")
-            guard remaining.isNull || (remaining.doubleValue ?? -1) >= 0 else {
-                throw StateError("\"remaining\" must be seconds or null")
-            }
-            let postedAt = try object.integer("posted_at", in: -(1 << 53) ... (1 << 53))
+            let notification = try Notification(json: live, at: "live", warnings: &warnings)
+            guard notification.id != 0 else { throw StateError("\"live.id\" must be a notification id") }
+            let remaining = try PersistentState.remaining(try object.required("remaining"), at: "remaining",
+                                                          warnings: &warnings)
+            let postedAt = try object.integer("posted_at", in: PersistentState.timeRange)
             let nextID = try object.integer("next_id", in: 1 ... Int(UInt32.max))
-            self = .live(LiveNotification(notification: notification, remaining: remaining.doubleValue,
+            self = .live(LiveNotification(notification: notification, remaining: remaining,
                                           postedAt: Int64(postedAt)), nextID: UInt32(nextID))
         } else if let gone = object.optional("gone") {
             // Journals written before the short form carry the whole
             // notification; only its id is needed.
             let id = gone.intValue == nil
-                ? try Notification(json: gone, at: "gone").id : try Self.notificationID(gone, "gone")
+                ? try Notification(json: gone, at: "gone", warnings: &warnings).id
+                : try Self.notificationID(gone, "gone")
             let reason = try object.choice("reason", of: DismissReason.self)
-            let closedAt = try object.integer("closed_at", in: -(1 << 53) ... (1 << 53))
+            let closedAt = try object.integer("closed_at", in: PersistentState.timeRange)
             self = .gone(id: id, reason: reason, closedAt: Int64(closedAt))
         } else if let id = object.optional("restored") {
             self = .restored(id: try Self.notificationID(id, "restored"))
         } else if let modes = object.optional("modes") {
-            guard let names = modes.arrayValue?.compactMap(\.stringValue), names.count == modes.arrayValue?.count else {
+            guard var names = modes.arrayValue?.compactMap(\.stringValue), names.count == modes.arrayValue?.count
+            else {
                 throw StateError("\"modes\" must be an array of strings")
             }
+            warnings += NotificationLimits.bound(modes: &names).map { "\"modes\": \($0)" }
             self = .modes(names)
         } else {
             throw StateError("a journal record must have \"live\", \"gone\", \"restored\" or \"modes\"")
@@ -71,6 +82,31 @@ public enum JournalRecord: Equatable, Sendable {
     /// The journal line: compact JSON and a newline.
     public func encoded() -> [UInt8] {
         JSON.serializedBytes(json(), terminator: UInt8(ascii: "\n"))
+    }
+
+    /// The journal line of the record brought within `NotificationLimits`
+    /// first, and what that changed: a line is then far below
+    /// `NotificationLimits.maximumStateSize`, the longest the reader takes.
+    public func boundedEncoding() -> (bytes: [UInt8], warnings: [String]) {
+        var record = self
+        var warnings: [String] = []
+        switch record {
+        case .live(var item, let nextID):
+            warnings = NotificationLimits.bound(&item.notification, includingImage: false)
+                .map { "notification \(item.notification.id): \($0)" }
+            // The reader refuses a negative time left and would cut a long
+            // one; NaN has no JSON form and would be read as "never expires".
+            if let remaining = item.remaining, !(0 ... NotificationLimits.longestDisplayTime).contains(remaining) {
+                item.remaining = remaining.isNaN ? nil : min(max(remaining, 0), NotificationLimits.longestDisplayTime)
+            }
+            record = .live(item, nextID: nextID)
+        case .modes(var names):
+            warnings = NotificationLimits.bound(modes: &names).map { "modes: \($0)" }
+            record = .modes(names)
+        case .gone, .restored:
+            break
+        }
+        return (record.encoded(), warnings)
     }
 }
 
@@ -97,27 +133,100 @@ extension PersistentState {
 
     /// Replays a journal's lines. A last line without its newline is a write
     /// the crash cut short and is ignored; any other bad line is an error
-    /// (the caller sets the files aside).
+    /// (the records before it stay applied).
     public mutating func replay(journal bytes: [UInt8]) throws(StateError) -> Int {
-        var applied = 0
+        var replay = JournalReplay(over: self)
+        replay.feed(bytes)
+        replay.finish()
+        self = replay.state
+        if let error = replay.error { throw error }
+        return replay.applied
+    }
+}
+
+/// Replays a journal over a state, fed in chunks of any size, so that a
+/// journal that grew long (the snapshot could not be written for a while)
+/// is read without holding all of it in memory at once.
+///
+/// The first bad line stops the replay: the records before it are applied
+/// and `validLength` says where they end, so the caller can keep them and
+/// set the rest aside. Later lines cannot be trusted to follow from a state
+/// that misses one of their predecessors.
+public struct JournalReplay {
+    public private(set) var state: PersistentState
+    /// Records applied.
+    public private(set) var applied = 0
+    /// Bytes from the start of the journal to the end of the last line
+    /// applied (or skipped as empty): what a journal that is kept and
+    /// appended to must be cut back to.
+    public private(set) var validLength = 0
+    /// Why the replay stopped early, if it did.
+    public private(set) var error: StateError?
+    /// Bytes after the last newline when the journal ended: a record whose
+    /// write a crash cut short (0 when the journal ended on a newline).
+    public private(set) var tornLength = 0
+    /// What was fixed in the records read, and by `finish()`.
+    public private(set) var warnings: [String] = []
+
+    /// A line longer than this is no record Perch wrote (see
+    /// `JournalRecord.boundedEncoding()`).
+    public static let maximumLineLength = NotificationLimits.maximumStateSize
+
+    /// The bytes of a line not yet ended by a newline.
+    private var partial: [UInt8] = []
+    /// How many bytes of `partial` are known to hold no newline.
+    private var scanned = 0
+
+    public init(over state: PersistentState) {
+        self.state = state
+    }
+
+    /// Applies every line that `chunk` completes, keeping the rest for the
+    /// next chunk; after an error, does nothing.
+    public mutating func feed(_ chunk: some Collection<UInt8>) {
+        guard error == nil else { return }
+        partial.append(contentsOf: chunk)
         var start = 0
-        while let newline = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) {
-            let line = bytes[start..<newline]
+        // A long line comes in many chunks: search only the new bytes.
+        var from = scanned
+        while error == nil, let newline = partial[from...].firstIndex(of: UInt8(ascii: "\n")) {
+            apply(line: partial[start ..< newline])
+            if error == nil { validLength += newline + 1 - start }
             start = newline + 1
-            if line.isEmpty { continue }
-            let value: JSONValue
-            do {
-                value = try JSON.parse(line)
-            } catch {
-                throw StateError("journal record \(applied + 1): not JSON: \(error)")
-            }
-            do {
-                apply(try JournalRecord(json: value))
-            } catch {
-                throw StateError("journal record \(applied + 1): \(error.message)")
-            }
-            applied += 1
+            from = start
         }
-        return applied
+        partial.removeFirst(start)
+        scanned = partial.count
+        if error == nil, partial.count > Self.maximumLineLength {
+            error = StateError("journal record \(applied + 1): longer than \(Self.maximumLineLength) bytes")
+        }
+    }
+
+    /// The journal ended: what is left without a newline is ignored, and
+    /// the state is made consistent (see `PersistentState.makeConsistent`).
+    public mutating func finish() {
+        if error == nil { tornLength = partial.count }
+        partial = []
+        warnings += state.makeConsistent()
+    }
+
+    private mutating func apply(line: ArraySlice<UInt8>) {
+        if line.isEmpty { return }
+        let value: JSONValue
+        do {
+            value = try JSON.parse(line)
+        } catch {
+            self.error = StateError("journal record \(applied + 1): not JSON: \(error)")
+            return
+        }
+        do {
+            var fixed: [String] = []
+            state.apply(try JournalRecord(json: value, warnings: &fixed))
+            warnings += fixed.map { "journal record \(applied + 1): \($0)" }
+        } catch {
+            self.error = StateError("journal record \(applied + 1): \(error.message)")
+            return
+        }
+        applied += 1
     }
 }

@@ -20,9 +20,10 @@ public enum StateFile {
     /// The state file's name inside `stateDirectory()`.
     public static let fileName = "state.json"
 
-    /// A larger file is not something Perch wrote (fifty history entries
-    /// take tens of kilobytes); reading stops there instead of filling memory.
-    public static let maximumSize = 16 << 20
+    /// A larger file is not something Perch wrote (its writer,
+    /// `PersistentState.encoded(within:)`, is bounded by the same constant);
+    /// reading stops there instead of filling memory.
+    public static let maximumSize = NotificationLimits.maximumStateSize
 
     /// `$XDG_STATE_HOME/perch`, else `$HOME/.local/state/perch`; nil when
     /// neither is set. A relative `XDG_STATE_HOME` is ignored, as the XDG
@@ -173,6 +174,8 @@ public enum StateFile {
 
     /// Reads and decodes the state at `path`. Never throws: a file that is
     /// not valid state is set aside, and Perch starts fresh either way.
+    /// (`StateStore.load` does this and replays the journal, and reports
+    /// what it fixed; this is the snapshot alone.)
     /// `now` (Unix seconds) names the set-aside file.
     public static func load(_ path: String, now: Int64, historyCapacity: Int = History.defaultCapacity)
         -> StateLoad
