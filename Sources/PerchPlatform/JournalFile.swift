@@ -1,30 +1,62 @@
 import Glibc
+import PerchCore
 
 /// An append-only file of lines next to the state snapshot: each loop
-/// turn's changes are appended with one write. Appends are not fsynced: a
-/// write is safe from a crash or `kill -9` of the daemon as soon as it
-/// returns, and waiting for the disk (0.1 ms on an SSD, 10 ms on a spinning
-/// disk) would sit between every Notify and its toast. A power cut may lose
-/// the last seconds of changes; the snapshot itself is written atomically.
+/// turn's changes are appended with one write.
+///
+/// Appends are not fsynced. What survives what:
+/// - a crash or `kill -9` of the daemon loses nothing an append returned
+///   for: the bytes are in the kernel's page cache, which writes them out
+///   whatever becomes of the process;
+/// - a machine crash or power cut may lose the last seconds of appends
+///   (until the kernel's writeback, about 5 s on ext4), even though their
+///   ids were replied. Waiting for the disk instead (0.1 ms on an SSD,
+///   10 ms on a spinning disk) would sit between every Notify and its
+///   toast. The snapshot itself is written atomically and fsynced.
+///
+/// The file only ever holds whole lines: a failed append is cut back off
+/// (a torn line followed by good ones would stop the replay there), and
+/// `init(path:existingLines:keepingBytes:)` cuts off a line a crash left
+/// torn before anything is appended after it.
 public final class JournalFile {
     public let path: String
     private let fd: FileDescriptor
     /// Lines appended since the last truncation (for compaction).
     public private(set) var lineCount = 0
+    /// Bytes in the file, all of them whole lines.
+    public private(set) var byteCount = 0
+    /// A failed append left bytes after `byteCount` that could not be cut
+    /// off then; the next append cuts them off first.
+    private var hasTornTail = false
 
     /// Opens (creating, 0600, and its directories, 0700) the journal at
     /// `path` for appending. `existingLines` is how many lines it holds.
-    public init(path: String, existingLines: Int = 0) throws(SystemError) {
+    /// With `keepingBytes`, a longer file is cut to that many bytes (the
+    /// end of its last good line; 0 empties it); without, all of it is kept.
+    public init(path: String, existingLines: Int = 0, keepingBytes: Int? = nil) throws(SystemError) {
         self.path = path
         try StateFile.makeDirectories(StateFile.parentDirectory(of: path))
-        let raw = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
-        if raw < 0 { throw SystemError("open \(path)") }
+        let raw = try retryingOnInterrupt("open \(path)") {
+            open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        }
         fd = FileDescriptor(adopting: raw)
+        var info = stat()
+        try retryingOnInterrupt("fstat \(path)") { fstat(fd.rawValue, &info) }
+        byteCount = Int(info.st_size)
+        if let keepingBytes, keepingBytes < byteCount {
+            try retryingOnInterrupt("ftruncate \(path)") { ftruncate(fd.rawValue, off_t(keepingBytes)) }
+            byteCount = keepingBytes
+        }
         lineCount = existingLines
     }
 
-    /// Appends `bytes` (whole lines).
+    /// Appends `bytes` (whole lines) with one write, or, failing, leaves
+    /// the file as it was.
     public func append(_ bytes: [UInt8], lines: Int) throws(SystemError) {
+        if hasTornTail {
+            try retryingOnInterrupt("ftruncate \(path)") { ftruncate(fd.rawValue, off_t(byteCount)) }
+            hasTornTail = false
+        }
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeBytes { raw in
@@ -32,17 +64,52 @@ public final class JournalFile {
             }
             if written < 0 {
                 if errno == EINTR { continue }
-                throw SystemError("write \(path)")
+                let error = SystemError("write \(path)")
+                // A full disk takes part of a write and refuses the rest.
+                if offset > 0, ftruncate(fd.rawValue, off_t(byteCount)) != 0 { hasTornTail = true }
+                throw error
             }
             offset += written
         }
+        byteCount += bytes.count
         lineCount += lines
     }
 
     /// Empties the journal (after a snapshot that contains all of it).
+    /// Synced, unlike appends: if a machine crash kept the new snapshot but
+    /// undid the truncation, the old records would be replayed over a
+    /// snapshot that already holds them.
     public func truncate() throws(SystemError) {
         if ftruncate(fd.rawValue, 0) != 0 { throw SystemError("ftruncate \(path)") }
-        if fdatasync(fd.rawValue) != 0 { throw SystemError("fdatasync \(path)") }
+        byteCount = 0
         lineCount = 0
+        hasTornTail = false
+        if fdatasync(fd.rawValue) != 0 { throw SystemError("fdatasync \(path)") }
+    }
+
+    /// Replays the journal at `path` over `state`, reading it in chunks
+    /// (a journal that grew while snapshots failed may be larger than any
+    /// one file Perch reads whole). Nil when there is no journal.
+    public static func replay(_ path: String, over state: PersistentState) throws(SystemError) -> JournalReplay? {
+        let raw = open(path, O_RDONLY | O_CLOEXEC)
+        if raw < 0 {
+            if errno == ENOENT { return nil }
+            if errno == EINTR { return try replay(path, over: state) }
+            throw SystemError("open \(path)")
+        }
+        let fd = FileDescriptor(adopting: raw)
+        var replay = JournalReplay(over: state)
+        var chunk = [UInt8](repeating: 0, count: 64 << 10)
+        while replay.error == nil {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd.rawValue, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw SystemError("read \(path)")
+            }
+            if count == 0 { break }
+            replay.feed(chunk[..<count])
+        }
+        replay.finish()
+        return replay
     }
 }

@@ -1,0 +1,385 @@
+import PerchCore
+
+/// The state on disk and its one owner: the snapshot (`state.json`, the
+/// whole state, replaced atomically) and its journal (`state.json.journal`,
+/// the changes since, one line each, replayed over the snapshot at start).
+///
+/// What it promises:
+/// - Every change handed to `save` ends up in the snapshot or the journal;
+///   while neither can be written it waits in memory and is tried again
+///   every turn.
+/// - The journal is emptied only after a snapshot that holds all of it was
+///   written. A snapshot that fails (full disk, unwritable directory) sends
+///   the turn's records to the journal instead, and is tried again later,
+///   backing off from 1 s to once a minute, not every turn.
+/// - Each kind of failure is logged once when it starts and once when it
+///   ends, however many turns it lasts.
+/// - What it writes, it would read: the snapshot and every journal line
+///   stay within `NotificationLimits.maximumStateSize`, the reader's limit.
+///
+/// One thread: the daemon's loop calls it once per turn.
+public final class StateStore {
+    /// What `load` found.
+    public struct Loaded {
+        /// The snapshot with the journal replayed over it, made consistent;
+        /// empty on a first start or when nothing could be read.
+        public var state: PersistentState
+        /// What to log: files set aside, values fixed, a journal that
+        /// cannot be opened. The store does not log these itself.
+        public var warnings: [String]
+        /// Something was read or set aside and should be rewritten as one
+        /// snapshot; the first `save` does it.
+        public var compactionDue: Bool
+    }
+
+    public enum Severity: Sendable {
+        case error, warning, info
+    }
+
+    /// The snapshot's path.
+    public let path: String
+    public var journalPath: String { path + ".journal" }
+
+    /// Past this many journal lines (or four per live notification, if
+    /// more), the next turn writes a snapshot instead: compaction rewrites
+    /// everything live, so it waits until the journal is long compared
+    /// with that, and its cost stays spread thin in a flood.
+    public static let journalLineLimit = 4096
+    /// Past this many journal bytes a snapshot is due as well, which keeps
+    /// the replay at start short. Not a limit on reading: the journal is
+    /// read line by line, and grows past this while snapshots fail.
+    public static let journalByteLimit = NotificationLimits.maximumStateSize
+    /// Seconds before a failed snapshot is tried again; doubled after each
+    /// failure up to `longestRetryDelay`.
+    static let firstRetryDelay = 1.0
+    static let longestRetryDelay = 60.0
+
+    private var journal: JournalFile?
+    /// The journal still holds records that a newer snapshot already has
+    /// (emptying it failed): nothing may be appended until it is emptied.
+    private var journalIsStale = false
+    /// Records were dropped from memory, or the journal was damaged: the
+    /// files on disk no longer lead to the current state by replay, and
+    /// only a snapshot can make them do so again.
+    private var snapshotRequired = false
+    /// Records were dropped since the last snapshot (logged once).
+    private var droppedRecords = false
+    private var compactionDue = false
+    /// Encoded records in neither file yet, and how many lines they are.
+    private var pending: [UInt8] = []
+    private var pendingLines = 0
+
+    private var snapshotFailure = FailureEpisode()
+    private var journalFailure = FailureEpisode()
+    private var retryDelay = StateStore.firstRetryDelay
+    /// No snapshot is tried before this (after a failure), except by `compact`.
+    private var nextSnapshotAttempt: Instant?
+    /// The writer's warnings last logged: a state too large to fit is
+    /// reported once, not at every compaction.
+    private var lastWriterWarnings: [String] = []
+    /// When `save` or `compact` last had something to do.
+    private var lastFlush: Instant?
+
+    private let clock: () -> Instant
+    private let log: (Severity, String) -> Void
+
+    /// `clock` and `log` are seams for tests.
+    public init(path: String, clock: @escaping () -> Instant = MonotonicClock.now,
+                log: @escaping (Severity, String) -> Void = StateStore.logToStderr) {
+        self.path = path
+        self.clock = clock
+        self.log = log
+    }
+
+    public static func logToStderr(_ severity: Severity, _ message: String) {
+        switch severity {
+        case .error: Log.error(message)
+        case .warning: Log.warning(message)
+        case .info: Log.info(message)
+        }
+    }
+
+    // MARK: Status
+
+    /// A snapshot or the journal cannot be written at the moment.
+    public var isFailing: Bool { snapshotFailure.isOngoing || journalFailure.isOngoing }
+
+    /// What is failing, for `status`; nil when all is well.
+    public var failure: String? { journalFailure.message ?? snapshotFailure.message }
+
+    /// Changes in neither file: lost if the process ends now.
+    public var unsavedChanges: Int { pendingLines }
+
+    /// When something waiting should be tried again: arm a timer for it,
+    /// so that an idle daemon retries too. Nil when nothing waits.
+    public var retryDeadline: Instant? {
+        guard hasWork else { return nil }
+        // Records the journal refused are tried again a turn later, and a
+        // second is a turn for a daemon that is otherwise idle.
+        return nextSnapshotAttempt ?? lastFlush.map { $0 + Self.firstRetryDelay }
+    }
+
+    private var hasWork: Bool { pendingLines > 0 || compactionDue || snapshotRequired || journalIsStale }
+
+    // MARK: Loading
+
+    /// Reads the snapshot and replays the journal over it, then opens the
+    /// journal for appending. A file that cannot be used is renamed to
+    /// `<name>.corrupt-<now>` (`now` in Unix seconds) and Perch goes on
+    /// without it; values that can be fixed are fixed. Never fails.
+    public func load(now: Int64, historyCapacity: Int) -> Loaded {
+        var warnings: [String] = []
+        var state = PersistentState(history: History(capacity: historyCapacity))
+        var found = false
+        do throws(SystemError) {
+            if let bytes = try StateFile.read(path) {
+                found = true
+                var fixed: [String] = []
+                do throws(StateError) {
+                    state = try PersistentState(decoding: bytes, historyCapacity: historyCapacity, warnings: &fixed)
+                    warnings += fixed.map { "state file \(path): \($0)" }
+                } catch {
+                    warnings.append(setAside(path, "state file", because: error.message, now: now).message)
+                }
+            }
+        } catch {
+            // Unreadable (EFBIG, EISDIR, EIO): set it aside too, so that
+            // the next snapshot does not destroy what is there.
+            found = true
+            warnings.append(setAside(path, "state file", because: error.description, now: now).message)
+        }
+
+        var keptLines = 0
+        var keptBytes: Int?
+        do throws(SystemError) {
+            if let replay = try JournalFile.replay(journalPath, over: state) {
+                state = replay.state
+                warnings += replay.warnings.map { "state journal \(journalPath): \($0)" }
+                found = found || replay.applied > 0 || replay.error != nil || replay.tornLength > 0
+                if let error = replay.error {
+                    let reason = "\(error.message); the \(replay.applied) records before it are kept"
+                    let (moved, message) = setAside(journalPath, "state journal", because: reason, now: now)
+                    warnings.append(message)
+                    // Moved, its good records are in memory only, and new
+                    // ones appended to a fresh journal would be replayed
+                    // without them: appends wait for a snapshot with all
+                    // of it. Still in place, it is cut back to those.
+                    snapshotRequired = moved
+                    keptBytes = moved ? 0 : replay.validLength
+                    keptLines = moved ? 0 : replay.applied
+                } else {
+                    keptLines = replay.applied
+                    keptBytes = replay.validLength
+                    if replay.tornLength > 0 {
+                        warnings.append("state journal \(journalPath): its last record was cut short "
+                            + "(\(replay.tornLength) bytes, a crash while writing) and is ignored")
+                    }
+                }
+            }
+        } catch {
+            found = true
+            // Nothing of it was replayed, so the state is the snapshot's,
+            // and so is a fresh journal's. One that could not even be moved
+            // is emptied: appends after what cannot be read would be lost.
+            warnings.append(setAside(journalPath, "state journal", because: error.description, now: now).message)
+            keptBytes = 0
+        }
+
+        do {
+            journal = try JournalFile(path: journalPath, existingLines: keptLines, keepingBytes: keptBytes)
+        } catch {
+            let message = "cannot open the state journal: \(error); changes are saved as full snapshots"
+            _ = journalFailure.fail(message, at: clock())
+            warnings.append(message)
+        }
+        compactionDue = found
+        return Loaded(state: state, warnings: warnings, compactionDue: found)
+    }
+
+    /// Renames a file that cannot be used out of the way, and the line
+    /// that says so; `moved` is false when it is still in its place.
+    private func setAside(_ file: String, _ name: String, because reason: String, now: Int64)
+        -> (moved: Bool, message: String)
+    {
+        do {
+            let aside = try StateFile.setAside(file, now: now)
+            return (true, "\(name) \(file) cannot be used (\(reason)); moved it to \(aside) and going on without it")
+        } catch {
+            return (false, "\(name) \(file) cannot be used (\(reason)); setting it aside failed (\(error)), "
+                + "so the next write replaces it")
+        }
+    }
+
+    // MARK: Saving
+
+    /// Saves one loop turn's changes, before its replies go out: the
+    /// records in one journal write, or a snapshot instead when one is due
+    /// (after start-up, or when the journal is long compared with
+    /// `liveCount`). `snapshot` is only called for a snapshot. Cheap when
+    /// there is nothing to do, so it can be called every turn. Returns
+    /// whether a snapshot was written (the state was in memory as JSON).
+    @discardableResult
+    public func save(_ records: [JournalRecord], snapshot: () -> PersistentState, liveCount: Int) -> Bool {
+        for record in records {
+            let (bytes, warnings) = record.boundedEncoding()
+            for warning in warnings { log(.warning, "state journal: \(warning)") }
+            pending += bytes
+            pendingLines += 1
+        }
+        return flush(snapshot: snapshot, liveCount: liveCount, force: false)
+    }
+
+    /// Writes a snapshot now, whatever the back-off: for start-up and a
+    /// clean stop. When it fails, what is waiting goes to the journal, as
+    /// in `save`. Returns whether the snapshot was written.
+    @discardableResult
+    public func compact(snapshot: () -> PersistentState) -> Bool {
+        compactionDue = true
+        let written = flush(snapshot: snapshot, liveCount: 0, force: true)
+        if pendingLines > 0 {
+            log(.error, "\(pendingLines) change(s) could be written neither to \(path) nor to its journal")
+        }
+        return written
+    }
+
+    private func flush(snapshot: () -> PersistentState, liveCount: Int, force: Bool) -> Bool {
+        guard hasWork else { return false }
+        let now = clock()
+        lastFlush = now
+        let maySnapshot = force || nextSnapshotAttempt.map { now >= $0 } ?? true
+        if journalIsStale, maySnapshot { emptyJournal(now) }
+        let limit = max(Self.journalLineLimit, 4 * liveCount)
+        let journalCanTake = journal != nil && !journalIsStale && !snapshotRequired
+        let journalIsLong = journal.map {
+            $0.lineCount + pendingLines > limit || $0.byteCount + pending.count > Self.journalByteLimit
+        } ?? false
+        if compactionDue || !journalCanTake || journalIsLong {
+            if maySnapshot, writeSnapshot(snapshot(), now) { return true }
+            // The snapshot failed (or waits): the journal keeps the records.
+            if journalCanTake, pendingLines > 0 { appendPending(now) }
+        } else {
+            appendPending(now)
+            // The journal refused them: a snapshot holds them as well.
+            if pendingLines > 0, maySnapshot, writeSnapshot(snapshot(), now) { return true }
+        }
+        if pendingLines > limit || pending.count > NotificationLimits.maximumStateSize { dropPending() }
+        return false
+    }
+
+    private func writeSnapshot(_ state: PersistentState, _ now: Instant) -> Bool {
+        let (bytes, warnings) = state.encoded(within: NotificationLimits.maximumStateSize)
+        if warnings != lastWriterWarnings {
+            for warning in warnings { log(.warning, "state file \(path): \(warning)") }
+            lastWriterWarnings = warnings
+        }
+        do {
+            try StateFile.write(bytes, to: path)
+        } catch {
+            if snapshotFailure.fail("cannot save state to \(path): \(error)", at: now) {
+                log(.error, "cannot save state to \(path): \(error); changes go to the journal meanwhile "
+                    + "and the snapshot is tried again later")
+            }
+            nextSnapshotAttempt = now + retryDelay
+            retryDelay = min(retryDelay * 2, Self.longestRetryDelay)
+            // Tried again when the back-off ends, even if the journal takes
+            // every record meanwhile: until then the failure is not over.
+            compactionDue = true
+            return false
+        }
+        if let since = snapshotFailure.recover() {
+            log(.info, "state saved to \(path) again, after failing for \(Int((now - since).rounded())) s")
+        }
+        nextSnapshotAttempt = nil
+        retryDelay = Self.firstRetryDelay
+        pending = []
+        pendingLines = 0
+        snapshotRequired = false
+        droppedRecords = false
+        compactionDue = false
+        // Only now may the journal go: the snapshot holds all of it.
+        if journal == nil {
+            do {
+                journal = try JournalFile(path: journalPath, keepingBytes: 0)
+            } catch {
+                noteJournalFailure("cannot open the state journal: \(error); changes are saved as full snapshots", now)
+            }
+        } else {
+            journalIsStale = true
+            emptyJournal(now)
+        }
+        return true
+    }
+
+    /// Empties a journal whose records the snapshot on disk already holds.
+    private func emptyJournal(_ now: Instant) {
+        guard let journal else { return }
+        do {
+            try journal.truncate()
+            journalIsStale = false
+        } catch {
+            noteJournalFailure("cannot empty the state journal after a snapshot: \(error); "
+                + "changes are saved as full snapshots until it can be", now)
+        }
+    }
+
+    private func appendPending(_ now: Instant) {
+        guard let journal else { return }
+        do {
+            try journal.append(pending, lines: pendingLines)
+        } catch {
+            noteJournalFailure("cannot append to \(journal.path): \(error); changes wait in memory and are "
+                + "written again next turn", now)
+            return
+        }
+        pending = []
+        pendingLines = 0
+        if let since = journalFailure.recover() {
+            log(.info, "state journal \(journal.path) written again, after failing for "
+                + "\(Int((now - since).rounded())) s")
+        }
+    }
+
+    private func noteJournalFailure(_ message: String, _ now: Instant) {
+        if journalFailure.fail(message, at: now) { log(.error, message) }
+    }
+
+    /// Neither file takes anything and memory would fill: what waits is
+    /// dropped, and the next snapshot that can be written (it holds the
+    /// whole state, from the daemon's memory) is the only way back.
+    private func dropPending() {
+        if !droppedRecords {
+            log(.error, "\(pendingLines) unsaved change(s) dropped from memory; the next snapshot that can be "
+                + "written has all of the state")
+        }
+        pending = []
+        pendingLines = 0
+        snapshotRequired = true
+        droppedRecords = true
+    }
+}
+
+/// A failure that goes on over many turns: when it started and what it is,
+/// so that it is logged when it starts and when it ends, not every turn.
+private struct FailureEpisode {
+    private(set) var since: Instant?
+    private(set) var message: String?
+
+    var isOngoing: Bool { since != nil }
+
+    /// Notes a failure; true when it starts an episode.
+    mutating func fail(_ message: String, at now: Instant) -> Bool {
+        self.message = message
+        guard since == nil else { return false }
+        since = now
+        return true
+    }
+
+    /// Ends the episode, if there was one; returns when it started.
+    mutating func recover() -> Instant? {
+        defer {
+            since = nil
+            message = nil
+        }
+        return since
+    }
+}

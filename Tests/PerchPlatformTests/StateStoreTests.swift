@@ -1,0 +1,504 @@
+import Glibc
+import Testing
+import PerchCore
+@testable import PerchPlatform
+
+/// A fresh directory under /tmp, removed with everything in it on deinit.
+private final class Directory {
+    let path: String
+
+    init(under parent: String = "/tmp") {
+        var template = Array("\(parent)/perch-store-test-XXXXXX".utf8CString)
+        path = template.withUnsafeMutableBufferPointer { buffer in
+            guard let made = mkdtemp(buffer.baseAddress!) else { fatalError("mkdtemp failed") }
+            return String(cString: made)
+        }
+    }
+
+    deinit { removeTree(path) }
+}
+
+private func removeTree(_ path: String) {
+    var info = stat()
+    guard lstat(path, &info) == 0 else { return }
+    if info.st_mode & S_IFMT == S_IFDIR {
+        if let stream = opendir(path) {
+            var names: [String] = []
+            while let entry = readdir(stream) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                    String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+                }
+                if name != ".", name != ".." { names.append(name) }
+            }
+            closedir(stream)
+            for name in names { removeTree("\(path)/\(name)") }
+        }
+        rmdir(path)
+    } else {
+        unlink(path)
+    }
+}
+
+private func exists(_ path: String) -> Bool {
+    var info = stat()
+    return lstat(path, &info) == 0
+}
+
+private func size(_ path: String) -> Int {
+    var info = stat()
+    return lstat(path, &info) == 0 ? Int(info.st_size) : -1
+}
+
+private func names(in directory: String) -> [String] {
+    guard let stream = opendir(directory) else { return [] }
+    defer { closedir(stream) }
+    var names: [String] = []
+    while let entry = readdir(stream) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+            String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+        }
+        if name != ".", name != ".." { names.append(name) }
+    }
+    return names.sorted()
+}
+
+private func writeFile(_ path: String, _ bytes: [UInt8]) {
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+    precondition(fd >= 0, "open \(path)")
+    _ = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    close(fd)
+}
+
+/// A small tmpfs of its own, to fill up. Needs root (the tests run as root;
+/// elsewhere these tests are skipped).
+private final class SmallDisk {
+    static var available: Bool { getuid() == 0 }
+    let path: String
+    private let holder: Directory
+
+    init(kilobytes: Int) {
+        holder = Directory()
+        path = holder.path
+        precondition(mount("tmpfs", path, "tmpfs", 0, "size=\(kilobytes)k,mode=0700") == 0, "mount tmpfs")
+    }
+
+    /// Lazily: the store under test may still hold its journal open.
+    deinit { umount2(path, Int32(MNT_DETACH)) }
+
+    /// Writes a file until the disk is full; removing it frees the space.
+    func fill() -> String {
+        let filler = "\(path)/filler"
+        let fd = open(filler, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let block = [UInt8](repeating: 0, count: 1024)
+        while block.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) > 0 {}
+        while write(fd, [0], 1) > 0 {}
+        close(fd)
+        return filler
+    }
+}
+
+/// What the daemon would hold: the state in memory, changed by posts and
+/// dismissals that also give this turn's records.
+private final class Model {
+    var state = PersistentState()
+    private var records: [JournalRecord] = []
+
+    @discardableResult
+    func post(_ title: String, body: String = "") -> UInt32 {
+        let id = state.nextID
+        let item = LiveNotification(notification: Notification(id: id, title: title, body: body), remaining: nil,
+                                    postedAt: 1)
+        record(.live(item, nextID: id + 1))
+        return id
+    }
+
+    func dismiss(_ id: UInt32) {
+        record(.gone(id: id, reason: .dismissedByUser, closedAt: 2))
+    }
+
+    private func record(_ record: JournalRecord) {
+        state.apply(record)
+        records.append(record)
+    }
+
+    /// One loop turn's save.
+    @discardableResult
+    func turn(_ store: StateStore) -> Bool {
+        let state = state
+        defer { records = [] }
+        return store.save(records, snapshot: { state }, liveCount: state.live.count)
+    }
+
+    func stop(_ store: StateStore) -> Bool {
+        let state = state
+        return store.compact(snapshot: { state })
+    }
+}
+
+private final class Clock {
+    var now = Instant(seconds: 1_000)
+    func advance(_ seconds: Double) { now = now + seconds }
+}
+
+private final class LogLines {
+    var lines: [(StateStore.Severity, String)] = []
+    func of(_ severity: StateStore.Severity) -> [String] { lines.filter { $0.0 == severity }.map(\.1) }
+}
+
+/// A store on `directory/state.json` with a manual clock and a log kept.
+private func makeStore(_ directory: String, _ clock: Clock, _ log: LogLines) -> StateStore {
+    StateStore(path: "\(directory)/state.json", clock: { clock.now }, log: { log.lines.append(($0, $1)) })
+}
+
+/// What a fresh start (a new process) reads from `directory`.
+private func restart(_ directory: String) -> StateStore.Loaded {
+    StateStore(path: "\(directory)/state.json", log: { _, _ in }).load(now: 99, historyCapacity: 50)
+}
+
+/// A directory where the snapshot's temp file goes makes every snapshot
+/// fail, as an unwritable state directory does, while the journal (already
+/// open) still takes appends. Root ignores permissions, so this stands in.
+private func blockSnapshots(_ directory: String) { mkdir("\(directory)/state.json.tmp-\(getpid())", 0o700) }
+private func unblockSnapshots(_ directory: String) { rmdir("\(directory)/state.json.tmp-\(getpid())") }
+
+@Suite("State store")
+struct StateStoreTests {
+    @Test("each turn's records reach the journal, and a new start reads them back")
+    func journalRoundTrip() {
+        let directory = Directory(), clock = Clock(), log = LogLines()
+        let store = makeStore(directory.path, clock, log)
+        #expect(store.load(now: 1, historyCapacity: 50).compactionDue == false)
+        let model = Model()
+        model.post("a")
+        let b = model.post("b")
+        #expect(model.turn(store) == false)
+        model.dismiss(b)
+        model.turn(store)
+        let loaded = restart(directory.path)
+        #expect(loaded.state == model.state)
+        #expect(loaded.warnings.isEmpty)
+        #expect(log.lines.isEmpty)
+    }
+
+    @Test("a snapshot that fails leaves the journal alone and adds the turn's records to it")
+    func failedSnapshotKeepsJournal() {
+        let directory = Directory(), clock = Clock(), log = LogLines()
+        let model = Model()
+        let first = makeStore(directory.path, clock, log)
+        _ = first.load(now: 1, historyCapacity: 50)
+        model.post("before the restart")
+        model.turn(first)
+
+        // The next start compacts on its first turn; the snapshot fails.
+        let second = makeStore(directory.path, clock, log)
+        model.state = second.load(now: 2, historyCapacity: 50).state
+        blockSnapshots(directory.path)
+        model.post("after the restart")
+        #expect(model.turn(second) == false)
+        #expect(second.isFailing)
+
+        let loaded = restart(directory.path)
+        #expect(loaded.state.live.map(\.notification.title) == ["before the restart", "after the restart"])
+        #expect(loaded.state == model.state)
+    }
+
+    @Test("a clean stop while the state directory takes no snapshot loses no change since start")
+    func cleanStopWithoutSnapshot() {
+        let directory = Directory(), clock = Clock(), log = LogLines()
+        let store = makeStore(directory.path, clock, log)
+        _ = store.load(now: 1, historyCapacity: 50)
+        let model = Model()
+        let a = model.post("a")
+        model.turn(store)
+        blockSnapshots(directory.path)
+        model.post("b")
+        model.dismiss(a)
+        model.turn(store)
+        #expect(model.stop(store) == false)
+        #expect(restart(directory.path).state == model.state)
+        #expect(log.of(.error).count == 1)
+        #expect(log.of(.error).first?.hasPrefix("cannot save state to \(directory.path)/state.json: open") == true)
+    }
+
+    @Test("a failure is logged once when it starts and once when it ends, however many turns it lasts")
+    func logOncePerEpisode() {
+        let directory = Directory(), clock = Clock(), log = LogLines()
+        let model = Model()
+        let store = makeStore(directory.path, clock, log)
+        _ = store.load(now: 1, historyCapacity: 50)
+        model.post("x")
+        #expect(model.stop(store))
+        let again = makeStore(directory.path, clock, log)
+        _ = again.load(now: 2, historyCapacity: 50)
+        blockSnapshots(directory.path)
+        for index in 0 ..< 20 {
+            model.post("turn \(index)")
+            model.turn(again)
+            clock.advance(30)
+        }
+        #expect(log.of(.error).count == 1)
+        #expect(again.failure?.hasPrefix("cannot save state") == true)
+        unblockSnapshots(directory.path)
+        clock.advance(60)
+        #expect(model.turn(again))
+        #expect(!again.isFailing)
+        #expect(log.of(.info) == ["state saved to \(directory.path)/state.json again, after failing for 660 s"])
+        #expect(log.of(.error).count == 1)
+        #expect(restart(directory.path).state == model.state)
+    }
+
+    @Test("a failed snapshot is tried again after 1 s, then 2, 4 …, not every turn")
+    func backOff() {
+        let directory = Directory(), clock = Clock(), log = LogLines()
+        let model = Model()
+        let store = makeStore(directory.path, clock, log)
+        _ = store.load(now: 1, historyCapacity: 50)
+        blockSnapshots(directory.path)
+        #expect(model.stop(store) == false)  // at 0 s; next try at 1 s
+        #expect(store.retryDeadline == clock.now + 1)
+        clock.advance(1)
+        model.post("a")
+        #expect(model.turn(store) == false)  // tried at 1 s and failed; next at 3 s
+        unblockSnapshots(directory.path)
+        clock.advance(1.5)
+        model.post("b")
+        #expect(model.turn(store) == false)  // 2.5 s: not tried, only appended
+        #expect(!exists("\(directory.path)/state.json"))
+        clock.advance(0.5)
+        #expect(model.turn(store))  // 3 s: tried, and it works
+        #expect(exists("\(directory.path)/state.json"))
+        #expect(size("\(directory.path)/state.json.journal") == 0)
+        #expect(store.retryDeadline == nil)
+        #expect(restart(directory.path).state == model.state)
+    }
+
+    @Test("a full disk at start, freed, then kill -9: what was on disk before it filled survives",
+          .enabled(if: SmallDisk.available))
+    func fullDiskThenKill() {
+        let disk = SmallDisk(kilobytes: 256)
+        let clock = Clock(), log = LogLines()
+        let model = Model()
+        let first = makeStore(disk.path, clock, log)
+        _ = first.load(now: 1, historyCapacity: 50)
+        for index in 0 ..< 5 { model.post("snapshot \(index)") }
+        #expect(model.stop(first))
+        for index in 0 ..< 5 { model.post("journal \(index)") }
+        model.turn(first)
+
+        // kill -9; the disk fills; the daemon starts again and compacts.
+        let filler = disk.fill()
+        let second = makeStore(disk.path, clock, log)
+        model.state = second.load(now: 2, historyCapacity: 50).state
+        #expect(model.state.live.count == 10)
+        model.post("while full")
+        #expect(model.turn(second) == false)
+        #expect(second.isFailing)
+
+        unlink(filler)
+        clock.advance(0.1)
+        model.post("after freeing")
+        model.turn(second)
+        // kill -9 again: nothing but the files.
+        let loaded = restart(disk.path)
+        #expect(loaded.state == model.state)
+        #expect(loaded.state.live.count == 12)
+        #expect(loaded.warnings.isEmpty)
+    }
+
+    @Test("records the journal cannot take either wait in memory, whole, and are written next turn",
+          .enabled(if: SmallDisk.available))
+    func journalFullToo() {
+        let disk = SmallDisk(kilobytes: 128)
+        let clock = Clock(), log = LogLines()
+        let model = Model()
+        let store = makeStore(disk.path, clock, log)
+        _ = store.load(now: 1, historyCapacity: 50)
+        model.post("small")
+        model.turn(store)
+        let journal = "\(disk.path)/state.json.journal"
+        let journalSize = size(journal)
+
+        let filler = disk.fill()
+        // Larger than the slack in the journal's last page: part of it may
+        // be written before the disk refuses the rest.
+        model.post("large", body: String(repeating: "b", count: 20_000))
+        model.turn(store)
+        #expect(store.unsavedChanges == 1)
+        #expect(size(journal) == journalSize)  // no torn line left behind
+        let errors = log.of(.error)
+        #expect(errors.count == 2)
+        #expect(errors.contains { $0.hasPrefix("cannot append to \(journal)") })
+        model.turn(store)
+        #expect(log.of(.error).count == 2)
+
+        unlink(filler)
+        model.turn(store)
+        #expect(store.unsavedChanges == 0)
+        #expect(log.of(.info) == ["state journal \(journal) written again, after failing for 0 s"])
+        let loaded = restart(disk.path)
+        #expect(loaded.state == model.state)
+        #expect(loaded.warnings.isEmpty)
+    }
+
+    @Test("a torn last line left by a crash is cut off before anything is appended after it")
+    func tornTailCut() {
+        let directory = Directory(), clock = Clock(), log = LogLines()
+        let model = Model()
+        let first = makeStore(directory.path, clock, log)
+        _ = first.load(now: 1, historyCapacity: 50)
+        model.post("whole")
+        model.turn(first)
+        let journal = "\(directory.path)/state.json.journal"
+        let whole = size(journal)
+        let fd = open(journal, O_WRONLY | O_APPEND)
+        _ = write(fd, #"{"live":{"id":2"#, 15)
+        close(fd)
+
+        let second = makeStore(directory.path, clock, log)
+        let loaded = second.load(now: 2, historyCapacity: 50)
+        #expect(loaded.warnings == ["state journal \(journal): its last record was cut short (15 bytes, a crash "
+            + "while writing) and is ignored"])
+        #expect(size(journal) == whole)
+        model.state = loaded.state
+        blockSnapshots(directory.path)
+        model.post("after the crash")
+        model.turn(second)
+        let again = restart(directory.path)
+        #expect(again.warnings.isEmpty)
+        #expect(again.state == model.state)
+    }
+
+    @Test("a damaged journal keeps the records before the bad line and is set aside")
+    func damagedJournal() throws {
+        let directory = Directory(), clock = Clock(), log = LogLines()
+        let journal = "\(directory.path)/state.json.journal"
+        let good = JournalRecord.modes(["dnd"]).encoded()
+            + JournalRecord.live(LiveNotification(notification: Notification(id: 1, title: "kept"), remaining: nil,
+                                                  postedAt: 1), nextID: 2).encoded()
+        writeFile(journal, good + Array("not json\n".utf8) + JournalRecord.modes(["lost"]).encoded())
+        let store = makeStore(directory.path, clock, log)
+        let loaded = store.load(now: 7, historyCapacity: 50)
+        #expect(loaded.state.modes == ["dnd"])
+        #expect(loaded.state.live.map(\.notification.title) == ["kept"])
+        #expect(loaded.compactionDue)
+        #expect(loaded.warnings.count == 1)
+        #expect(loaded.warnings.first?.contains("journal record 3: not JSON") == true)
+        #expect(loaded.warnings.first?.contains("the 2 records before it are kept") == true)
+        #expect(loaded.warnings.first?.contains("moved it to \(journal).corrupt-7") == true)
+        #expect(try StateFile.read("\(journal).corrupt-7")?.count
+            == good.count + 9 + JournalRecord.modes(["lost"]).encoded().count)
+
+        let model = Model()
+        model.state = loaded.state
+        model.post("new")
+        #expect(model.turn(store))
+        #expect(restart(directory.path).state == model.state)
+    }
+
+    @Test("with neither file writable, memory holds at most a journal's worth; the next snapshot has it all")
+    func pendingIsBounded() {
+        let directory = Directory(), clock = Clock(), log = LogLines()
+        // A damaged journal: appends wait for a snapshot.
+        writeFile("\(directory.path)/state.json.journal", Array("garbage\n".utf8))
+        let store = makeStore(directory.path, clock, log)
+        let model = Model()
+        model.state = store.load(now: 1, historyCapacity: 50).state
+        blockSnapshots(directory.path)
+        for _ in 0 ..< 2_100 {
+            let id = model.post("flood")
+            model.dismiss(id)
+        }
+        model.turn(store)
+        #expect(store.unsavedChanges == 0)
+        #expect(log.of(.error).contains { $0.hasPrefix("4200 unsaved change(s) dropped from memory") })
+        unblockSnapshots(directory.path)
+        clock.advance(2)
+        model.post("later")
+        #expect(model.turn(store))
+        #expect(restart(directory.path).state == model.state)
+    }
+
+    @Test("two notifications with 9 MB bodies make a state file the next start reads, history and all")
+    func hugeBodies() {
+        let directory = Directory(), clock = Clock(), log = LogLines()
+        let store = makeStore(directory.path, clock, log)
+        _ = store.load(now: 1, historyCapacity: 50)
+        let model = Model()
+        model.state.modes = ["dnd"]
+        let body = String(repeating: "x", count: 9 << 20)
+        let ids = [model.post("one", body: body), model.post("two", body: body)]
+        for id in ids { model.dismiss(id) }
+        model.turn(store)
+        #expect(model.stop(store))
+        #expect(size("\(directory.path)/state.json") <= NotificationLimits.maximumStateSize)
+        let loaded = restart(directory.path)
+        #expect(loaded.warnings.isEmpty)
+        #expect(loaded.state.modes == ["dnd"])
+        #expect(loaded.state.history.entries.map(\.notification.title) == ["one", "two"])
+        #expect(loaded.state.history.entries[0].notification.body.utf8.count == NotificationLimits.maximumBodyLength)
+    }
+
+    @Test("a state file with 1e10 s left and a next id below a live id loads fixed, with warnings")
+    func untrustedValues() {
+        let directory = Directory()
+        writeFile("\(directory.path)/state.json", Array(#"""
+            {"version":1,"next_id":1,"modes":[],"history":[],"live":[{"notification":{"id":5,"app":"a","title":"t",\#
+            "body":"","urgency":"normal"},"remaining":1e10,"posted_at":1}]}
+            """#.utf8))
+        let loaded = restart(directory.path)
+        #expect(loaded.state.live.first?.remaining == NotificationLimits.longestDisplayTime)
+        #expect(loaded.state.nextID == 6)
+        #expect(loaded.warnings.count == 2)
+        #expect(loaded.compactionDue)
+    }
+
+    @Test("a file that cannot be read at all is set aside, and the start goes on")
+    func unusableSnapshot() {
+        let directory = Directory()
+        writeFile("\(directory.path)/state.json", Array("{\"version\":1,".utf8))
+        let loaded = restart(directory.path)
+        #expect(loaded.state == PersistentState())
+        #expect(loaded.warnings.first?.contains("moved it to \(directory.path)/state.json.corrupt-99") == true)
+        #expect(names(in: directory.path) == ["state.json.corrupt-99", "state.json.journal"])
+    }
+
+    @Test("a long journal is compacted: a snapshot, then an empty journal")
+    func compaction() {
+        let directory = Directory(), clock = Clock(), log = LogLines()
+        let store = makeStore(directory.path, clock, log)
+        _ = store.load(now: 1, historyCapacity: 50)
+        let model = Model()
+        for _ in 0 ..< 2_048 {
+            let id = model.post("n")
+            model.dismiss(id)
+            model.turn(store)
+        }
+        #expect(!exists("\(directory.path)/state.json"))
+        model.post("one more")
+        #expect(model.turn(store))
+        #expect(size("\(directory.path)/state.json.journal") == 0)
+        #expect(restart(directory.path).state == model.state)
+    }
+
+    @Test("without a journal every turn is a full snapshot, until the journal can be opened")
+    func noJournal() {
+        let directory = Directory(), clock = Clock(), log = LogLines()
+        let journal = "\(directory.path)/state.json.journal"
+        // A dangling symlink: reading finds nothing, opening it to write fails.
+        symlink("\(directory.path)/nowhere/journal", journal)
+        let store = makeStore(directory.path, clock, log)
+        let loaded = store.load(now: 1, historyCapacity: 50)
+        #expect(loaded.warnings.first?.hasPrefix("cannot open the state journal") == true)
+        let model = Model()
+        model.post("a")
+        #expect(model.turn(store))
+        #expect(restart(directory.path).state == model.state)
+        unlink(journal)
+        model.post("b")
+        #expect(model.turn(store))  // a snapshot, which opens the journal again
+        model.post("c")
+        #expect(model.turn(store) == false)
+        #expect(size(journal) > 0)
+        #expect(restart(directory.path).state == model.state)
+    }
+}
