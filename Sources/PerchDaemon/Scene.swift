@@ -163,7 +163,7 @@ final class Scene {
     func present(_ board: NotificationBoard, at now: Instant) {
         isAnsweringFrame = frameTime != nil
         frameTime = nil
-        stages.retain { board.stacks[$0] != nil }
+        stages.drop { board.stacks[$0] == nil }
         var committed = false
         for (lane, stack) in board.stacks where !stages.isHomeless(lane) {
             let stage = stages.stage(for: lane)

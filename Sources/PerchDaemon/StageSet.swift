@@ -68,13 +68,13 @@ final class StageSet {
         return stage
     }
 
-    /// Lets go of the stages (and homeless lanes) `isInUse` no longer wants.
-    func retain(where isInUse: (Lane) -> Bool) {
+    /// Lets go of the stages (and homeless lanes) of lanes no longer used.
+    func drop(where isUnused: (Lane) -> Bool) {
         // (Filters that keep nothing allocate nothing: this runs every frame.)
-        for lane in stages.keys.filter({ !isInUse($0) }) {
+        for lane in stages.keys.filter(isUnused) {
             remove(lane)
         }
-        if !homeless.isEmpty { homeless = homeless.filter(isInUse) }
+        if !homeless.isEmpty { homeless = homeless.filter { !isUnused($0) } }
     }
 
     /// Moves every stage to a new placement: layer-shell fixes the output
