@@ -1,7 +1,7 @@
 import CPerchSupport
 import CWaylandClient
 import CXKBCommon
-import Glibc
+import PerchPlatform
 
 /// The keys Perch acts on, after the keymap turned key codes into symbols.
 public enum Key: Equatable, Sendable {
@@ -46,14 +46,22 @@ final class Keyboard {
         }
     }
 
-    fileprivate func keymap(format: UInt32, fd: Int32, size: UInt32) {
-        defer { close(fd) }
+    /// `fd` is closed on every way out.
+    fileprivate func keymap(format: UInt32, fd: consuming FileDescriptor, size: UInt32) {
         guard format == WL_KEYBOARD_KEYMAP_FORMAT_XKB_V1.rawValue, size > 0, let context else { return }
-        // The keymap is shared read-only; MAP_PRIVATE as the protocol asks.
-        guard let text = mmap(nil, Int(size), PROT_READ, MAP_PRIVATE, fd, 0), text != MAP_FAILED else { return }
-        defer { munmap(text, Int(size)) }
-        guard let newKeymap = xkb_keymap_new_from_string(context, text.assumingMemoryBound(to: CChar.self),
-                                                         XKB_KEYMAP_FORMAT_TEXT_V1, XKB_KEYMAP_COMPILE_NO_FLAGS)
+        let text: ReadOnlyMapping
+        do {
+            text = try ReadOnlyMapping(adopting: fd, byteCount: Int(size))
+        } catch {
+            Log.warning("keyboard: cannot read the compositor's keymap: \(error)")
+            return
+        }
+        // `size` counts the text's terminating NUL; reading by length keeps
+        // xkbcommon inside the mapping should a compositor leave it out.
+        let characters = text.base.assumingMemoryBound(to: CChar.self)
+        let length = characters[text.byteCount - 1] == 0 ? text.byteCount - 1 : text.byteCount
+        guard let newKeymap = xkb_keymap_new_from_buffer(context, characters, length, XKB_KEYMAP_FORMAT_TEXT_V1,
+                                                         XKB_KEYMAP_COMPILE_NO_FLAGS)
         else { return }
         if let state { xkb_state_unref(state) }
         if let keymap { xkb_keymap_unref(keymap) }
@@ -94,8 +102,9 @@ nonisolated(unsafe) private let keyboardListener: UnsafeMutablePointer<wl_keyboa
     let listener = UnsafeMutablePointer<wl_keyboard_listener>.allocate(capacity: 1)
     listener.initialize(to: wl_keyboard_listener(
         keymap: { data, _, format, fd, size in
-            guard let owner = keyboard(data) else { close(fd); return }
-            owner.keymap(format: format, fd: fd, size: size)
+            // Owned from here, so that it is closed whatever happens next.
+            let descriptor = FileDescriptor(adopting: fd)
+            keyboard(data)?.keymap(format: format, fd: descriptor, size: size)
         },
         enter: { data, _, _, surface, _ in
             guard let surface else { return }

@@ -5,7 +5,8 @@ import CWaylandClient
 /// integer scale (to render sharp toasts) and its name (to follow the
 /// `output` option later).
 public final class Output {
-    public let proxy: OpaquePointer
+    /// wl_output *, kept inside the module like every Wayland object.
+    let proxy: OpaquePointer
     public let registryName: UInt32
     public private(set) var name = ""
     public private(set) var scale: Int32 = 1

@@ -4,7 +4,8 @@ import CWaylandClient
 /// A wl_seat and its input devices. The pointer is created while the
 /// seat has one; touch and keyboard follow the same pattern.
 public final class Seat {
-    public let proxy: OpaquePointer
+    /// wl_seat *, kept inside the module like every Wayland object.
+    let proxy: OpaquePointer
     public private(set) var capabilities: UInt32 = 0
     public private(set) var name = ""
     private var pointer: Pointer?

@@ -1,48 +1,45 @@
 import CPerchSupport
-import CPerchSystem
 import CWaylandClient
-import Glibc
 import PerchPlatform
 
-/// A wl_buffer backed by its own memfd, ARGB8888 (premultiplied, the same
-/// layout as Cairo's ARGB32). The compositor may read it from the moment it
-/// is committed until it sends `release`: `isBusy` tracks that, and nothing
-/// may draw into a busy buffer.
+/// A wl_buffer backed by its own shared memory, ARGB8888 (premultiplied,
+/// the same layout as Cairo's ARGB32). The compositor may read it from the
+/// moment it is committed until it sends `release`: `isBusy` tracks that,
+/// and nothing may draw into a busy buffer.
 public final class ShmBuffer {
     /// Size in buffer pixels.
     public let width: Int
     public let height: Int
+    /// Bytes from one row to the next.
     public let stride: Int
+    /// Where the renderer draws: `stride × height` bytes.
     public let pixels: UnsafeMutableRawPointer
     let proxy: OpaquePointer
-    private let byteCount: Int
+    private let memory: SharedMemory
     public private(set) var isBusy = false
 
-    public init(shm: OpaquePointer, width: Int, height: Int) throws(SystemError) {
+    init(shm: OpaquePointer, width: Int, height: Int) throws(SystemError) {
         precondition(width > 0 && height > 0, "empty buffer")
-        self.width = width
-        self.height = height
-        stride = width * 4
-        byteCount = stride * height
-        let raw = perch_memfd_create("perch-buffer")
-        if raw < 0 { throw SystemError("memfd_create") }
-        let fd = FileDescriptor(adopting: raw)
-        if ftruncate(fd.rawValue, off_t(byteCount)) != 0 { throw SystemError("ftruncate") }
-        guard let mapping = mmap(nil, byteCount, PROT_READ | PROT_WRITE, MAP_SHARED, fd.rawValue, 0),
-              mapping != MAP_FAILED else { throw SystemError("mmap") }
-        pixels = mapping
-        // The pool only lives long enough to cut one buffer from it; the
-        // compositor keeps its own mapping of the memory.
-        let pool = wl_shm_create_pool(shm, fd.rawValue, Int32(byteCount))
+        let stride = width * 4
+        let byteCount = stride * height
+        var memory = try SharedMemory(name: "perch-buffer", byteCount: byteCount)
+        // The pool only lives long enough to cut one buffer from it: the
+        // compositor maps the memory itself, and `memory` is our mapping.
+        let pool = memory.lendFileDescriptor { fd in wl_shm_create_pool(shm, fd, Int32(byteCount)) }
         proxy = wl_shm_pool_create_buffer(pool, 0, Int32(width), Int32(height), Int32(stride),
                                           WL_SHM_FORMAT_ARGB8888.rawValue)
         wl_shm_pool_destroy(pool)
+        self.width = width
+        self.height = height
+        self.stride = stride
+        pixels = memory.base
+        self.memory = memory
         wl_buffer_add_listener(proxy, bufferListener, Unmanaged.passUnretained(self).toOpaque())
     }
 
     deinit {
+        // The memory is unmapped after this, once the proxy is gone.
         wl_buffer_destroy(proxy)
-        munmap(pixels, byteCount)
     }
 
     /// Called when the buffer is attached and committed.

@@ -8,7 +8,7 @@ import PerchPlatform
 public final class ToastSurface {
     let surface: OpaquePointer
     private let subsurface: OpaquePointer
-    private let shm: OpaquePointer
+    private let connection: WaylandConnection
     /// Two are enough: one the compositor may hold, one to draw into.
     private var buffers: [ShmBuffer] = []
     private var lastPosition: (x: Int, y: Int)?
@@ -16,7 +16,7 @@ public final class ToastSurface {
     public init(connection: WaylandConnection, stage: StageSurface) {
         surface = wl_compositor_create_surface(connection.compositor)
         subsurface = wl_subcompositor_get_subsurface(connection.subcompositor, surface, stage.surface)
-        shm = connection.shm!
+        self.connection = connection
         // Start off screen until the first frame places it.
         wl_subsurface_set_position(subsurface, -100_000, -100_000)
     }
@@ -41,11 +41,19 @@ public final class ToastSurface {
 
     /// Call after the stage commit that carried the current position, while
     /// input coordinates on this toast matter (a finger is on it).
-    public func trackAppliedPosition(display: OpaquePointer) {
+    public func trackAppliedPosition() {
         guard let position = lastPosition, syncedPosition.map({ $0 != position }) ?? true else { return }
         syncedPosition = position
-        let sync = PositionSync(owner: self, position: position, callback: wl_display_sync(display))
+        let sync = PositionSync(owner: self, position: position, callback: wl_display_sync(connection.display))
         syncs.append(sync)
+    }
+
+    // TODO(daemon): remove once Scene uses trackAppliedPosition() (through
+    // InputRouter.positionsCommitted, which passes connection.display here).
+    /// As `trackAppliedPosition()`; `display` is ignored (the surface syncs
+    /// on its own connection's display, which is the only one there is).
+    public func trackAppliedPosition(display: OpaquePointer) {
+        trackAppliedPosition()
     }
 
     fileprivate func applied(_ sync: PositionSync) {
@@ -67,7 +75,7 @@ public final class ToastSurface {
     public func freeBuffer(width: Int, height: Int) throws(SystemError) -> ShmBuffer {
         buffers.removeAll { !$0.isBusy && ($0.width != width || $0.height != height) }
         if let free = buffers.first(where: { !$0.isBusy }) { return free }
-        let buffer = try ShmBuffer(shm: shm, width: width, height: height)
+        let buffer = try ShmBuffer(shm: connection.shm!, width: width, height: height)
         buffers.append(buffer)
         return buffer
     }

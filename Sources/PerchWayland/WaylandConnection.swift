@@ -9,14 +9,19 @@ import PerchPlatform
 /// dispatch_pending), so events are never read on another thread and a
 /// full socket never blocks the loop.
 public final class WaylandConnection {
+    // TODO(daemon): make internal once Scene uses ToastSurface.trackAppliedPosition()
+    // (Scene passes connection.display to InputRouter.positionsCommitted(display:)).
+    /// wl_display *, the one Wayland object still seen outside this module.
     public let display: OpaquePointer
     private var registry: OpaquePointer!
 
-    public private(set) var compositor: OpaquePointer?
-    public private(set) var subcompositor: OpaquePointer?
-    public private(set) var shm: OpaquePointer?
-    public private(set) var layerShell: OpaquePointer?
-    public private(set) var viewporter: OpaquePointer?
+    // The bound globals (wl_compositor *, …); they stay inside the module,
+    // which wraps every request made on them.
+    private(set) var compositor: OpaquePointer?
+    private(set) var subcompositor: OpaquePointer?
+    private(set) var shm: OpaquePointer?
+    private(set) var layerShell: OpaquePointer?
+    private(set) var viewporter: OpaquePointer?
     public private(set) var layerShellVersion: UInt32 = 0
     /// Every output the compositor announced, by registry name.
     public private(set) var outputs: [UInt32: Output] = [:]
