@@ -12,8 +12,8 @@ import PerchCore
 ///   written. A snapshot that fails (full disk, unwritable directory) sends
 ///   the turn's records to the journal instead, and is tried again later,
 ///   backing off from 1 s to once a minute, not every turn.
-/// - Each kind of failure is logged once when it starts and once when it
-///   ends, however many turns it lasts.
+/// - A failure is logged once when it starts and once when it ends,
+///   however many turns it lasts and whichever file it hits.
 /// - What it writes, it would read: the snapshot and every journal line
 ///   stay within `NotificationLimits.maximumStateSize`, the reader's limit.
 ///
@@ -69,8 +69,13 @@ public final class StateStore {
     private var pending: [UInt8] = []
     private var pendingLines = 0
 
-    private var snapshotFailure = FailureEpisode()
-    private var journalFailure = FailureEpisode()
+    /// Saving fails: one episode from the first failure of either file
+    /// until both work again and nothing waits, so that a full disk (on
+    /// which the snapshot and the journal fail together) is one line when
+    /// it starts and one when it ends.
+    private var failure = FailureEpisode()
+    private var snapshotFails = false
+    private var journalFails = false
     private var retryDelay = StateStore.firstRetryDelay
     /// No snapshot is tried before this (after a failure), except by `compact`.
     private var nextSnapshotAttempt: Instant?
@@ -102,10 +107,10 @@ public final class StateStore {
     // MARK: Status
 
     /// A snapshot or the journal cannot be written at the moment.
-    public var isFailing: Bool { snapshotFailure.isOngoing || journalFailure.isOngoing }
+    public var isFailing: Bool { failure.isOngoing }
 
-    /// What is failing, for `status`; nil when all is well.
-    public var failure: String? { journalFailure.message ?? snapshotFailure.message }
+    /// The latest failure, for `status`; nil when all is well.
+    public var failureMessage: String? { failure.message }
 
     /// Changes in neither file: lost if the process ends now.
     public var unsavedChanges: Int { pendingLines }
@@ -189,7 +194,8 @@ public final class StateStore {
             journal = try JournalFile(path: journalPath, existingLines: keptLines, keepingBytes: keptBytes)
         } catch {
             let message = "cannot open the state journal: \(error); changes are saved as full snapshots"
-            _ = journalFailure.fail(message, at: clock())
+            journalFails = true
+            _ = failure.fail(message, at: clock())
             warnings.append(message)
         }
         compactionDue = found
@@ -275,10 +281,9 @@ public final class StateStore {
         do {
             try StateFile.write(bytes, to: path)
         } catch {
-            if snapshotFailure.fail("cannot save state to \(path): \(error)", at: now) {
-                log(.error, "cannot save state to \(path): \(error); changes go to the journal meanwhile "
-                    + "and the snapshot is tried again later")
-            }
+            snapshotFails = true
+            noteFailure("cannot save state to \(path): \(error); changes go to the journal meanwhile and "
+                + "the snapshot is tried again later", now)
             nextSnapshotAttempt = now + retryDelay
             retryDelay = min(retryDelay * 2, Self.longestRetryDelay)
             // Tried again when the back-off ends, even if the journal takes
@@ -286,9 +291,7 @@ public final class StateStore {
             compactionDue = true
             return false
         }
-        if let since = snapshotFailure.recover() {
-            log(.info, "state saved to \(path) again, after failing for \(Int((now - since).rounded())) s")
-        }
+        snapshotFails = false
         nextSnapshotAttempt = nil
         retryDelay = Self.firstRetryDelay
         pending = []
@@ -300,13 +303,17 @@ public final class StateStore {
         if journal == nil {
             do {
                 journal = try JournalFile(path: journalPath, keepingBytes: 0)
+                journalFails = false
             } catch {
-                noteJournalFailure("cannot open the state journal: \(error); changes are saved as full snapshots", now)
+                journalFails = true
+                noteFailure("cannot open the state journal \(journalPath): \(error); changes are saved as full "
+                    + "snapshots", now)
             }
         } else {
             journalIsStale = true
             emptyJournal(now)
         }
+        noteRecovery(now)
         return true
     }
 
@@ -316,9 +323,11 @@ public final class StateStore {
         do {
             try journal.truncate()
             journalIsStale = false
+            journalFails = false
         } catch {
-            noteJournalFailure("cannot empty the state journal after a snapshot: \(error); "
-                + "changes are saved as full snapshots until it can be", now)
+            journalFails = true
+            noteFailure("cannot empty the state journal \(journalPath) after a snapshot: \(error); changes are "
+                + "saved as full snapshots until it can be", now)
         }
     }
 
@@ -327,20 +336,25 @@ public final class StateStore {
         do {
             try journal.append(pending, lines: pendingLines)
         } catch {
-            noteJournalFailure("cannot append to \(journal.path): \(error); changes wait in memory and are "
-                + "written again next turn", now)
+            journalFails = true
+            noteFailure("cannot append to \(journal.path): \(error); changes wait in memory and are written "
+                + "again next turn", now)
             return
         }
         pending = []
         pendingLines = 0
-        if let since = journalFailure.recover() {
-            log(.info, "state journal \(journal.path) written again, after failing for "
-                + "\(Int((now - since).rounded())) s")
-        }
+        journalFails = false
+        noteRecovery(now)
     }
 
-    private func noteJournalFailure(_ message: String, _ now: Instant) {
-        if journalFailure.fail(message, at: now) { log(.error, message) }
+    private func noteFailure(_ message: String, _ now: Instant) {
+        if failure.fail(message, at: now) { log(.error, message) }
+    }
+
+    /// Ends the episode once both files work and nothing waits.
+    private func noteRecovery(_ now: Instant) {
+        guard !snapshotFails, !journalFails, pendingLines == 0, let since = failure.recover() else { return }
+        log(.info, "state saved to \(path) again, after failing for \(Int((now - since).rounded())) s")
     }
 
     /// Neither file takes anything and memory would fill: what waits is
