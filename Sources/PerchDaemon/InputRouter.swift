@@ -50,10 +50,10 @@ final class InputRouter {
         }
     }
 
-    /// The toast's surface went with its stage: the compositor will not
-    /// tell us the pointer or a finger left a surface that no longer
-    /// exists, so let go of them here (it sends a new enter if the pointer
-    /// is over the toast's new surface).
+    /// The toast's surface went with its stage. A leave or touch event
+    /// for a destroyed surface no longer names it, so the pointer and
+    /// fingers on it are let go here (a new enter comes if the pointer is
+    /// over the toast's new surface).
     func surfaceLost(_ id: UInt32) {
         if hovered == id {
             hovered = nil
@@ -195,9 +195,9 @@ final class InputRouter {
     /// After the stages committed new positions: a finger's coordinates
     /// are relative to where the compositor had its toast, so learn when
     /// the compositor has the new positions.
-    func positionsCommitted(display: OpaquePointer) {
+    func positionsCommitted() {
         for finger in touches.values {
-            views[finger.id]?.surface?.trackAppliedPosition(display: display)
+            views[finger.id]?.surface?.trackAppliedPosition()
         }
     }
 }

@@ -180,7 +180,7 @@ final class Scene {
             stage.commit()
             committed = true
         }
-        if committed { router.positionsCommitted(display: connection.display) }
+        if committed { router.positionsCommitted() }
     }
 
     /// A new stage waits a round trip for the compositor's first configure
