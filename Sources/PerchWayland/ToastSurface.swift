@@ -48,14 +48,6 @@ public final class ToastSurface {
         syncs.append(sync)
     }
 
-    // TODO(daemon): remove once Scene uses trackAppliedPosition() (through
-    // InputRouter.positionsCommitted, which passes connection.display here).
-    /// As `trackAppliedPosition()`; `display` is ignored (the surface syncs
-    /// on its own connection's display, which is the only one there is).
-    public func trackAppliedPosition(display: OpaquePointer) {
-        trackAppliedPosition()
-    }
-
     fileprivate func applied(_ sync: PositionSync) {
         appliedPosition = sync.position
         syncs.removeAll { $0 === sync }

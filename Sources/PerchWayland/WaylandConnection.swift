@@ -9,14 +9,11 @@ import PerchPlatform
 /// dispatch_pending), so events are never read on another thread and a
 /// full socket never blocks the loop.
 public final class WaylandConnection {
-    // TODO(daemon): make internal once Scene uses ToastSurface.trackAppliedPosition()
-    // (Scene passes connection.display to InputRouter.positionsCommitted(display:)).
-    /// wl_display *, the one Wayland object still seen outside this module.
-    public let display: OpaquePointer
+    // wl_display * and the bound globals (wl_compositor *, …): they stay
+    // inside the module, which wraps every request made on them.
+    let display: OpaquePointer
     private var registry: OpaquePointer!
 
-    // The bound globals (wl_compositor *, …); they stay inside the module,
-    // which wraps every request made on them.
     private(set) var compositor: OpaquePointer?
     private(set) var subcompositor: OpaquePointer?
     private(set) var shm: OpaquePointer?
