@@ -7,11 +7,6 @@ import PerchPlatform
 /// Every client has bounded buffers; a bad line gets an error reply and
 /// the connection stays usable.
 final class ControlServer {
-    /// Names a connected client (for replies and events), without exposing it.
-    struct ClientID: Hashable {
-        fileprivate let raw: ObjectIdentifier
-    }
-
     private final class Client {
         let connection: LineConnection
         var token: EventLoop.Token?
@@ -19,20 +14,26 @@ final class ControlServer {
         var isSubscribed = false
         /// The peer closed its end: send what is queued, then drop it.
         var isClosing = false
-        init(connection: LineConnection) { self.connection = connection }
-        var id: ClientID { ClientID(raw: ObjectIdentifier(self)) }
+        /// Names the client to the core (for replies and events).
+        let id: ClientToken
+        init(connection: LineConnection, id: ClientToken) {
+            self.connection = connection
+            self.id = id
+        }
     }
 
     static let maximumClients = 256
 
     private let listener: UnixListener
     private let loop: EventLoop
-    private let handle: (ControlRequest, ClientID) -> Result<JSONValue, ControlError>
-    private var clients: [ClientID: Client] = [:]
+    private let handle: (ControlRequest, ClientToken) -> Result<ControlReply, ControlError>
+    /// The token the next client gets; never reused in a daemon's life.
+    private var nextToken: UInt64 = 1
+    private var clients: [ClientToken: Client] = [:]
     private let ownUID = getuid()
 
     init(path: String, loop: EventLoop,
-         handle: @escaping (ControlRequest, ClientID) -> Result<JSONValue, ControlError>) throws(SystemError) {
+         handle: @escaping (ControlRequest, ClientToken) -> Result<ControlReply, ControlError>) throws(SystemError) {
         listener = try UnixListener(path: path)
         self.loop = loop
         self.handle = handle
@@ -48,7 +49,7 @@ final class ControlServer {
     static let turnBudget: Int64 = 10_000_000
     private var turnStarted = Instant(nanoseconds: 0)
     /// Clients with complete requests still buffered.
-    private var backlogged: Set<ClientID> = []
+    private var backlogged: Set<ClientToken> = []
 
     private func serveBacklog() {
         for id in Array(backlogged) {
@@ -64,7 +65,7 @@ final class ControlServer {
     /// Replies are held back until `flushReplies()`, which the daemon calls
     /// once per loop turn after saving its state: a client only hears about
     /// a notification once it is on disk.
-    private var unflushed: Set<ClientID> = []
+    private var unflushed: Set<ClientToken> = []
     /// The client whose request is being handled, and the event lines for
     /// it that must wait until its reply is queued.
     private var answering: Client?
@@ -91,7 +92,9 @@ final class ControlServer {
             Log.warning("control socket: refused a client, \(ControlServer.maximumClients) already connected")
             return
         }
-        let client = Client(connection: LineConnection(fd: fd, maxLineLength: ControlProtocol.maximumLineLength))
+        let client = Client(connection: LineConnection(fd: fd, maxLineLength: ControlProtocol.maximumLineLength),
+                            id: ClientToken(nextToken))
+        nextToken += 1
         clients[client.id] = client
         client.token = loop.add(fd: client.connection.fd.rawValue, events: Int16(POLLIN)) {
             [unowned self, unowned client] revents in
@@ -165,7 +168,7 @@ final class ControlServer {
             answering = nil
             switch outcome {
             case .success(let result):
-                return ControlProtocol.encodeReply(id: envelope.id, result: result)
+                return ControlProtocol.encodeReply(id: envelope.id, result: result.json)
             case .failure(let error):
                 return ControlProtocol.encodeError(id: envelope.id, error)
             }
@@ -186,7 +189,7 @@ final class ControlServer {
     /// Sends an event to every subscriber and to `sender` (the client that
     /// posted the notification, if still connected). A client whose
     /// buffer is full because it does not read is dropped.
-    func broadcast(_ event: NotificationEvent, sender: ClientID?) {
+    func broadcast(_ event: NotificationEvent, sender: ClientToken?) {
         // The sender hears only the outcome; subscribers hear everything.
         let sender = event.isOutcome ? sender : nil
         guard sender != nil || clients.values.contains(where: \.isSubscribed) else { return }

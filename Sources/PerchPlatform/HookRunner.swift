@@ -57,7 +57,7 @@ public final class HookRunner {
     }
 
     /// Seconds a hook may run before it is killed.
-    public let timeout: Double
+    public var timeout: Double
     /// Hooks allowed to run at once; beyond, new ones are skipped.
     public let maxRunning: Int
     private var children: [Int32: Child] = [:]  // by pid; removed when reaped

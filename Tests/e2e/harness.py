@@ -461,38 +461,47 @@ class Perch:
         check(isinstance(data, list), "perchctl list --json should print an array, printed %r" % out)
         return data
 
-    def raw(self, lines, timeout=5):
+    def raw(self, lines, timeout=5, reads=None):
         """Send raw lines over the control socket, one connection, reading
-        one reply line after each. A line is text, or bytes sent as they are
+        one reply line after each (or reads[i] lines after line i: a reply
+        and the events it caused). A line is text, or bytes sent as they are
         (invalid UTF-8 included). Returns a list of replies: the parsed
         JSON, or the string '<closed>' / '<timeout>' / '<bad json: ...>'."""
         code = r'''
 import json, socket, sys
-path, timeout, lines = sys.argv[1], float(sys.argv[2]), json.loads(sys.argv[3])
+path, timeout, lines, reads = sys.argv[1], float(sys.argv[2]), json.loads(sys.argv[3]), json.loads(sys.argv[4])
 s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
 s.settimeout(timeout)
 s.connect(path)
 f = s.makefile("rb")
 out = []
-for hexline in lines:
-    try:
-        s.sendall(bytes.fromhex(hexline) + b"\n")
-        reply = f.readline()
-    except socket.timeout:
-        out.append("<timeout>"); break
-    except OSError as e:
-        out.append("<closed: %s>" % e); break
-    if not reply:
-        out.append("<closed>"); break
-    try:
-        out.append(json.loads(reply))
-    except ValueError:
-        out.append("<bad json: %r>" % reply)
+def main():
+    for hexline, count in zip(lines, reads):
+        try:
+            s.sendall(bytes.fromhex(hexline) + b"\n")
+        except OSError as e:
+            out.append("<closed: %s>" % e); return
+        for _ in range(count):
+            try:
+                reply = f.readline()
+            except socket.timeout:
+                out.append("<timeout>"); return
+            except OSError as e:
+                out.append("<closed: %s>" % e); return
+            if not reply:
+                out.append("<closed>"); return
+            try:
+                out.append(json.loads(reply))
+            except ValueError:
+                out.append("<bad json: %r>" % reply)
+main()
 print(json.dumps(out))
 '''
         wire = [(line if isinstance(line, bytes) else line.encode()).hex() for line in lines]
+        reads = reads or [1] * len(lines)
         r = self.session.run([python3(), "-c", code, self.socket_path, str(timeout),
-                              json.dumps(wire)], env=self.env, timeout=timeout * len(lines) + 5)
+                              json.dumps(wire), json.dumps(reads)], env=self.env,
+                             timeout=timeout * len(lines) + 5)
         check(r.returncode == 0, "socket client failed (%d): %s" % (r.returncode, r.stderr))
         return json.loads(r.stdout)
 

@@ -14,18 +14,25 @@ from harness import REPO, check, poll, python3, test
 
 
 def documented_exchanges():
-    """Each ```jsonl block of docs/protocol.md as a list of (request, reply)."""
+    """Each ```jsonl block of docs/protocol.md as a list of (request,
+    [reply, events it caused…])."""
     text = open(os.path.join(REPO, "docs", "protocol.md"), encoding="utf-8").read()
     blocks = []
     for chunk in text.split("```jsonl")[1:]:
         body = chunk.split("```", 1)[0]
         lines = [l for l in body.splitlines() if l.strip()]
-        pairs = []
-        for sent, answer in zip(lines[0::2], lines[1::2]):
-            check(sent.startswith("> ") and answer.startswith("< "),
-                  "docs/protocol.md: expected a '> ' line then a '< ' line, got %r / %r" % (sent, answer))
-            pairs.append((sent[2:], answer[2:]))
-        blocks.append(pairs)
+        exchanges = []
+        for line in lines:
+            check(line.startswith("> ") or line.startswith("< "),
+                  "docs/protocol.md: a line that is neither '> ' nor '< ': %r" % line)
+            if line.startswith("> "):
+                exchanges.append((line[2:], []))
+            else:
+                check(exchanges, "docs/protocol.md: a '< ' line before any '> ' line")
+                exchanges[-1][1].append(line[2:])
+        for sent, answers in exchanges:
+            check(answers, "docs/protocol.md: %s has no '< ' reply" % sent)
+        blocks.append(exchanges)
     check(blocks, "docs/protocol.md has no ```jsonl examples")
     return blocks
 
@@ -37,9 +44,12 @@ def compact(value):
 @test
 def protocol_doc_examples_are_what_perch_answers(t):
     p = t.start_perch()
-    for pairs in documented_exchanges():
-        replies = p.raw([sent for sent, _ in pairs])
-        for (sent, expected), got in zip(pairs, replies):
+    for exchanges in documented_exchanges():
+        replies = p.raw([sent for sent, _ in exchanges], reads=[len(answers) for _, answers in exchanges])
+        expected_lines = [(sent, answer) for sent, answers in exchanges for answer in answers]
+        check(len(replies) == len(expected_lines), "docs/protocol.md: %d lines documented, perch said %d: %s"
+              % (len(expected_lines), len(replies), replies))
+        for (sent, expected), got in zip(expected_lines, replies):
             check(compact(json.loads(expected)) == (got if isinstance(got, str) else compact(got)),
                   "docs/protocol.md example %s\n  documented: %s\n  perch said: %s"
                   % (sent, expected, got if isinstance(got, str) else compact(got)))

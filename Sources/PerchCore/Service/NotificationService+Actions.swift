@@ -65,15 +65,25 @@ extension NotificationService {
     /// and not critical is suppressed (into history).
     public mutating func setModes(_ change: ModeChange, at now: Instant) -> [ServiceEffect] {
         let before = modes
+        var effects: [ServiceEffect] = []
         switch change {
         case .get: return []
-        case .set(let names): modes = Set(names)
-        case .add(let name): modes.insert(name)
+        case .set(var names):
+            for problem in NotificationLimits.bound(modes: &names) { effects.append(.warning("mode set: \(problem)")) }
+            modes = Set(names)
+        case .add(let name), .toggle(let name):
+            if modes.contains(name) {
+                if case .toggle = change { modes.remove(name) }
+            } else {
+                var names = modes.sorted() + [name]
+                let problems = NotificationLimits.bound(modes: &names)
+                for problem in problems { effects.append(.warning("mode \(name): \(problem)")) }
+                modes = Set(names)
+            }
         case .remove(let name): modes.remove(name)
-        case .toggle(let name): if modes.remove(name) == nil { modes.insert(name) }
         }
-        guard modes != before else { return [] }
-        var effects: [ServiceEffect] = [.record(.modes(modes.sorted())), .modes(modes.sorted())]
+        guard modes != before else { return effects }
+        effects += [.record(.modes(modes.sorted())), .modes(modes.sorted())]
         if isDoNotDisturb {
             for notification in live where notification.urgency != .critical {
                 close(notification.id, reason: .suppressed, at: now, into: &effects)

@@ -24,6 +24,11 @@ extension NotificationService {
         -> (id: UInt32, effects: [ServiceEffect])
     {
         var effects: [ServiceEffect] = []
+        // Bounded on the way in: what is stored is what the state file can hold.
+        var request = request
+        for problem in NotificationLimits.bound(&request) {
+            effects.append(.warning("notification from \"\(request.app)\": \(problem)"))
+        }
         var notification = Notification(app: request.app, title: request.title, body: request.body,
                                         iconPath: request.iconPath, urgency: request.urgency,
                                         timeout: request.timeout, actions: request.actions,

@@ -43,7 +43,7 @@ public struct NotificationService: Sendable {
     public static let doNotDisturb = "do-not-disturb"
     /// No timer runs longer than this (seconds): a day is more than any
     /// toast needs, and far below what overflows an `Instant`.
-    public static let longestDisplayTime = 86_400.0
+    public static let longestDisplayTime = NotificationLimits.longestDisplayTime
 
     public init(config: Config, wallClock: @escaping @Sendable () -> Int64) {
         self.config = config
@@ -103,8 +103,12 @@ public struct NotificationService: Sendable {
     }
 
     /// The scene's "+N more" marker height, once it has measured one.
-    public mutating func setMarkerHeight(_ height: Int) {
-        board.stackDefaults.markerHeight = height
+    /// Stacks made before it was known take it too.
+    public mutating func setMarkerHeight(_ height: Int, at now: Instant) {
+        guard height != board.stackDefaults.markerHeight else { return }
+        var defaults = board.stackDefaults
+        defaults.markerHeight = height
+        board.setStackDefaults(defaults, at: now)
     }
 
     /// The height a new stage will probably get (see `NotificationBoard`).

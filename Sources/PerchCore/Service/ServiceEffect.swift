@@ -46,6 +46,8 @@ public enum ServiceEffect: Equatable, Sendable {
     /// D-Bus ActionInvoked.
     case actionInvoked(id: UInt32, action: String)
     case hook(HookRun)
+    /// Something in the input was cut or refused: one line for the log.
+    case warning(String)
     /// A new toast for the scene (measured when the service asks).
     case addToast(ToastPresentation)
     /// New content for a toast already in the scene (replace, reload).

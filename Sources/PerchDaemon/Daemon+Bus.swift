@@ -1,0 +1,39 @@
+import PerchBus
+import PerchCore
+import PerchPlatform
+
+/// org.freedesktop.Notifications: the second front door, into the same
+/// service operations as the control socket.
+extension Daemon {
+    /// What Perch tells D-Bus clients it can do.
+    static let capabilities = ["actions", "body", "body-markup", "icon-static", "persistence",
+                               "x-canonical-private-synchronous"]
+
+    func startBus(replace: Bool) throws(StartupError) {
+        do {
+            bus = try NotificationsBus(
+                loop: loop,
+                handlers: .init(
+                    notify: { [unowned self] notify in
+                        // (The bus has logged the request's diagnostics.)
+                        .success(self.post(notify.notifyRequest, from: nil, at: MonotonicClock.now()))
+                    },
+                    closeNotification: { [unowned self] id in
+                        let (_, effects) = self.service.dismiss(.id(id), reason: .closedByCall, at: MonotonicClock.now())
+                        self.execute(effects)
+                        // Lenient: closing an id that is already gone is no error.
+                        return .success(())
+                    }),
+                replace: replace, capabilities: Self.capabilities,
+                serverInfo: (name: "Perch", vendor: "Perch", version: PerchVersion.string))
+            bus?.onDisconnect = { reason in Log.warning("lost the session bus (\(reason)); serving the control socket only") }
+        } catch .noBus(let reason) {
+            Log.warning("no D-Bus session bus (\(reason)); serving the control socket only")
+        } catch .nameTaken(let owner) {
+            throw StartupError(message: "another notification daemon owns org.freedesktop.Notifications: \(owner) "
+                + "(stop it, or start perch with --replace)", exitStatus: 3)
+        } catch {
+            Log.warning("D-Bus: \(error); serving the control socket only")
+        }
+    }
+}

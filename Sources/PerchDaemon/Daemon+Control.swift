@@ -1,0 +1,82 @@
+import PerchCore
+import PerchPlatform
+
+/// The control socket's requests: each is one service operation, its
+/// effects executed and its result typed as the reply perchctl decodes.
+extension Daemon {
+    func perform(_ request: ControlRequest, from client: ClientToken) -> Result<ControlReply, ControlError> {
+        let now = MonotonicClock.now()
+        switch request {
+        case .notify(let notify):
+            return .success(.notify(PostedReply(id: post(notify, from: client, at: now))))
+        case .invoke(let id, let action):
+            let (result, effects) = service.invoke(id, action: action, at: now)
+            execute(effects)
+            return result.map { .invoke(InvokeReply(invoked: action)) }
+        case .subscribe:
+            return .success(.subscribe(SubscribeReply()))
+        case .dismiss(let target):
+            let (result, effects) = service.dismiss(target, at: now)
+            execute(effects)
+            return result.map { .dismiss(DismissReply(dismissed: $0)) }
+        case .mode(let change):
+            execute(service.setModes(change, at: now))
+            return .success(.mode(ModesReply(modes: service.modes.sorted())))
+        case .history:
+            return .success(.history(HistoryReply(service.history.entries.reversed())))
+        case .restore:
+            let (result, effects) = service.restore(for: client, at: now)
+            execute(effects)
+            return result.map { .restore(PostedReply(id: $0)) }
+        case .status:
+            return .success(.status(status(at: now)))
+        case .version:
+            return .success(.version(VersionReply()))
+        case .reload:
+            return reload().map { .reload($0) }
+        case .list:
+            return .success(.list(ListReply(service.live)))
+        }
+    }
+
+    /// Posts through the service (both doors come here).
+    func post(_ request: NotifyRequest, from client: ClientToken?, at now: Instant) -> UInt32 {
+        let (id, effects) = service.post(request, from: client, at: now)
+        execute(effects)
+        return id
+    }
+
+    private func status(at now: Instant) -> StatusReply {
+        let all = service.board.all
+        let outputs = connection.outputs.values.sorted { $0.registryName < $1.registryName }.map {
+            StatusReply.Output(name: $0.name, width: Int($0.modeWidth), height: Int($0.modeHeight), scale: Int($0.scale))
+        }
+        return StatusReply(shown: all.filter { !$0.isQueued && !$0.isLeaving }.count,
+                           queued: all.filter(\.isQueued).count, history: service.history.count,
+                           modes: service.modes.sorted(), doNotDisturb: service.isDoNotDisturb, outputs: outputs,
+                           uptime: Int((now - started).rounded()))
+    }
+
+    /// Reads the config again and puts it in force for everything, what is
+    /// on screen included. With errors, the previous config stays and the
+    /// diagnostics go to the log and the reply.
+    func reload() -> Result<ReloadReply, ControlError> {
+        let (loaded, diagnostics) = configSource.load()
+        let lines = diagnostics.map(\.description)
+        guard let loaded else {
+            Log.error("config reload failed; the previous config stays in force:\n"
+                + lines.map { "  \($0)" }.joined(separator: "\n"))
+            return .failure(ControlError(.configError, "the config has errors; the previous one stays in force:\n"
+                + lines.joined(separator: "\n")))
+        }
+        for line in lines { Log.warning(line) }
+        // The scene first: the toasts the service redraws take its new width.
+        let global = loaded.global
+        scene.reconfigure(Self.look(global))
+        execute(service.reload(loaded, at: MonotonicClock.now()))
+        hooks.timeout = global.hookTimeout
+        needsRefresh = true
+        Log.info("config reloaded from \(configSource.path ?? "(defaults)")")
+        return .success(ReloadReply(reloaded: true, warnings: lines))
+    }
+}

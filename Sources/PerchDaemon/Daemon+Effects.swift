@@ -1,0 +1,129 @@
+import PerchCore
+import PerchPlatform
+
+/// Carrying out what the service decided.
+extension Daemon {
+    /// Executes a service operation's effects. Records wait for the turn's
+    /// one write, hooks for after it; replies, events and signals are
+    /// queued by their doors and leave after the write too. The scene
+    /// follows at once: it is presentation, drawn at the end of the turn.
+    func execute(_ effects: [ServiceEffect]) {
+        guard !effects.isEmpty else { return }
+        needsRefresh = true
+        for effect in effects {
+            switch effect {
+            case .record(let record):
+                pendingRecords.append(record)
+            case .event(let event, let sender):
+                control.broadcast(event, sender: sender)
+            case .modes(let modes):
+                control.broadcastModes(modes)
+            case .closed(let id, let reason):
+                bus?.emitNotificationClosed(id: id, reason: reason)
+            case .actionInvoked(let id, let action):
+                bus?.emitActionInvoked(id: id, action: action)
+            case .hook(let run):
+                pendingHooks.append(run)
+            case .warning(let text):
+                Log.warning(text)
+            case .addToast(let toast):
+                scene.addToast(id: toast.id, content: toast.content, lane: toast.lane, style: toast.style,
+                               hasActions: toast.hasActions)
+            case .updateToast(let toast):
+                scene.updateToast(id: toast.id, content: toast.content, style: toast.style,
+                                  hasActions: toast.hasActions)
+            case .removeToast(let id):
+                scene.removeToast(id: id)
+            }
+        }
+    }
+
+    /// Input on a toast, from the scene's router.
+    func received(_ input: SceneInput) {
+        let now = MonotonicClock.now()
+        switch input {
+        case .hover(let id, let hovered):
+            execute(service.handle(.hover(hovered), on: id, at: now))
+        case .click(let id, let button, let action):
+            execute(service.handle(.click(button: button, action: action), on: id, at: now))
+        case .touch(let id, let touch):
+            let mapped: TouchInput = switch touch {
+            case .down: .down
+            case .pull(let offset): .pull(offset)
+            case .release(let outcome, let action): .release(outcome, action: action)
+            case .cancel: .cancel
+            }
+            execute(service.handle(.touch(mapped), on: id, at: now))
+        case .key(let id, let key, let focused):
+            let mapped: ToastKey
+            switch key {
+            case .escape: mapped = .escape
+            case .enter: mapped = .enter
+            case .space: mapped = .space
+            case .tab, .backTab: return  // the focus ring is the scene's
+            }
+            execute(service.handle(.key(mapped, focusedButton: focused), on: id, at: now))
+        }
+        needsRefresh = true
+    }
+
+    /// Brings the board to the present and shows it: measurements the
+    /// service waits for, finished animations and expired timers, the
+    /// scene's frame, the timer for the next expiry. Runs once per loop
+    /// turn at most; a frame callback's time is the frame's `now`.
+    func refresh() {
+        needsRefresh = false
+        let clock = MonotonicClock.now()
+        // A frame is drawn for its callback's time, which never goes back
+        // before what the board already saw; a compositor whose timestamps
+        // are not on CLOCK_MONOTONIC (off by more than a second) is ignored.
+        var now = clock
+        if let frame = scene.frameTime, abs(frame - clock) < 1 { now = max(frame, lastRefresh) }
+        lastRefresh = now
+        if service.board.stackDefaults.markerHeight == 0, service.board.count > 0 {
+            service.setMarkerHeight(scene.markerHeight, at: now)
+        }
+        service.setStageHeightHint(stageHeightHint())
+        for lane in service.board.stacks.keys {
+            if let height = scene.stageHeight(for: lane) { service.setStageHeight(height, for: lane) }
+        }
+        // Lay out the toasts next in line (a burst queues many; only those
+        // that get a slot are measured).
+        var unmeasured = service.unmeasured
+        while !unmeasured.isEmpty {
+            for id in unmeasured { service.setHeight(scene.height(of: id), of: id, at: now) }
+            unmeasured = service.unmeasured
+        }
+        execute(service.advance(to: now))
+        needsRefresh = false
+        scene.present(service.board, at: now)
+        armTimer()
+        releaseAfterAFlood()
+        trace?.record(scene.isAnsweringFrame ? "frame" : "refresh", start: clock, end: MonotonicClock.now())
+    }
+
+    /// The smallest output's height less the margins: a new stage is at
+    /// least this tall wherever the compositor puts it.
+    private func stageHeightHint() -> Int {
+        let heights = connection.outputs.values.map(\.logicalHeight).filter { $0 > 0 }
+        guard let smallest = heights.min() else { return 0 }
+        let margins = service.global.stack.margins
+        return max(0, smallest - margins.top - margins.bottom)
+    }
+
+    /// How far the board must shrink below its peak before freed memory is
+    /// given back: a flood that drained, not each toast that expired.
+    static let releaseAfterShrinkingBy = 256
+
+    /// Gives freed heap memory back to the kernel once the board has
+    /// shrunk well below its peak (see `Heap.releaseFree`).
+    private func releaseAfterAFlood() {
+        boardPeak = max(boardPeak, service.board.count)
+        if boardPeak - service.board.count >= Self.releaseAfterShrinkingBy { releaseFreedMemory() }
+    }
+
+    func releaseFreedMemory() {
+        Heap.releaseFree()
+        boardPeak = service.board.count
+    }
+}
