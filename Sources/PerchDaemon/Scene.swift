@@ -40,10 +40,9 @@ final class Scene {
     /// later in this loop turn: never expected to present inside the call.
     var onNeedsRefresh: (() -> Void)?
 
-    /// When the frame callbacks the coming `present` answers fired (the
-    /// latest, on CLOCK_MONOTONIC); nil when none did since the last one.
-    /// It is the instant the callback was dispatched: `StageSurface.onFrame`
-    /// does not pass on the compositor's own timestamp.
+    /// The time of the frame the coming `present` answers: the latest
+    /// callback's own timestamp, on CLOCK_MONOTONIC; nil when none fired
+    /// since the last present.
     private(set) var frameTime: Instant?
     /// Whether the last `present` (or, before it, the coming one) answers
     /// a frame callback; read it after `present`, for the trace.
@@ -65,7 +64,7 @@ final class Scene {
             self.views.markStale(in: lane)
             self.markers[lane]?.count = 0
         }
-        stages.onFrame = { [unowned self] _ in self.frameFired(at: MonotonicClock.now()) }
+        stages.onFrame = { [unowned self] _, time in self.frameFired(at: Scene.instant(ofFrame: time)) }
         stages.onStageLost = { [unowned self] lane in self.stageLost(lane) }
         stages.onNeedsRefresh = { [unowned self] in self.onNeedsRefresh?() }
         router.onNeedsRefresh = { [unowned self] in self.onNeedsRefresh?() }
@@ -149,6 +148,17 @@ final class Scene {
     func stageHeight(for lane: Lane) -> Int? { stages[lane]?.size?.height }
 
     // MARK: Frames
+
+    /// A frame callback's millisecond timestamp as an `Instant`: how long
+    /// ago it was, read against the clock with the wrap at 2³² in mind.
+    /// A timestamp that is not within a second before now (a compositor on
+    /// another clock) counts as now.
+    static func instant(ofFrame time: UInt32, now: Instant = MonotonicClock.now()) -> Instant {
+        let nowMilliseconds = UInt32(truncatingIfNeeded: now.nanoseconds / 1_000_000)
+        let ago = Int32(bitPattern: nowMilliseconds &- time)
+        guard (0..<1000).contains(ago) else { return now }
+        return Instant(nanoseconds: now.nanoseconds - Int64(ago) * 1_000_000)
+    }
 
     private func frameFired(at time: Instant) {
         frameTime = max(frameTime ?? time, time)

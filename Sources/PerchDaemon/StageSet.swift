@@ -34,7 +34,8 @@ final class StageSet {
     /// The lane's stage moved to outputs of another scale.
     var onScaleChanged: ((Lane) -> Void)?
     /// The lane's stage may draw its next frame.
-    var onFrame: ((Lane) -> Void)?
+    /// A lane's frame callback fired, with the compositor's timestamp (ms).
+    var onFrame: ((Lane, UInt32) -> Void)?
     /// The lane's stage is gone (closed, or replaced to move it): whatever
     /// was on it must be let go before a new stage takes its place.
     var onStageLost: ((Lane) -> Void)?
@@ -118,8 +119,8 @@ final class StageSet {
             self.onConfigure?(lane)
             self.onNeedsRefresh?()
         }
-        stage.onFrame = { [unowned self] in
-            self.onFrame?(lane)
+        stage.onFrame = { [unowned self] time in
+            self.onFrame?(lane, time)
             self.onNeedsRefresh?()
         }
         stage.onScaleChanged = { [unowned self] in

@@ -28,7 +28,9 @@ public final class StageSurface {
     public var onConfigure: (() -> Void)?
     public var onClosed: (() -> Void)?
     public var onScaleChanged: (() -> Void)?
-    public var onFrame: (() -> Void)?
+    /// The frame callback fired, with its timestamp: milliseconds on the
+    /// compositor's clock (CLOCK_MONOTONIC for wlroots), wrapping at 2³².
+    public var onFrame: ((UInt32) -> Void)?
 
     /// What the stage covers.
     public enum Placement {
@@ -188,10 +190,10 @@ public final class StageSurface {
         onClosed?()
     }
 
-    fileprivate func frameDone() {
+    fileprivate func frameDone(_ time: UInt32) {
         if let frameCallback { wl_callback_destroy(frameCallback) }
         frameCallback = nil
-        onFrame?()
+        onFrame?(time)
     }
 
     fileprivate func entered(_ proxy: OpaquePointer?, _ entering: Bool) {
@@ -242,6 +244,6 @@ nonisolated(unsafe) private let stageSurfaceListener: UnsafeMutablePointer<wl_su
 
 nonisolated(unsafe) private let frameListener: UnsafeMutablePointer<wl_callback_listener> = {
     let listener = UnsafeMutablePointer<wl_callback_listener>.allocate(capacity: 1)
-    listener.initialize(to: wl_callback_listener(done: { data, _, _ in stage(data)?.frameDone() }))
+    listener.initialize(to: wl_callback_listener(done: { data, _, time in stage(data)?.frameDone(time) }))
     return listener
 }()

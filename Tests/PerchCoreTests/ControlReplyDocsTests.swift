@@ -25,19 +25,29 @@ private func readText(_ relativePath: String) -> String {
 }
 
 /// The `> request` / `< reply` pairs of docs/protocol.md's ```jsonl blocks,
-/// as Tests/e2e/test_protocol_doc.py replays them against the daemon.
-private let documentedExchanges: [(request: String, reply: String)] = {
+/// as Tests/e2e/test_protocol_doc.py replays them against the daemon. A
+/// request's reply is its first `<` line; the `<` lines after it are the
+/// events the request caused (see `documentedFollowingEvents`).
+private let documentedExchanges: [(request: String, reply: String)] = exchanges().map { ($0.request, $0.lines[0]) }
+
+/// The event lines that follow a documented reply.
+private let documentedFollowingEvents: [String] = exchanges().flatMap { $0.lines.dropFirst() }
+
+private func exchanges() -> [(request: String, lines: [String])] {
     let blocks = readText("docs/protocol.md").split(separator: "```jsonl", omittingEmptySubsequences: false).dropFirst()
-    var pairs: [(String, String)] = []
+    var result: [(request: String, lines: [String])] = []
     for block in blocks {
         let body = block.split(separator: "```", maxSplits: 1, omittingEmptySubsequences: false)[0]
-        let lines = body.split(separator: "\n").filter { !$0.allSatisfy(\.isWhitespace) }
-        for index in stride(from: 0, to: lines.count - 1, by: 2) {
-            pairs.append((String(lines[index].dropFirst(2)), String(lines[index + 1].dropFirst(2))))
+        for line in body.split(separator: "\n") where !line.allSatisfy(\.isWhitespace) {
+            if line.hasPrefix("> ") {
+                result.append((String(line.dropFirst(2)), []))
+            } else if line.hasPrefix("< "), !result.isEmpty {
+                result[result.count - 1].lines.append(String(line.dropFirst(2)))
+            }
         }
     }
-    return pairs
-}()
+    return result.filter { !$0.lines.isEmpty }
+}
 
 /// The events the "Events" section shows, one per line, with their `…`.
 private let documentedEventLines: [String] = {
@@ -106,6 +116,21 @@ struct ControlReplyDocsTests {
             let object = try #require(try JSON.parse(Array(filled.utf8)).objectValue)
             #expect(try ControlEvent(json: object) == event, "\(line)")
             #expect(event.line == filled)
+        }
+    }
+
+    @Test("the events that follow a documented reply are dismissals, written as the daemon writes them")
+    func followingEvents() throws {
+        #expect(documentedFollowingEvents.count == 2)
+        for line in documentedFollowingEvents {
+            let object = try #require(try JSON.parse(Array(line.utf8)).objectValue)
+            let event = try ControlEvent(json: object)
+            guard case .notification(.dismissed(_, let reason)) = event else {
+                Issue.record("\(line) is not a dismissal")
+                continue
+            }
+            #expect(reason == .closedByCall)
+            #expect(event.line == line)
         }
     }
 }
