@@ -4,30 +4,7 @@ import Glibc
 import Testing
 import PerchCore
 
-/// The repository root, from this file's path.
-private let repositoryRoot: String = {
-    var parts = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
-    parts.removeLast(3)  // Tests/PerchCoreTests/ConfigDocsTests.swift
-    return parts.joined(separator: "/")
-}()
-
-/// The bytes of a file, or nil when it cannot be read.
-private func readFile(_ path: String) -> [UInt8]? {
-    guard let file = fopen(path, "rb") else { return nil }
-    defer { fclose(file) }
-    var bytes: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 65_536)
-    while true {
-        let count = fread(&buffer, 1, buffer.count, file)
-        if count > 0 { bytes += buffer[..<count] }
-        if count < buffer.count { break }
-    }
-    return ferror(file) == 0 ? bytes : nil
-}
-
-private func text(_ relativePath: String) -> String {
-    readFile(repositoryRoot + "/" + relativePath).map { String(decoding: $0, as: UTF8.self) } ?? ""
-}
+private func text(_ relativePath: String) -> String { RepositoryFiles.text(relativePath) }
 
 @Suite("Config documentation")
 struct ConfigDocsTests {
@@ -74,8 +51,8 @@ struct ConfigDocsTests {
 
     @Test("contrib/config.example parses without a single diagnostic")
     func exampleParses() {
-        let path = repositoryRoot + "/contrib/config.example"
-        let (config, diagnostics) = ConfigFile.parse(path: path, read: readFile, home: "/home/ada")
+        let path = RepositoryFiles.root + "/contrib/config.example"
+        let (config, diagnostics) = ConfigFile.parse(path: path, read: RepositoryFiles.bytes(atPath:), home: "/home/ada")
         #expect(diagnostics.map(\.description) == [])
         #expect(config != nil)
         guard let config else { return }

@@ -4,25 +4,7 @@ import Glibc
 import Testing
 import PerchCore
 
-/// The repository root, from this file's path.
-private let repositoryRoot: String = {
-    var parts = "\(#filePath)".split(separator: "/", omittingEmptySubsequences: false)
-    parts.removeLast(3)  // Tests/PerchCoreTests/ControlReplyDocsTests.swift
-    return parts.joined(separator: "/")
-}()
-
-private func readText(_ relativePath: String) -> String {
-    guard let file = fopen(repositoryRoot + "/" + relativePath, "rb") else { return "" }
-    defer { fclose(file) }
-    var bytes: [UInt8] = []
-    var buffer = [UInt8](repeating: 0, count: 65_536)
-    while true {
-        let count = fread(&buffer, 1, buffer.count, file)
-        if count > 0 { bytes += buffer[..<count] }
-        if count < buffer.count { break }
-    }
-    return String(decoding: bytes, as: UTF8.self)
-}
+private func readText(_ relativePath: String) -> String { RepositoryFiles.text(relativePath) }
 
 /// The `> request` / `< reply` pairs of docs/protocol.md's ```jsonl blocks,
 /// as Tests/e2e/test_protocol_doc.py replays them against the daemon. A
