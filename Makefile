@@ -69,9 +69,15 @@ test: deps static-cxx
 
 # The linker script that makes -lstdc++ mean the static library (see above).
 # SwiftPM does not know the order file is an input: relink when it changes.
+# The executables' own objects are always compiled again (a second or two):
+# cross-module optimisation bakes the libraries' type layouts into them
+# (the daemon object's size into perch's main), and an incremental release
+# build does not recompile them when only a library's internal layout
+# changed, which left perch writing past the end of its daemon object.
 static-cxx:
 	@mkdir -p $(STATIC_CXX_DIR)
 	@if [ link/perch.order -nt $(RELEASE)/perch ]; then rm -f $(RELEASE)/perch; fi
+	@rm -f $(RELEASE)/perch.build/*.o $(RELEASE)/perchctl.build/*.o
 	@if [ -n "$(filter /%,$(LIBSTDCXX_A))" ]; then echo "INPUT($(LIBSTDCXX_A))" > $(STATIC_CXX_DIR)/libstdc++.so; fi
 
 unit:

@@ -27,42 +27,56 @@ public struct History: Equatable, Sendable {
         }
     }
 
+    /// The entries from `head` on, oldest first. The ones before `head`
+    /// were dropped but not yet moved out: shifting the whole history down
+    /// for every notification that closes cost more than the rest of
+    /// closing it, so the dropped ones are cleared out a few at a time.
+    private var storage: [HistoryEntry]
+    private var head = 0
+
     /// Oldest first, newest last.
-    public private(set) var entries: [HistoryEntry]
+    public var entries: [HistoryEntry] { Array(storage[head...]) }
 
     /// `entries` are oldest first; past `capacity`, the oldest are dropped.
     public init(capacity: Int = History.defaultCapacity, entries: [HistoryEntry] = []) {
         precondition(capacity >= 0, "history capacity must not be negative")
         self.capacity = capacity
-        self.entries = entries
+        storage = entries
         dropOldest()
     }
 
-    public var latest: HistoryEntry? { entries.last }
-    public var count: Int { entries.count }
-    public var isEmpty: Bool { entries.isEmpty }
+    public static func == (a: History, b: History) -> Bool {
+        a.capacity == b.capacity && a.storage[a.head...].elementsEqual(b.storage[b.head...])
+    }
+
+    public var latest: HistoryEntry? { count > 0 ? storage.last : nil }
+    public var count: Int { storage.count - head }
+    public var isEmpty: Bool { count == 0 }
 
     /// Records `entry` as the newest, dropping the oldest when full.
     public mutating func append(_ entry: HistoryEntry) {
-        entries.append(entry)
+        storage.append(entry)
         dropOldest()
     }
 
     /// Takes the newest entry out, for `restore`.
     @discardableResult
     public mutating func removeLatest() -> HistoryEntry? {
-        entries.popLast()
+        count > 0 ? storage.popLast() : nil
     }
 
     public mutating func clear() {
-        entries.removeAll()
+        storage.removeAll()
+        head = 0
     }
 
     private mutating func dropOldest() {
-        // A plain array: with tens of entries, shifting on overflow costs
-        // less than a ring buffer's bookkeeping.
-        if entries.count > capacity {
-            entries.removeFirst(entries.count - capacity)
+        if count > capacity { head = storage.count - capacity }
+        // Amortised: the dropped entries go once they are a quarter of the
+        // kept ones (bounding what they hold on to).
+        if head > 0, head >= max(capacity / 4, 8) || capacity == 0 {
+            storage.removeFirst(head)
+            head = 0
         }
     }
 }

@@ -94,6 +94,12 @@ public struct NotificationBoard: Sendable {
         return stacks[lane]?.dismiss(id: id, reason: reason, at: now) ?? false
     }
 
+    /// As `dismiss`, returning the notification dismissed, if any.
+    public mutating func dismissing(id: UInt32, reason: DismissReason, at now: Instant) -> Notification? {
+        guard let lane = laneOfID[id] else { return nil }
+        return stacks[lane]?.dismissing(id: id, reason: reason, at: now)
+    }
+
     /// Dismisses everything on screen and queued; returns the ids affected.
     public mutating func dismissAll(reason: DismissReason, at now: Instant) -> [UInt32] {
         all.map(\.id).filter { dismiss(id: $0, reason: reason, at: now) }

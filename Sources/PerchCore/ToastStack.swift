@@ -167,19 +167,25 @@ public struct ToastStack: Sendable {
     /// toast or it is already leaving.
     @discardableResult
     public mutating func dismiss(id: UInt32, reason: DismissReason, at now: Instant) -> Bool {
-        if let index = queue.firstIndex(where: { $0.id == id }) {
-            let dropped = takeQueued(at: index)
-            events.append(.removed(dropped.notification, reason: reason))
-            relayout(at: now)
-            return true
+        dismissing(id: id, reason: reason, at: now) != nil
+    }
+
+    /// As `dismiss`, returning the notification dismissed (nil when there
+    /// was none to dismiss), so a caller need not look it up first.
+    public mutating func dismissing(id: UInt32, reason: DismissReason, at now: Instant) -> Notification? {
+        // On screen first: the queue of a flood is long, the screen short.
+        if let index = visible.firstIndex(where: { $0.id == id }) {
+            guard !visible[index].isLeaving else { return nil }
+            let from = max(0, visible[index].displacement(at: now, timing: config.timing))
+            visible[index].timer.pause(at: now)
+            beginExit(index, at: now, from: from, reason: reason)
+            return visible[index].notification
         }
-        guard let index = visible.firstIndex(where: { $0.id == id }), !visible[index].isLeaving else {
-            return false
-        }
-        let from = max(0, visible[index].displacement(at: now, timing: config.timing))
-        visible[index].timer.pause(at: now)
-        beginExit(index, at: now, from: from, reason: reason)
-        return true
+        guard let index = queue.firstIndex(where: { $0.id == id }) else { return nil }
+        let dropped = takeQueued(at: index)
+        events.append(.removed(dropped.notification, reason: reason))
+        relayout(at: now)
+        return dropped.notification
     }
 
     /// Replaces a toast's content in place: no new entry, its slot is kept,

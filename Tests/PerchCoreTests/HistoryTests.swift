@@ -71,4 +71,19 @@ struct HistoryTests {
         #expect(history.isEmpty)
         #expect(history.capacity == 7)
     }
+
+    @Test("a long run of closes keeps exactly the newest capacity entries, in order, and restore still takes the newest")
+    func longRun() {
+        var history = History(capacity: 50)
+        for id in 1...1_000 { history.append(entry(UInt32(id))) }
+        #expect(history.count == 50)
+        #expect(history.entries.map(\.notification.id) == Array(951...1_000).map(UInt32.init))
+        #expect(history.removeLatest()?.notification.id == 1_000)
+        history.append(entry(2_000))
+        #expect(history.entries.first?.notification.id == 951)
+        #expect(history.latest?.notification.id == 2_000)
+        #expect(history == History(capacity: 50, entries: history.entries))
+        history.capacity = 3
+        #expect(history.entries.map(\.notification.id) == [998, 999, 2_000])
+    }
 }

@@ -4,7 +4,7 @@ extension NotificationService {
     public mutating func dismiss(_ target: DismissTarget, reason: DismissReason = .closedByCall, at now: Instant)
         -> (result: Result<[UInt32], ControlError>, effects: [ServiceEffect])
     {
-        var effects: [ServiceEffect] = []
+        var effects = ServiceEffect.buffer()
         let ids: [UInt32]
         switch target {
         case .id(let id):
@@ -43,7 +43,7 @@ extension NotificationService {
         else {
             return (.failure(ControlError(.invalidParams, "notification \(id) has no action \"\(action)\"")), [])
         }
-        var effects: [ServiceEffect] = []
+        var effects = ServiceEffect.buffer()
         invoke(toast.notification, action: action, at: now, into: &effects)
         return (.success(()), effects)
     }
@@ -65,7 +65,7 @@ extension NotificationService {
     /// and not critical is suppressed (into history).
     public mutating func setModes(_ change: ModeChange, at now: Instant) -> [ServiceEffect] {
         let before = modes
-        var effects: [ServiceEffect] = []
+        var effects = ServiceEffect.buffer()
         switch change {
         case .get: return []
         case .set(var names):

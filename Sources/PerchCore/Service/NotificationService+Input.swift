@@ -30,7 +30,7 @@ extension NotificationService {
     /// Applies a user's input to a toast: hovering and touching hold its
     /// timer, clicks and taps run their bindings, keys dismiss or invoke.
     public mutating func handle(_ input: ToastInput, on id: UInt32, at now: Instant) -> [ServiceEffect] {
-        var effects: [ServiceEffect] = []
+        var effects = ServiceEffect.buffer()
         switch input {
         case .hover(let hovered):
             board.setHovered(id: id, hovered, at: now)

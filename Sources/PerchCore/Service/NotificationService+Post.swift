@@ -23,7 +23,7 @@ extension NotificationService {
     public mutating func post(_ request: NotifyRequest, from sender: ClientToken?, at now: Instant)
         -> (id: UInt32, effects: [ServiceEffect])
     {
-        var effects: [ServiceEffect] = []
+        var effects = ServiceEffect.buffer()
         // Bounded on the way in: what is stored is what the state file can hold.
         var request = request
         for problem in NotificationLimits.bound(&request) {

@@ -155,8 +155,8 @@ public struct NotificationService: Sendable {
     @discardableResult
     mutating func close(_ id: UInt32, reason: DismissReason, at now: Instant,
                         into effects: inout [ServiceEffect]) -> Bool {
-        guard let toast = liveToast(id: id), board.dismiss(id: id, reason: reason, at: now) else { return false }
-        retire(toast.notification, reason: reason, into: &effects)
+        guard let notification = board.dismissing(id: id, reason: reason, at: now) else { return false }
+        retire(notification, reason: reason, into: &effects)
         return true
     }
 

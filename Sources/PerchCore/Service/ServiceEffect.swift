@@ -55,3 +55,14 @@ public enum ServiceEffect: Equatable, Sendable {
     /// The toast's surface goes: its exit ended, or it never got one.
     case removeToast(id: UInt32)
 }
+
+extension ServiceEffect {
+    /// An empty list with room for what one operation usually returns (a
+    /// record, an event, a signal, a scene change…), so that filling it
+    /// does not reallocate on every other append.
+    static func buffer() -> [ServiceEffect] {
+        var effects: [ServiceEffect] = []
+        effects.reserveCapacity(8)
+        return effects
+    }
+}
