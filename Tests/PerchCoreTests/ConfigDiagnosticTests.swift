@@ -230,7 +230,7 @@ struct ConfigDiagnosticTests {
             let (_, diagnostics) = parseConfig("\(typo)=1\n")
             #expect(diagnostics.first?.message == "unknown key '\(typo)' (did you mean '\(key)'?)")
         }
-        let (_, far) = parseConfig("icons=1\n")
-        #expect(far.first?.message == "unknown key 'icons'")
+        let (_, far) = parseConfig("colours=1\n")
+        #expect(far.first?.message == "unknown key 'colours'")
     }
 }

@@ -68,6 +68,9 @@ let optionCases: [OptionCase] = [
         $0.style.iconSize = 24
     },
     OptionCase("icon-location=top") { $0.iconLocation = .top; $0.style.iconLocation = .top },
+    OptionCase("icons=false") { $0.icons = false; $0.style.iconSize = 0 },
+    OptionCase("icon-theme=Papirus-Dark:Adwaita") { $0.iconThemes = ["Papirus-Dark", "Adwaita"] },
+    OptionCase("icon-path=/usr/share/icons/extra: ~/icons ::") { $0.iconPath = ["/usr/share/icons/extra", "~/icons"] },
     OptionCase("text-alignment=center") { $0.textAlignment = .center; $0.style.textAlignment = .center },
     OptionCase("format=<i>%a</i>: %s\\n%b") {
         $0.format = try! ToastFormat(parsing: "<i>%a</i>: %s\\n%b")
@@ -193,7 +196,7 @@ struct ConfigOptionTests {
         #expect(resolved.format.source == "%s\\n%b")
         #expect(resolved.markup)
         #expect(resolved.defaultTimeout == 5_000)
-        #expect(Config.globalOnlyKeys == ["output", "layer", "margin", "gap", "width", "max-visible", "sort",
+        #expect(Config.globalOnlyKeys == ["icon-theme", "icon-path", "output", "layer", "margin", "gap", "width", "max-visible", "sort",
                                           "enter-duration", "exit-duration", "reflow-duration",
                                           "max-history", "hook-timeout"])
     }

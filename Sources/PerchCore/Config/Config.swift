@@ -82,7 +82,7 @@ struct ResolveDraft {
 
     func finished(for notification: Notification) -> Resolved {
         var result = resolved
-        result.style.iconSize = min(result.style.iconSize, result.maxIconSize)
+        result.style.iconSize = result.icons ? min(result.style.iconSize, result.maxIconSize) : 0
 
         var timing = result.stack.timing
         let ms = sectionTimeout ?? Int((timing.defaultTimeout(for: notification.urgency) * 1000).rounded())

@@ -110,6 +110,13 @@ enum ConfigOptions {
         .number("icon-size", 0...1_024) { $0.resolved.style.iconSize = $1 },
         .number("max-icon-size", 1...1_024) { $0.resolved.maxIconSize = $1 },
         .choice("icon-location", IconLocation.self) { $0.resolved.iconLocation = $1; $0.resolved.style.iconLocation = $1 },
+        .flag("icons") { $0.resolved.icons = $1 },
+        .value("icon-theme", .globalOnly, read: { (text) throws(ValueProblem) in try ConfigValues.pathList(text, of: "theme names") }) {
+            $0.resolved.iconThemes = $1
+        },
+        .value("icon-path", .globalOnly, read: { (text) throws(ValueProblem) in try ConfigValues.pathList(text, of: "directories") }) {
+            $0.resolved.iconPath = $1
+        },
         .choice("text-alignment", TextAlignment.self) { $0.resolved.textAlignment = $1; $0.resolved.style.textAlignment = $1 },
         .value("format", read: { (text) throws(ValueProblem) in try ConfigValues.format(text) }) { $0.resolved.format = $1 },
         .flag("markup") { $0.resolved.markup = $1; $0.resolved.style.markup = $1 },

@@ -94,6 +94,14 @@ enum ConfigValues {
         }
     }
 
+    /// A `:`-separated list (mako's form for `icon-path`), empty items
+    /// skipped; an empty value is the empty list (the default).
+    static func pathList(_ text: String, of what: String) throws(ValueProblem) -> [String] {
+        let items = text.split(separator: ":").map { String($0).trimmingBlanks }.filter { !$0.isEmpty }
+        guard !items.contains(where: { $0.utf8.contains(0) }) else { throw .expected("\(what) separated by ':'") }
+        return items
+    }
+
     static func format(_ text: String) throws(ValueProblem) -> ToastFormat {
         do {
             return try ToastFormat(parsing: text)

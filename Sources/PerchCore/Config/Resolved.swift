@@ -17,6 +17,14 @@ public struct Resolved: Equatable, Sendable {
     /// capped by it.
     public var maxIconSize = 64
     public var iconLocation = IconLocation.left
+    /// Whether icons are drawn at all (mako's `icons`); off, the card has
+    /// no icon box.
+    public var icons = true
+    /// Icon themes to look names up in, first first (`icon-theme`); empty
+    /// = the user's GTK theme, else Adwaita. hicolor always ends the chain.
+    public var iconThemes: [String] = []
+    /// Directories searched for icons before any theme (`icon-path`).
+    public var iconPath: [String] = []
     public var textAlignment = TextAlignment.left
     public var format = ToastFormat.standard
     /// Pango markup in `format` and in bodies is interpreted.
