@@ -33,10 +33,18 @@ let package = Package(
         .target(name: "CPerchSupport", dependencies: ["CWaylandClient"]),
         // The sd-bus vtable of org.freedesktop.Notifications (C macros).
         .target(name: "CPerchBus", dependencies: ["CSystemdBus"]),
+        // SVG icons: the daemon runs perch-svg on each document (memory, CPU
+        // and time limits; librsvg is never in the daemon), and perch-svg
+        // dlopens librsvg. zlib inflates .svgz; Perch maps it already.
+        .target(name: "CRsvg", linkerSettings: [.linkedLibrary("z")]),
+        .executableTarget(name: "perch-svg", dependencies: ["CRsvg", "CCairo"], linkerSettings: [.linkedLibrary("m")]),
+        // JPEG icons: libjpeg-turbo, dlopened on the first JPEG, behind a
+        // setjmp error handler.
+        .target(name: "CJPEG"),
 
         .target(name: "PerchCore"),
         .target(name: "PerchPlatform", dependencies: ["PerchCore", "CPerchSystem"]),
-        .target(name: "PerchRender", dependencies: ["PerchCore", "CCairo", "CPangoCairo"]),
+        .target(name: "PerchRender", dependencies: ["PerchCore", "CCairo", "CPangoCairo", "CRsvg", "CJPEG"]),
         .target(name: "PerchWayland",
                 dependencies: ["PerchCore", "PerchPlatform", "CWaylandClient", "CPerchSupport", "CXKBCommon"]),
         .target(name: "PerchBus", dependencies: ["PerchCore", "PerchPlatform", "CPerchBus", "CSystemdBus"]),

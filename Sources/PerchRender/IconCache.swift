@@ -1,4 +1,7 @@
-/// Decoded icons by path and box size, least recently used evicted first.
+import PerchCore
+
+/// Decoded icons by path, box size and colour, least recently used evicted
+/// first.
 ///
 /// A burst of notifications from one program reuses one icon, so decoding
 /// it once matters; icons from many programs must not grow memory without
@@ -9,12 +12,26 @@
 /// Bad files that exist are remembered with their stamp too: a client
 /// repeating a corrupt 4096² PNG gets it rejected without a second decode.
 /// Missing files are not remembered: there is nothing to decode, and they
-/// may appear later.
+/// may appear later. A symbolic icon drawn in two colours is two entries
+/// (decoded twice, then never again while both are in use).
 final class IconCache {
     private struct Key: Hashable {
         var path: String
         /// Buffer pixels.
         var box: Int
+        /// The colour a symbolic icon is drawn in, 8 bits a channel
+        /// (0xRRGGBBAA): colours closer than that draw the same pixels.
+        var colour: UInt32?
+
+        init(path: String, box: Int, colour: RGBA?) {
+            self.path = path
+            self.box = box
+            self.colour = colour.map { colour in
+                [colour.red, colour.green, colour.blue, colour.alpha].reduce(UInt32(0)) { word, channel in
+                    word << 8 | UInt32((min(max(channel, 0), 1) * 255).rounded())
+                }
+            }
+        }
     }
 
     private struct Entry {
@@ -34,13 +51,16 @@ final class IconCache {
     /// Number of entries held, good and bad (for tests).
     var count: Int { entries.count }
 
-    /// Whether an entry for `path` at `box` is held (for tests).
-    func holds(_ path: String, box: Int) -> Bool { entries[Key(path: path, box: box)] != nil }
+    /// Whether an entry for `path` at `box` in `colour` is held (for tests).
+    func holds(_ path: String, box: Int, colour: RGBA? = nil) -> Bool {
+        entries[Key(path: path, box: box, colour: colour)] != nil
+    }
 
-    /// The icon at `path` fitted to a `box`-pixel square.
-    func icon(at path: String, box: Int) -> Result<ScaledIcon, IconError> {
+    /// The icon at `path` (PNG, JPEG or SVG) fitted to a `box`-pixel
+    /// square; with a `colour`, drawn in it as a symbolic icon.
+    func icon(at path: String, box: Int, colour: RGBA? = nil) -> Result<ScaledIcon, IconError> {
         uses += 1
-        let key = Key(path: path, box: box)
+        let key = Key(path: path, box: box, colour: colour)
         if var entry = entries[key] {
             if case .success(let stamp) = IconLoader.stamp(of: path), stamp == entry.stamp {
                 entry.lastUse = uses
@@ -50,7 +70,7 @@ final class IconCache {
             entries[key] = nil
         }
 
-        let (result, stamp) = IconLoader.load(path: path, box: box)
+        let (result, stamp) = IconLoader.load(path: path, box: box, colour: colour)
         if let stamp {
             if entries.count >= capacity { evictLeastRecentlyUsed() }
             entries[key] = Entry(result: result, stamp: stamp, lastUse: uses)

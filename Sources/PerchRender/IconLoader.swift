@@ -1,12 +1,14 @@
 import CCairo
 import Glibc
+import PerchCore
 
-/// Reads PNG icons without trusting them.
+/// Reads icon files (PNG, JPEG, SVG) without trusting them.
 ///
 /// Icon paths come from other programs' notifications, so the file may be
-/// missing, a FIFO, a text file, truncated, or a 30000×30000 PNG meant to
-/// exhaust memory. The header is checked before anything is decoded, and
-/// every failure is an `IconError`, never a crash.
+/// missing, a FIFO, a text file, truncated, a 50 MB file, or a 30000×30000
+/// PNG meant to exhaust memory. The file's size and the image's header are
+/// checked before anything is decoded, and every failure is an
+/// `IconError`, never a crash. `IconDecoder` picks the decoder.
 enum IconLoader {
     /// Largest accepted width or height, in image pixels. Bounds the
     /// decoded size to 64 MiB before the image is scaled down.
@@ -36,15 +38,17 @@ enum IconLoader {
         return .success(FileStamp(info))
     }
 
-    /// Decodes the PNG at `path` and resamples it to fit a `box` × `box`
-    /// square (buffer pixels), keeping its aspect ratio. Small icons are
-    /// scaled up as well as large ones down, so every icon fills the space
-    /// the layout reserves for it and a 32 px icon stays the same size on a
-    /// scale-2 output (where the box is 64 buffer pixels).
+    /// Decodes the image at `path` and fits it to a `box` × `box` square
+    /// (buffer pixels), keeping its aspect ratio. Small icons are scaled up
+    /// as well as large ones down, so every icon fills the space the layout
+    /// reserves for it and a 32 px icon stays the same size on a scale-2
+    /// output (where the box is 64 buffer pixels). SVGs are rendered at
+    /// that size, not scaled. With a `colour`, the icon is drawn in it
+    /// (symbolic icons, see `SymbolicRecolor`).
     ///
     /// The stamp is returned even on failure when the file could be opened,
     /// so that a bad file can be remembered and not decoded again.
-    static func load(path: String, box: Int) -> (Result<ScaledIcon, IconError>, FileStamp?) {
+    static func load(path: String, box: Int, colour: RGBA? = nil) -> (Result<ScaledIcon, IconError>, FileStamp?) {
         // O_NONBLOCK: opening a FIFO with no writer must not hang the loop;
         // it is then rejected as not a regular file.
         let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
@@ -55,13 +59,18 @@ enum IconLoader {
         guard fstat(fd, &info) == 0 else { return (.failure(.unreadable(errno: errno)), nil) }
         let stamp = FileStamp(info)
         guard info.st_mode & S_IFMT == S_IFREG else { return (.failure(.notARegularFile), stamp) }
-        return (decode(fd, box: box), stamp)
+        let icon = IconDecoder.decode(fd, size: Int64(info.st_size), box: box)
+        guard let colour else { return (icon, stamp) }
+        return (icon.flatMap { SymbolicRecolor.recolored($0, colour) }, stamp)
     }
 
-    private static func decode(_ fd: Int32, box: Int) -> Result<ScaledIcon, IconError> {
+    /// Decodes the PNG open at `fd` (at its start), checking its size in
+    /// the header first.
+    static func decodePNG(_ fd: Int32, box: Int) -> Result<ScaledIcon, IconError> {
         switch readSize(fd) {
         case nil:
-            return .failure(.notPNG)
+            // The signature matched when the format was sniffed.
+            return .failure(.decodeFailed(CAIRO_STATUS_READ_ERROR))
         case let (width, height)? where width > maxDimension || height > maxDimension:
             return .failure(.tooLarge(width: width, height: height))
         default:
@@ -97,8 +106,19 @@ enum IconLoader {
         return (bigEndian32(16), bigEndian32(20))
     }
 
+    /// The whole file open at `fd`, `size` bytes as `fstat` reported
+    /// (already checked against the format's cap). A file that grew since
+    /// is cut there; one that shrank comes back short and fails to decode.
+    static func readAll(_ fd: Int32, size: Int64) -> [UInt8] {
+        let length = Int(size)
+        var bytes = [UInt8](repeating: 0, count: length)
+        let count = bytes.withUnsafeMutableBytes { length == 0 ? 0 : readFully(fd, $0.baseAddress!, length) }
+        bytes.removeSubrange(count...)
+        return bytes
+    }
+
     /// Reads until `count` bytes or end of file; returns how many were read.
-    private static func readFully(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    static func readFully(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
         var done = 0
         while done < count {
             let got = read(fd, buffer + done, count - done)

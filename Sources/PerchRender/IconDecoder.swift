@@ -1,0 +1,80 @@
+import Glibc
+
+/// The image formats icons come in, told apart by their first bytes: the
+/// same file is often named .png when it holds a JPEG (browsers' cached
+/// favicons, avatars), and a name says nothing about a path like
+/// `/tmp/tmpXYZ`.
+enum IconFormat: Equatable, CustomStringConvertible {
+    case png
+    case jpeg
+    /// XML whose root element is `<svg>`.
+    case svg
+    /// Gzip data, taken to be an .svgz document; the helper inflates it
+    /// (bounded) and librsvg then requires an `<svg>` root.
+    case svgz
+
+    /// Largest file read, in bytes, checked with `fstat` before reading.
+    /// PNG and JPEG icons of the largest accepted size (4096 px) are a few
+    /// MiB; an SVG icon of more than 4 MiB is a drawing, not an icon,
+    /// and its parse time and memory grow with its size.
+    var maxFileBytes: Int {
+        switch self {
+        case .png, .jpeg: 16 << 20
+        case .svg, .svgz: 4 << 20
+        }
+    }
+
+    var description: String {
+        switch self {
+        case .png: "PNG"
+        case .jpeg: "JPEG"
+        case .svg: "SVG"
+        case .svgz: "compressed SVG"
+        }
+    }
+
+    /// How many leading bytes `init?(sniffing:)` wants to see.
+    static let sniffLength = 512
+
+    /// The format the bytes start with, or nil. `prefix` is the file's
+    /// first `sniffLength` bytes, or all of a shorter file. An XML prolog
+    /// longer than that (a DOCTYPE with many entities) counts as SVG and
+    /// is left to librsvg, which refuses any other root.
+    init?(sniffing prefix: [UInt8]) {
+        if prefix.starts(with: [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]) {
+            self = .png
+        } else if prefix.starts(with: [0xFF, 0xD8, 0xFF]) {
+            self = .jpeg
+        } else if prefix.starts(with: [0x1F, 0x8B]) {
+            self = .svgz
+        } else if SVGDecoder.hasSVGRoot(prefix, complete: prefix.count < IconFormat.sniffLength) {
+            self = .svg
+        } else {
+            return nil
+        }
+    }
+}
+
+/// Reads an icon file's format and decodes it with the right decoder,
+/// fitted to its box.
+enum IconDecoder {
+    /// Decodes the regular file open at `fd`, `size` bytes long (from
+    /// `fstat`), fitted to a `box`-pixel square.
+    static func decode(_ fd: Int32, size: Int64, box: Int) -> Result<ScaledIcon, IconError> {
+        var prefix = [UInt8](repeating: 0, count: IconFormat.sniffLength)
+        let count = prefix.withUnsafeMutableBytes { IconLoader.readFully(fd, $0.baseAddress!, $0.count) }
+        prefix.removeSubrange(count...)
+        guard let format = IconFormat(sniffing: prefix) else { return .failure(.unknownFormat) }
+        guard size <= Int64(format.maxFileBytes) else { return .failure(.fileTooLarge(format: format, bytes: size)) }
+        guard lseek(fd, 0, SEEK_SET) == 0 else { return .failure(.unreadable(errno: errno)) }
+
+        switch format {
+        case .png:
+            return IconLoader.decodePNG(fd, box: box)
+        case .jpeg:
+            return JPEGDecoder.decode(IconLoader.readAll(fd, size: size), box: box)
+        case .svg, .svgz:
+            return SVGDecoder.decode(IconLoader.readAll(fd, size: size), box: box)
+        }
+    }
+}
