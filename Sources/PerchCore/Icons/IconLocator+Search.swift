@@ -1,0 +1,77 @@
+/// The lookup proper: one name through the steps, listing a directory only
+/// the first time a search needs it.
+extension IconLocator {
+    /// A file name to look for in a directory, and what finding it means.
+    private struct Candidate {
+        var fileName: String
+        var format: IconFileFormat
+        var isSymbolic: Bool
+    }
+
+    func search(_ request: Request) -> IconFile? {
+        let candidates = candidates(for: request.name)
+        guard !candidates.isEmpty else { return nil }
+        var position = 0
+        while let step = step(at: position) {
+            position += 1
+            switch step {
+            case .theme(let theme):
+                if let file = search(theme, request, candidates) { return file }
+            case .plain(let directory, let names):
+                if let candidate = candidates.first(where: { names.contains($0.fileName) }) {
+                    return IconFile(path: "\(directory)/\(candidate.fileName)", format: candidate.format,
+                                    origin: .unthemed, isSymbolic: candidate.isSymbolic)
+                }
+            }
+        }
+        return nil
+    }
+
+    /// The spec's extension order (png, svg, xpm) among the formats the
+    /// renderer takes; a symbolic name also matches GTK's pre-rendered
+    /// `name.symbolic.png`, right after the plain PNG.
+    private func candidates(for name: String) -> [Candidate] {
+        let symbolic = IconName.isSymbolic(name)
+        var list: [Candidate] = []
+        for format in IconFileFormat.allCases where options.formats.contains(format) {
+            list.append(Candidate(fileName: "\(name).\(format.rawValue)", format: format, isSymbolic: symbolic))
+            if symbolic, format == .png {
+                list.append(Candidate(fileName: "\(name).symbolic.png", format: .png, isSymbolic: true))
+            }
+        }
+        return list
+    }
+
+    /// Exact match first, in index order then root order; then the closest
+    /// directory, ties going to the larger one. A directory is listed only
+    /// when it could be the answer.
+    private func search(_ theme: PreparedTheme, _ request: Request, _ candidates: [Candidate]) -> IconFile? {
+        let directories = theme.index.directories
+        func first(at position: Int) -> IconFile? {
+            for root in roots(of: theme, at: position) {
+                if let candidate = candidates.first(where: { root.names.contains($0.fileName) }) {
+                    return IconFile(path: "\(root.path)/\(candidate.fileName)", format: candidate.format,
+                                    origin: .theme(theme.name, directories[position]),
+                                    isSymbolic: candidate.isSymbolic)
+                }
+            }
+            return nil
+        }
+
+        for position in directories.indices
+        where directories[position].matches(size: request.size, scale: request.scale) {
+            if let file = first(at: position) { return file }
+        }
+
+        var best: (file: IconFile, distance: Int, pixels: Int)?
+        for position in directories.indices {
+            let distance = directories[position].distance(size: request.size, scale: request.scale)
+            let pixels = directories[position].largestPixels
+            if let best, distance > best.distance || (distance == best.distance && pixels <= best.pixels) {
+                continue
+            }
+            if let file = first(at: position) { best = (file, distance, pixels) }
+        }
+        return best?.file
+    }
+}
