@@ -77,7 +77,7 @@ test: deps static-cxx
 static-cxx:
 	@mkdir -p $(STATIC_CXX_DIR)
 	@if [ link/perch.order -nt $(RELEASE)/perch ]; then rm -f $(RELEASE)/perch; fi
-	@rm -f $(RELEASE)/perch.build/*.o $(RELEASE)/perchctl.build/*.o
+	@rm -f $(RELEASE)/perch.build/*.o $(RELEASE)/perchctl.build/*.o $(RELEASE)/perch-svg.build/*.o
 	@if [ -n "$(filter /%,$(LIBSTDCXX_A))" ]; then echo "INPUT($(LIBSTDCXX_A))" > $(STATIC_CXX_DIR)/libstdc++.so; fi
 
 unit:
@@ -109,14 +109,14 @@ install:
 	test -x $(RELEASE)/perch || $(MAKE) build
 	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(DATADIR)/dbus-1/services" "$(DESTDIR)$(USERUNITDIR)" \
 		"$(DESTDIR)$(DATADIR)/doc/perch"
-	install -m 0755 $(RELEASE)/perch $(RELEASE)/perchctl "$(DESTDIR)$(BINDIR)/"
+	install -m 0755 $(RELEASE)/perch $(RELEASE)/perchctl $(RELEASE)/perch-svg "$(DESTDIR)$(BINDIR)/"
 	sed 's|@bindir@|$(BINDIR)|g' contrib/org.freedesktop.Notifications.service.in \
 		> "$(DESTDIR)$(DATADIR)/dbus-1/services/org.freedesktop.Notifications.service"
 	sed 's|^ExecStart=perch|ExecStart=$(BINDIR)/perch|' contrib/perch.service > "$(DESTDIR)$(USERUNITDIR)/perch.service"
 	install -m 0644 contrib/config.example docs/config.md docs/protocol.md README.md "$(DESTDIR)$(DATADIR)/doc/perch/"
 
 uninstall:
-	rm -f "$(DESTDIR)$(BINDIR)/perch" "$(DESTDIR)$(BINDIR)/perchctl" \
+	rm -f "$(DESTDIR)$(BINDIR)/perch" "$(DESTDIR)$(BINDIR)/perchctl" "$(DESTDIR)$(BINDIR)/perch-svg" \
 		"$(DESTDIR)$(DATADIR)/dbus-1/services/org.freedesktop.Notifications.service" \
 		"$(DESTDIR)$(USERUNITDIR)/perch.service"
 	rm -rf "$(DESTDIR)$(DATADIR)/doc/perch"

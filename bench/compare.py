@@ -28,6 +28,8 @@ ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
 LAT_SAMPLES = int(os.environ.get("BENCH_LATENCY_SAMPLES", "20"))
 IDLE_S = float(os.environ.get("BENCH_IDLE_SECONDS", "10"))
 ABUSE_N = int(os.environ.get("BENCH_ABUSE_N", "10000"))
+# A theme icon every desktop has (Debian's adwaita-icon-theme).
+THEME_ICON = "dialog-information"
 GROWTH_ROUNDS = 4
 MAKO = "/usr/bin/mako"
 PY = "/usr/bin/python3"
@@ -469,6 +471,17 @@ def run_perch_extra(b, res):
         wait_idle(pid, timeout=10)
         res["reflow_frames"].extend(frames(trace, t))
 
+        # The same burst of 100 without an icon and with one theme icon
+        # (Adwaita's): the icon is looked up and decoded once, then cached.
+        for key, icon in (("cpu_100_plain", ""), ("cpu_100_icon", THEME_ICON)):
+            def burst():
+                posted = b.call("notify", n=100, expire=0, timeout=30, icon=icon)
+                wait_idle(pid, timeout=30)
+                return posted
+            r = spent(pid, res, key, burst)
+            b.call("close", ids=r["ids"], timeout=30)
+            wait_idle(pid, timeout=30)
+
         sock = os.path.join(b.env["XDG_RUNTIME_DIR"], "perch", b.env["WAYLAND_DISPLAY"] + ".sock")
         c0 = cpu_ns(pid)
         try:
@@ -556,6 +569,8 @@ def table(P, M):
     row("frame: 5-toast reflow, median (µs)", None, "%.0f", "reflow_med")
     row("frame: 5-toast reflow, p99 (µs)", None, "%.0f", "reflow_p99")
     row("frames answered < 16.7 ms (%)", None, "%.1f", "frames_ok")
+    row("CPU: burst of 100, no icon, to rest (ms)", None, "%.1f", "cpu_100_plain")
+    row("CPU: burst of 100, one theme icon, to rest (ms)", None, "%.1f", "cpu_100_icon")
     row("abuse %d Notify: ids back" % ABUSE_N, "abuse_ok", "%d")
     row("abuse: all replies back (s)", "abuse_replies_s", "%.2f")
     row("abuse: drained, daemon idle again (s)", "abuse_drain_s", "%.2f")

@@ -33,8 +33,8 @@ def real():
     return time.clock_gettime_ns(time.CLOCK_REALTIME)
 
 
-def notify_args(summary, body, expire):
-    return ("bench", dbus.UInt32(0), "", summary, body, dbus.Array([], signature="s"),
+def notify_args(summary, body, expire, icon=""):
+    return ("bench", dbus.UInt32(0), icon, summary, body, dbus.Array([], signature="s"),
             dbus.Dictionary({}, signature="sv"), dbus.Int32(expire))
 
 
@@ -95,8 +95,8 @@ class Driver:
                 "errors": len(errors), "error_kinds": kinds, "missing": state["left"],
                 "ids": ok if n <= 2000 else ok[:1] + ok[-1:]}
 
-    def notify(self, n, expire, timeout):
-        args = [notify_args("Bench %d" % i, "a body line for notification %d" % i, expire)
+    def notify(self, n, expire, timeout, icon=""):
+        args = [notify_args("Bench %d" % i, "a body line for notification %d" % i, expire, icon)
                 for i in range(n)]
         return self.calls("Notify", "susssasa{sv}i", args, timeout)
 

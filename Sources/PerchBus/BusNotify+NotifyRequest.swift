@@ -9,10 +9,11 @@ extension BusNotify {
         var request = NotifyRequest(title: summary)
         request.body = body
         request.app = appName
-        // Spec order: image-data, then image-path, then app_icon. Perch
-        // draws PNG files, so only paths and file:// URIs count; themed icon
-        // names are not looked up.
-        request.iconPath = imagePath.flatMap(Self.filePath) ?? Self.filePath(appIcon)
+        // Spec order: image-data, then image-path, then app_icon. Each of the
+        // last two is a path, a file:// URI or a theme icon name, told apart
+        // where the icon is looked up; the desktop-entry hint's icon is the
+        // daemon's to find (it reads the .desktop file).
+        request.iconPath = [imagePath, appIcon].lazy.compactMap { $0 }.first { !$0.isEmpty }
         request.urgency = urgency
         switch expireTimeout {
         case -1: request.timeout = nil
@@ -26,46 +27,6 @@ extension BusNotify {
         request.synchronousTag = synchronousTag
         request.image = image.flatMap(\.toastImage)
         return request
-    }
-
-    /// The file an icon string names: an absolute path as is, a `file://`
-    /// URI decoded; nil for icon names and other schemes.
-    static func filePath(_ icon: String) -> String? {
-        if icon.hasPrefix("/") { return icon }
-        let scheme = "file://"
-        guard icon.hasPrefix(scheme) else { return nil }
-        // file:///path or file://localhost/path
-        var rest = Substring(icon.dropFirst(scheme.count))
-        if rest.hasPrefix("localhost/") { rest = rest.dropFirst("localhost".count) }
-        guard rest.hasPrefix("/") else { return nil }
-        return percentDecoded(rest)
-    }
-
-    /// `%XX` escapes replaced by their bytes; nil when the result is not
-    /// UTF-8 or an escape is malformed.
-    private static func percentDecoded(_ text: Substring) -> String? {
-        var bytes: [UInt8] = []
-        var iterator = Array(text.utf8).makeIterator()
-        while let byte = iterator.next() {
-            guard byte == UInt8(ascii: "%") else {
-                bytes.append(byte)
-                continue
-            }
-            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue)
-            else { return nil }
-            bytes.append(high << 4 | low)
-        }
-        guard !bytes.contains(0) else { return nil }
-        return String(validating: bytes, as: UTF8.self)
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }
 

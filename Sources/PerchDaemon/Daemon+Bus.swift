@@ -9,6 +9,23 @@ extension Daemon {
     static let capabilities = ["actions", "body", "body-markup", "icon-static", "persistence",
                                "x-canonical-private-synchronous"]
 
+    /// The request, with the icon of its `desktop-entry` hint's `.desktop`
+    /// file when it names no icon and has no pixels: the spec's last
+    /// resort, read here (a file) and then kept with the notification.
+    func withDesktopEntryIcon(_ notify: BusNotify) -> NotifyRequest {
+        var request = notify.notifyRequest
+        guard request.iconPath == nil, request.image == nil, let entry = notify.desktopEntry, !entry.isEmpty
+        else { return request }
+        let (source, problems) = iconLocator.desktopEntryIcon(entry)
+        for problem in problems { Log.warning("icons: \(problem.message)") }
+        switch source {
+        case .file(let path)?: request.iconPath = path
+        case .themed(let name)?: request.iconPath = name
+        case nil: break
+        }
+        return request
+    }
+
     func startBus(replace: Bool) throws(StartupError) {
         do {
             bus = try NotificationsBus(
@@ -16,7 +33,7 @@ extension Daemon {
                 handlers: .init(
                     notify: { [unowned self] notify in
                         // (The bus has logged the request's diagnostics.)
-                        .success(self.post(notify.notifyRequest, from: nil, at: MonotonicClock.now()))
+                        .success(self.post(self.withDesktopEntryIcon(notify), from: nil, at: MonotonicClock.now()))
                     },
                     closeNotification: { [unowned self] id in
                         let (_, effects) = self.service.dismiss(.id(id), reason: .closedByCall, at: MonotonicClock.now())

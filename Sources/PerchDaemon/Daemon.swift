@@ -58,6 +58,11 @@ public final class Daemon {
     /// The most notifications the board held since freed memory was last
     /// given back (see `releaseAfterAFlood`).
     var boardPeak = 0
+    /// The icon directories on disk, listed once and kept while their
+    /// timestamps hold (shared by every locator a reload makes).
+    let iconDirectories = IconDirectories()
+    /// Where icon names are looked up, from `icon-theme` and `icon-path`.
+    var iconLocator: IconLocator!
     /// The instant the board was last brought to (frames never go back).
     var lastRefresh = Instant(nanoseconds: 0)
 
@@ -85,6 +90,8 @@ public final class Daemon {
         // Fonts and Pango load with the first notification measured: several
         // MB an idle daemon does not need yet.
         scene = Scene(connection: connection, look: Self.look(global))
+        iconLocator = makeIconLocator(global)
+        scene.iconLocator = iconLocator
         do {
             timer = try DeadlineTimer(loop: loop) { [unowned self] in
                 self.hooks.killOverdue(now: MonotonicClock.now())
@@ -119,6 +126,17 @@ public final class Daemon {
     /// The scene's look from the config's global keys.
     static func look(_ global: Resolved) -> SceneLook {
         SceneLook(style: global.style, margins: global.stack.margins, layer: global.layer, outputName: global.output)
+    }
+
+    /// An icon locator for the config's themes and directories; problems
+    /// with the theme choice (a bad name) are logged here, once.
+    func makeIconLocator(_ global: Resolved) -> IconLocator {
+        let (themes, problems) = IconThemePreference.themes(configured: global.iconThemes,
+                                                             environment: Environment.value,
+                                                             fileSystem: iconDirectories)
+        for problem in problems { Log.warning("icons: \(problem.message)") }
+        let paths = IconSearchPaths.standard(environment: Environment.value, extraDirectories: global.iconPath)
+        return IconLocator(themes: themes, paths: paths, fileSystem: iconDirectories)
     }
 
     /// Serves until a signal or the compositor ends it.

@@ -144,6 +144,13 @@ final class Scene {
     /// Height of the "+N more" marker, surface pixels.
     var markerHeight: Int { painter.markerHeight }
 
+    /// Where icon names are looked up; a new one (a reload) applies to the
+    /// toasts drawn from then on.
+    var iconLocator: IconLocator? {
+        get { painter.iconLocator }
+        set { painter.iconLocator = newValue }
+    }
+
     /// The configured height of a lane's stage, once known.
     func stageHeight(for lane: Lane) -> Int? { stages[lane]?.size?.height }
 

@@ -9,6 +9,12 @@ import PerchWayland
 /// stages or frames; the scene says what to draw and when.
 final class ToastPainter {
     private let renderer = ToastRenderer()
+
+    /// Where icon names are looked up (see `ToastRenderer.iconLocator`).
+    var iconLocator: IconLocator? {
+        get { renderer.iconLocator }
+        set { renderer.iconLocator = newValue }
+    }
     /// The default look (the marker's); its width is every stack toast's.
     var style: ToastStyle
 

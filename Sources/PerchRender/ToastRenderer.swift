@@ -37,6 +37,12 @@ public final class ToastRenderer {
     /// for each button is cheaper than keeping a layout per button.
     lazy var buttonLabel = TextBlock(layout: fonts.makeLayout(), role: .title)
     private let icons = IconCache(capacity: 16)
+    /// Finds the file an icon name stands for (the Icon Theme
+    /// Specification); nil = only paths are drawn. The daemon sets it from
+    /// the config (`icon-theme`, `icon-path`).
+    public var iconLocator: IconLocator?
+    /// Problems already told (see `reportOnce`).
+    private var reportedProblems: Set<String> = []
     /// Image-data icons, converted and scaled once per toast.
     private let images = ImageDataCache()
 
@@ -292,14 +298,36 @@ public final class ToastRenderer {
                 return nil
             }
         }
-        guard let path = content.iconPath, !path.isEmpty else { return nil }
-        switch icons.icon(at: path, box: box) {
+        guard let text = content.iconPath, !text.isEmpty else { return nil }
+        var path = text
+        var colour: RGBA?
+        if let iconLocator {
+            // A name is looked up in the themes, a path or file:// URI taken
+            // as given; the locator reports each problem once.
+            let resolution = iconLocator.resolve(NotificationIconHints(appIcon: text), size: style.iconSize,
+                                                 scale: scale)
+            for diagnostic in resolution.diagnostics { diagnostics.append("icon: \(diagnostic.message)") }
+            guard case .file(let file)? = resolution.icon else { return nil }
+            path = file.path
+            // Symbolic icons are drawn in the text's colour.
+            if file.isSymbolic { colour = style.text }
+        } else if !text.hasPrefix("/") {
+            return nil
+        }
+        switch icons.icon(at: path, box: box, colour: colour) {
         case .success(let icon):
             return icon
         case .failure(let error):
-            diagnostics.append("icon \(path): \(error)")
+            reportOnce("icon \(path): \(error)")
             return nil
         }
+    }
+
+    /// A bad file is remembered by the icon cache and comes back as the same
+    /// error each time its toast is measured or drawn: it is told once.
+    private func reportOnce(_ problem: String) {
+        if reportedProblems.count >= 256 { reportedProblems.removeAll() }
+        if reportedProblems.insert(problem).inserted { diagnostics.append(problem) }
     }
 
     func note(_ problem: String?, in part: String) {

@@ -79,7 +79,7 @@ struct IconTests {
         let scratch = ScratchDirectory()
         let path = scratch.bytes("corrupt.png", (0..<2000).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) })
         let toast = render(ToastContent(title: "Title", body: "Body", iconPath: path))
-        #expect(toast.diagnostics == ["icon \(path): not a PNG file"])
+        #expect(toast.diagnostics == ["icon \(path): not a PNG, JPEG or SVG image"])
         #expect(toast.geometry == render(ToastContent(title: "Title", body: "Body")).geometry)
     }
 
@@ -98,7 +98,7 @@ struct IconTests {
     func oddPaths() {
         let scratch = ScratchDirectory()
         let empty = scratch.bytes("empty.png", [])
-        #expect(render(ToastContent(title: "T", iconPath: empty)).diagnostics == ["icon \(empty): not a PNG file"])
+        #expect(render(ToastContent(title: "T", iconPath: empty)).diagnostics == ["icon \(empty): not a PNG, JPEG or SVG image"])
         #expect(render(ToastContent(title: "T", iconPath: scratch.path)).diagnostics == ["icon \(scratch.path): not a regular file"])
         #expect(render(ToastContent(title: "T", iconPath: "")).diagnostics.isEmpty, "an empty path means no icon")
     }

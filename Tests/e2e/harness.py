@@ -635,14 +635,16 @@ class Ctx:
 def prepare_bindir(src):
     """Copy perch and perchctl where the session user can execute them (the
     checkout may be under /root, which that user cannot traverse)."""
-    for name in ("perch", "perchctl", "perch-test-pointer"):
+    # perch-svg: the helper that renders SVG icons, found beside perch.
+    names = ("perch", "perchctl", "perch-svg", "perch-test-pointer")
+    for name in names:
         p = os.path.join(src, name)
         if not os.access(p, os.X_OK):
             raise SystemExit("e2e: %s not found or not executable (build first: "
                              "swift build -c release, or set PERCH_BIN_DIR)" % p)
     d = tempfile.mkdtemp(prefix="perch-e2e-bin-")
     os.chmod(d, 0o755)
-    for name in ("perch", "perchctl", "perch-test-pointer"):
+    for name in names:
         dst = os.path.join(d, name)
         shutil.copy2(os.path.realpath(os.path.join(src, name)), dst)
         os.chmod(dst, 0o755)

@@ -165,7 +165,12 @@ extension IconLocator {
             return nil
         case .bytes(let bytes):
             let (index, problems) = IconThemeIndex.parse(bytes)
-            for problem in problems { report(.brokenFile, "\(path): \(problem)") }
+            // One line per file, however broken: the first problem and how
+            // many more.
+            if let first = problems.first {
+                let more = problems.count > 1 ? " (and \(problems.count - 1) more problem\(problems.count > 2 ? "s" : ""))" : ""
+                report(.brokenFile, "\(path): \(first)\(more)")
+            }
             return index
         }
     }

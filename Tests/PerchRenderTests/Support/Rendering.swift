@@ -11,7 +11,8 @@ func makeRenderer() -> ToastRenderer {
 struct Rendered {
     var canvas: Canvas
     var geometry: ToastGeometry
-    /// The draw call's diagnostics.
+    /// What measuring and drawing reported, each problem once (the
+    /// renderer tells a bad icon file once, wherever it meets it first).
     var diagnostics: [String]
 }
 
@@ -19,10 +20,12 @@ func render(_ content: ToastContent, style: ToastStyle = ToastStyle(), scale: In
             opacity: Double = 1, highlight: ButtonHighlight = .none, renderer: ToastRenderer? = nil) -> Rendered {
     let renderer = renderer ?? makeRenderer()
     let geometry = renderer.geometry(for: content, style: style)
+    let measured = renderer.diagnostics
     let canvas = Canvas(width: style.width * scale, height: geometry.height * scale)
     renderer.draw(content, style: style, geometry: geometry, into: canvas.target, scale: scale, opacity: opacity,
                   highlight: highlight)
-    return Rendered(canvas: canvas, geometry: geometry, diagnostics: renderer.diagnostics)
+    let drawn = renderer.diagnostics.filter { !measured.contains($0) }
+    return Rendered(canvas: canvas, geometry: geometry, diagnostics: measured + drawn)
 }
 
 /// Text long enough to overflow any card.
