@@ -597,7 +597,8 @@ def main():
             "pss_1100", "pss_growth", "pss_growth2", "pss_growth_last", "cpu_1", "cs_1", "cs_100", "cpu_100", "cpu_1000", "cpu_close1000", "idle0_cpu", "idle0_cs",
             "idle1_cpu", "idle1_cs", "latency_ms", "latency_med", "latency_p90", "abuse_ok",
             "abuse_replies_s", "abuse_drain_s", "abuse_cpu", "probe_max", "probe_med", "abuse_notes",
-            "slide_frames", "reflow_frames", "sock_ok", "sock_replies_s", "sock_drain_s", "sock_cpu"]
+            "slide_frames", "reflow_frames", "sock_ok", "sock_replies_s", "sock_drain_s", "sock_cpu",
+            "cpu_100_plain", "cpu_100_icon"]
     P = {k: [] for k in keys}
     M = {k: [] for k in keys}
     t_start = time.monotonic()
@@ -642,6 +643,30 @@ def main():
     print("abuse, mako:  %s" % "; ".join(M["abuse_notes"]))
     if P.get("abuse_notes_sock"):
         print(P["abuse_notes_sock"])
+    print_icon_lookups(os.environ.get("PERCH_BIN_DIR", os.path.join(harness.REPO, ".build", "release")))
+
+
+def print_icon_lookups(bindir):
+    """The first lookup of a theme name in a new process (directories listed
+    and index.theme read, the page cache warm) and a repeated one, from
+    `perch --find-icon`, median of 5: what the first notification naming a
+    new icon pays, and what every later one does."""
+    print()
+    print("icon lookup (perch --find-icon, median of 5; Adwaita %s, hicolor)"
+          % ("installed" if os.path.isdir("/usr/share/icons/Adwaita") else "MISSING"))
+    for name, size in (("dialog-information", 32), ("dialog-information", 48),
+                       ("audio-volume-high-symbolic", 32), ("no-such-icon", 32)):
+        firsts, agains, found = [], [], "?"
+        for _ in range(5):
+            r = subprocess.run([os.path.join(bindir, "perch"), "--icon-size", str(size), "--find-icon", name],
+                               capture_output=True, text=True, timeout=30)
+            m = re.search(r"first lookup: ([0-9.]+) ms; again: ([0-9.]+) ms", r.stdout)
+            if m:
+                firsts.append(float(m.group(1)))
+                agains.append(float(m.group(2)))
+            found = "found" if r.returncode == 0 else "not found"
+        print("  %-28s %2d px: first %s ms, again %s ms (%s)"
+              % (name, size, "%.2f" % med(firsts) if firsts else "—", "%.3f" % med(agains) if agains else "—", found))
 
 
 if __name__ == "__main__":

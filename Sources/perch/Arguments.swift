@@ -10,6 +10,7 @@ struct ArgumentError: Error {
 let usage = """
     usage: perch [-c FILE] [--replace] [--no-dbus] [--state FILE] [-v] [--KEY VALUE]...
            perch --check-config [FILE]
+           perch --find-icon NAME [--scale N] [-c FILE]
            perch --help | --version
 
     Perch, a notification daemon for Wayland compositors with wlr-layer-shell.
@@ -18,6 +19,10 @@ let usage = """
 
       -c, --config FILE      read FILE instead of $XDG_CONFIG_HOME/perch/config
       --check-config [FILE]  report problems in the config and exit (1 on errors)
+      --find-icon NAME       look an icon name up as a notification's would be
+                             (the config's icon-theme, icon-path and icon-size),
+                             print the file and how long the lookup took, exit
+      --scale N              with --find-icon: the output scale (default 1)
       --replace              take org.freedesktop.Notifications from another daemon
       --no-dbus              serve the control socket only
       --state FILE           where history, modes and live notifications are kept
@@ -40,6 +45,9 @@ struct Invocation {
     /// `key=value` lines from `--KEY VALUE` options.
     var overrideLines: [String] = []
     var options = Daemon.Options()
+    /// `--find-icon NAME`: look it up and exit.
+    var findIcon: String?
+    var iconScale = 1
 }
 
 /// Reads the command line. Returns nil for --help and --version (already
@@ -70,6 +78,13 @@ func parseArguments(_ arguments: [String]) throws(ArgumentError) -> Invocation? 
             if let next = remaining.first, !next.hasPrefix("-") {
                 invocation.configPath = remaining.popFirst()
             }
+        case "--find-icon":
+            invocation.findIcon = try value(argument)
+        case "--scale":
+            guard let scale = Int(try value(argument)), (1...8).contains(scale) else {
+                throw ArgumentError(message: "--scale takes a whole number from 1 to 8")
+            }
+            invocation.iconScale = scale
         case "--replace":
             invocation.options.replaceBusOwner = true
         case "--no-dbus":

@@ -27,6 +27,13 @@ if invocation.checkConfig {
     exit(config == nil ? 1 : 0)
 }
 
+if let name = invocation.findIcon {
+    let (config, diagnostics) = source.load()
+    for diagnostic in diagnostics { print(diagnostic) }
+    guard let config else { exit(1) }
+    exit(findIcon(name, global: config.global, scale: invocation.iconScale) ? 0 : 1)
+}
+
 let daemon: Daemon
 do {
     daemon = try Daemon(options: invocation.options, configSource: source)
