@@ -58,6 +58,9 @@ static void run_helper(const char *helper, int input, int output, const char *bo
     // the daemon's journal; what matters comes back on stdout.
     int null = open("/dev/null", O_WRONLY);
     if (null >= 0) dup2(null, STDERR_FILENO);
+    // Nothing else of the daemon's (its Wayland and bus connections) for a
+    // process that parses hostile input, whether or not it is close-on-exec.
+    close_range(STDERR_FILENO + 1, ~0u, 0);
     // The daemon blocks the signals its signalfd reads and ignores SIGPIPE;
     // both would be inherited across exec.
     sigset_t none;

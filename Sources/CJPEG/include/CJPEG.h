@@ -6,9 +6,11 @@
 // called libjpeg, which then fails with the message, so no libjpeg error
 // ever crosses into Swift (longjmp over Swift frames is undefined).
 //
-// Loaded lazily like librsvg, for the same reason on a smaller scale: it
-// is not otherwise in Perch's process, and few notifications carry JPEGs.
-// Separate PerchJPEG values may be used from separate threads.
+// Loaded on the first JPEG: it is not otherwise in Perch's process, and
+// few notifications carry JPEGs. Each perch_jpeg_close() hands the pages
+// of libjpeg's code and tables back (jpeg.c), so an idle daemon does not
+// keep them resident after a JPEG. Separate PerchJPEG values may be used
+// from separate threads.
 #ifndef PERCH_CJPEG_H
 #define PERCH_CJPEG_H
 
