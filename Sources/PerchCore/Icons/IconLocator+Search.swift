@@ -63,15 +63,32 @@ extension IconLocator {
             if let file = first(at: position) { return file }
         }
 
-        var best: (file: IconFile, distance: Int, pixels: Int)?
-        for position in directories.indices {
-            let distance = directories[position].distance(size: request.size, scale: request.scale)
-            let pixels = directories[position].largestPixels
-            if let best, distance > best.distance || (distance == best.distance && pixels <= best.pixels) {
-                continue
+        // Nearest first (ties to the larger, then in index order): the first
+        // directory that has the icon is the answer, so a theme with no exact
+        // size lists only the directories nearer than the one that has it,
+        // not all of them.
+        struct Ranked {
+            var position: Int
+            var distance: Int
+            var pixels: Int
+
+            func isBetter(than other: Ranked) -> Bool {
+                if distance != other.distance { return distance < other.distance }
+                if pixels != other.pixels { return pixels > other.pixels }
+                return position < other.position
             }
-            if let file = first(at: position) { best = (file, distance, pixels) }
         }
-        return best?.file
+        var ranked: [Ranked] = []
+        ranked.reserveCapacity(directories.count)
+        for position in directories.indices {
+            ranked.append(Ranked(position: position,
+                                 distance: directories[position].distance(size: request.size, scale: request.scale),
+                                 pixels: directories[position].largestPixels))
+        }
+        ranked.sort { $0.isBetter(than: $1) }
+        for candidate in ranked {
+            if let file = first(at: candidate.position) { return file }
+        }
+        return nil
     }
 }
