@@ -56,11 +56,10 @@ enum SVGDecoder {
 
     /// A Cairo image surface holding `pixels` (ARGB32 words, rows packed).
     private static func surface(from pixels: [UInt32], width: Int, height: Int) -> Result<OpaquePointer, IconError> {
-        let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))!
-        let status = cairo_surface_status(surface)
-        guard status == CAIRO_STATUS_SUCCESS, let data = cairo_image_surface_get_data(surface) else {
-            cairo_surface_destroy(surface)
-            return .failure(.cairo(status == CAIRO_STATUS_SUCCESS ? CAIRO_STATUS_NO_MEMORY : status))
+        let surface: OpaquePointer, data: UnsafeMutablePointer<UInt8>
+        switch ImageSurface.make(width: width, height: height) {
+        case .success(let made): (surface, data) = made
+        case .failure(let error): return .failure(error)
         }
         // Cairo may pad rows beyond 4 × width bytes.
         let stride = Int(cairo_image_surface_get_stride(surface))

@@ -10,11 +10,10 @@ extension ToastImage {
     /// the channels and make translucent pixels too bright (Cairo's OVER
     /// adds the colour as given, assuming it is already scaled by alpha).
     func makeSurface() -> Result<OpaquePointer, IconError> {
-        let surface = cairo_image_surface_create(CAIRO_FORMAT_ARGB32, Int32(width), Int32(height))!
-        let status = cairo_surface_status(surface)
-        guard status == CAIRO_STATUS_SUCCESS, let data = cairo_image_surface_get_data(surface) else {
-            cairo_surface_destroy(surface)
-            return .failure(.cairo(status == CAIRO_STATUS_SUCCESS ? CAIRO_STATUS_NO_MEMORY : status))
+        let surface: OpaquePointer, data: UnsafeMutablePointer<UInt8>
+        switch ImageSurface.make(width: width, height: height) {
+        case .success(let made): (surface, data) = made
+        case .failure(let error): return .failure(error)
         }
         // Cairo may pad rows beyond 4 × width bytes.
         let stride = Int(cairo_image_surface_get_stride(surface))
