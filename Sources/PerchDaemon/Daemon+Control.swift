@@ -73,8 +73,7 @@ extension Daemon {
         // The scene first: the toasts the service redraws take its new width.
         let global = loaded.global
         scene.reconfigure(Self.look(global))
-        iconLocator = makeIconLocator(global)
-        scene.iconLocator = iconLocator
+        madeIconLocator = nil
         execute(service.reload(loaded, at: MonotonicClock.now()))
         hooks.timeout = global.hookTimeout
         needsRefresh = true

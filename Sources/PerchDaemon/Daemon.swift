@@ -61,8 +61,16 @@ public final class Daemon {
     /// The icon directories on disk, listed once and kept while their
     /// timestamps hold (shared by every locator a reload makes).
     let iconDirectories = IconDirectories()
-    /// Where icon names are looked up, from `icon-theme` and `icon-path`.
-    var iconLocator: IconLocator!
+    /// Where icon names are looked up, from `icon-theme` and `icon-path`:
+    /// made when the first icon name needs it (an idle daemon never reads
+    /// a theme), dropped by a reload.
+    var madeIconLocator: IconLocator?
+    var iconLocator: IconLocator {
+        if let madeIconLocator { return madeIconLocator }
+        let made = makeIconLocator(service.global)
+        madeIconLocator = made
+        return made
+    }
     /// The instant the board was last brought to (frames never go back).
     var lastRefresh = Instant(nanoseconds: 0)
 
@@ -90,8 +98,7 @@ public final class Daemon {
         // Fonts and Pango load with the first notification measured: several
         // MB an idle daemon does not need yet.
         scene = Scene(connection: connection, look: Self.look(global))
-        iconLocator = makeIconLocator(global)
-        scene.iconLocator = iconLocator
+
         do {
             timer = try DeadlineTimer(loop: loop) { [unowned self] in
                 self.hooks.killOverdue(now: MonotonicClock.now())
@@ -111,6 +118,7 @@ public final class Daemon {
         // turn's events told it (a hover before the frame it changes).
         scene.onNeedsRefresh = { [unowned self] in self.needsRefresh = true }
         scene.onInput = { [unowned self] input in self.received(input) }
+        scene.iconLocator = { [unowned self] in self.iconLocator }
         connection.onLost = { [unowned self] error in
             self.outcome = .compositorLost(error.description)
             self.loop.stop()

@@ -146,7 +146,7 @@ final class Scene {
 
     /// Where icon names are looked up; a new one (a reload) applies to the
     /// toasts drawn from then on.
-    var iconLocator: IconLocator? {
+    var iconLocator: (() -> IconLocator)? {
         get { painter.iconLocator }
         set { painter.iconLocator = newValue }
     }

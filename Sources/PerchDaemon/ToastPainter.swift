@@ -11,7 +11,7 @@ final class ToastPainter {
     private let renderer = ToastRenderer()
 
     /// Where icon names are looked up (see `ToastRenderer.iconLocator`).
-    var iconLocator: IconLocator? {
+    var iconLocator: (() -> IconLocator)? {
         get { renderer.iconLocator }
         set { renderer.iconLocator = newValue }
     }

@@ -37,10 +37,12 @@ public final class ToastRenderer {
     /// for each button is cheaper than keeping a layout per button.
     lazy var buttonLabel = TextBlock(layout: fonts.makeLayout(), role: .title)
     private let icons = IconCache(capacity: 16)
-    /// Finds the file an icon name stands for (the Icon Theme
-    /// Specification); nil = only paths are drawn. The daemon sets it from
-    /// the config (`icon-theme`, `icon-path`).
-    public var iconLocator: IconLocator?
+    /// Gives the locator that finds the file an icon name stands for (the
+    /// Icon Theme Specification), asked only when a toast has an icon; nil
+    /// = only paths are drawn. The daemon's comes from the config
+    /// (`icon-theme`, `icon-path`), made on first use so that an idle
+    /// daemon has not touched any of it.
+    public var iconLocator: (() -> IconLocator)?
     /// Problems already told (see `reportOnce`).
     private var reportedProblems: Set<String> = []
     /// Image-data icons, converted and scaled once per toast.
@@ -301,7 +303,7 @@ public final class ToastRenderer {
         guard let text = content.iconPath, !text.isEmpty else { return nil }
         var path = text
         var colour: RGBA?
-        if let iconLocator {
+        if let iconLocator = iconLocator?() {
             // A name is looked up in the themes, a path or file:// URI taken
             // as given; the locator reports each problem once.
             let resolution = iconLocator.resolve(NotificationIconHints(appIcon: text), size: style.iconSize,
