@@ -9,11 +9,19 @@ extension Daemon {
     static let capabilities = ["actions", "body", "body-markup", "icon-static", "persistence",
                                "x-canonical-private-synchronous"]
 
-    /// The request, with the icon of its `desktop-entry` hint's `.desktop`
-    /// file when it names no icon and has no pixels: the spec's last
-    /// resort, read here (a file) and then kept with the notification.
-    func withDesktopEntryIcon(_ notify: BusNotify) -> NotifyRequest {
+    /// The request with the one icon string the notification keeps: the
+    /// `image-path` hint, unless it is a theme name that no theme has and
+    /// `app_icon` gives another (the spec's next choice); failing both, the
+    /// icon of the `desktop-entry` hint's `.desktop` file, the last resort.
+    /// Read here (themes, a file) once, and then kept with the notification.
+    func withIcon(_ notify: BusNotify) -> NotifyRequest {
         var request = notify.notifyRequest
+        if request.image == nil, let imagePath = notify.imagePath, request.iconPath == imagePath,
+           !notify.appIcon.isEmpty, notify.appIcon != imagePath,
+           case .success(.themed(let name))? = IconSource.parse(imagePath),
+           iconLocator.locate(name, size: max(service.global.style.iconSize, 1), scale: 1).file == nil {
+            request.iconPath = notify.appIcon
+        }
         guard request.iconPath == nil, request.image == nil, let entry = notify.desktopEntry, !entry.isEmpty
         else { return request }
         let (source, problems) = iconLocator.desktopEntryIcon(entry)
@@ -33,7 +41,7 @@ extension Daemon {
                 handlers: .init(
                     notify: { [unowned self] notify in
                         // (The bus has logged the request's diagnostics.)
-                        .success(self.post(self.withDesktopEntryIcon(notify), from: nil, at: MonotonicClock.now()))
+                        .success(self.post(self.withIcon(notify), from: nil, at: MonotonicClock.now()))
                     },
                     closeNotification: { [unowned self] id in
                         let (_, effects) = self.service.dismiss(.id(id), reason: .closedByCall, at: MonotonicClock.now())

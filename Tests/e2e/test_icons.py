@@ -487,6 +487,15 @@ def icon_image_path_hint_beats_app_icon(t):
 
 
 @test
+def icon_app_icon_is_used_when_the_image_path_name_is_in_no_theme(t):
+    h = test_theme(t)
+    p, env = start(t, h)
+    notify(t, env, app_icon="perch-test-red", hints={"image-path": "perch-test-nowhere"},
+           body="image-path in no theme, app_icon red")
+    expect_icon(t, "red", "app_icon=perch-test-red after image-path=perch-test-nowhere, which no theme has")
+
+
+@test
 def icon_image_data_beats_image_path_hint(t):
     h = test_theme(t)
     p, env = start(t, h)
