@@ -20,6 +20,12 @@ public final class ControlClient {
         }
     }
 
+    /// Longest reply line read, in bytes. Requests are capped at 1 MiB,
+    /// but a reply is as long as what it lists (`list` of many long
+    /// bodies): 64 MiB is far past any real one, and a longer line is an
+    /// error, not a wait for a line that never ends.
+    public static let longestReply = 64 << 20
+
     private let connection: LineConnection
     private var nextID = 1
     private var pending: [ArraySlice<UInt8>] = []
@@ -43,7 +49,7 @@ public final class ControlClient {
             // Non-blocking, like the daemon's end: reads drain until EAGAIN,
             // and poll(2) does the waiting.
             try fd.setNonBlocking()
-            connection = LineConnection(fd: fd)
+            connection = LineConnection(fd: fd, maxLineLength: Self.longestReply)
         } catch let error where [ENOENT, ECONNREFUSED].contains(error.code) {
             throw .daemonNotRunning(path: path)
         } catch {
@@ -84,8 +90,15 @@ public final class ControlClient {
         while pending.isEmpty {
             var pollSet = pollfd(fd: connection.fd.rawValue, events: Int16(POLLIN), revents: 0)
             if poll(&pollSet, 1, -1) < 0 && errno != EINTR { throw .io(SystemError("poll")) }
+            var tooLong = false
             let outcome = connection.readAvailable { input in
-                if case .line(let bytes) = input { pending.append(Array(bytes)[...]) }
+                switch input {
+                case .line(let bytes): pending.append(Array(bytes)[...])
+                case .lineTooLong: tooLong = true
+                }
+            }
+            if tooLong && pending.isEmpty {
+                throw .badReply("a reply longer than \(Self.longestReply >> 20) MiB")
             }
             if pending.isEmpty && outcome == .closed { throw .badReply("the connection closed") }
         }

@@ -128,3 +128,23 @@ def control_socket_is_owner_only(t):
           % (p.socket_path, stat.S_IMODE(sst.st_mode)))
     check(sst.st_uid == s.pw.pw_uid, "%s is owned by uid %d, expected %d"
           % (p.socket_path, sst.st_uid, s.pw.pw_uid))
+
+
+@test
+def list_longer_than_a_request_line_is_read_whole(t):
+    """A reply may be longer than the 1 MiB a request may be: 24 bodies of
+    60 kB make a list of about 1.4 MB, which perchctl must print, not wait
+    on for ever."""
+    p = t.start_perch(args=["--max-visible", "3"])
+    body = "x" * 60_000
+    lines = [json.dumps({"id": i, "method": "notify", "params": {"title": "long %d" % i, "body": body,
+                                                                 "timeout": 0}})
+             for i in range(24)]
+    for line in lines:  # one at a time: the lines go to the client on its command line
+        r = p.raw([line], timeout=10)[0]
+        check(isinstance(r, dict) and "result" in r, "post failed: %r" % r)
+    r = p.ctl("list", "--json", timeout=10)
+    check(r.returncode == 0, "perchctl list --json exit %d: %s" % (r.returncode, r.stderr[-300:]))
+    items = json.loads(r.stdout)
+    check(len(items) == 24 and all(len(n["body"]) == 60_000 for n in items),
+          "perchctl list --json gave %d notifications" % len(items))
