@@ -74,11 +74,10 @@ extension Daemon {
     func refresh() {
         needsRefresh = false
         let clock = MonotonicClock.now()
-        // A frame is drawn for its callback's time, which never goes back
-        // before what the board already saw; a compositor whose timestamps
-        // are not on CLOCK_MONOTONIC (off by more than a second) is ignored.
-        var now = clock
-        if let frame = scene.frameTime, abs(frame - clock) < 1 { now = max(frame, lastRefresh) }
+        // A frame is drawn for its callback's time (which the scene has
+        // already checked against the clock), never going back before what
+        // the board already saw.
+        let now = scene.frameTime.map { max($0, lastRefresh) } ?? clock
         lastRefresh = now
         if service.board.stackDefaults.markerHeight == 0, service.board.count > 0 {
             service.setMarkerHeight(scene.markerHeight, at: now)

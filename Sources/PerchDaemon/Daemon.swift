@@ -175,12 +175,11 @@ public final class Daemon {
     private func flushOutgoing() {
         control.flushReplies()
         bus?.flushReplies()
+        guard !pendingHooks.isEmpty else { return }
         let now = MonotonicClock.now()
         for run in pendingHooks { hooks.run(run.argv, environment: run.environment, name: run.name, now: now) }
-        if !pendingHooks.isEmpty {
-            pendingHooks.removeAll(keepingCapacity: true)
-            armTimer()
-        }
+        pendingHooks.removeAll(keepingCapacity: true)
+        armTimer()
     }
 
     private func received(_ signal: Int32) {

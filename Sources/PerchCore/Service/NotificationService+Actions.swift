@@ -103,8 +103,8 @@ extension NotificationService {
         }
         var effects: [ServiceEffect] = [.record(.restored(id: entry.notification.id))]
         var notification = entry.notification
-        if board.toast(id: notification.id) != nil {
-            if board.toast(id: notification.id)!.isLeaving {
+        if let existing = board.toast(id: notification.id) {
+            if existing.isLeaving {
                 board.remove(id: notification.id, at: now)
                 effects.append(.removeToast(id: notification.id))
             } else {

@@ -96,7 +96,7 @@ extension NotificationService {
         case .dismiss:
             close(toast.id, reason: .dismissedByUser, at: now, into: &effects)
         case .dismissAll:
-            for notification in live { close(notification.id, reason: .dismissedByUser, at: now, into: &effects) }
+            effects += dismiss(.all, reason: .dismissedByUser, at: now).effects
         case .invokeDefaultAction:
             if toast.notification.defaultAction != nil {
                 invoke(toast.notification, action: NotificationAction.defaultID, at: now, into: &effects)

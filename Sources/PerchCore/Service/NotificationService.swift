@@ -80,8 +80,6 @@ public struct NotificationService: Sendable {
     /// display timer runs out.
     public var nextDeadline: Instant? { board.nextDeadline }
 
-    public func isAnimating(at now: Instant) -> Bool { board.isAnimating(at: now) }
-
     /// The config for a notification already posted (hooks, bindings).
     public func settings(for notification: Notification) -> Resolved {
         config.resolve(for: notification, modes: modes)
