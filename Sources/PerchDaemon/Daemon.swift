@@ -89,6 +89,9 @@ public final class Daemon {
         } catch {
             throw StartupError(message: error.description)
         }
+        for (name, without) in connection.missingOptionalGlobals {
+            Log.debug("the compositor does not offer \(name): \(without)")
+        }
         guard let socketPath = Environment.controlSocketPath() else {
             throw StartupError(message: "XDG_RUNTIME_DIR is not set: nowhere to put the control socket")
         }

@@ -19,6 +19,15 @@ public final class WaylandConnection {
     private(set) var shm: OpaquePointer?
     private(set) var layerShell: OpaquePointer?
     private(set) var viewporter: OpaquePointer?
+    // Optional globals of newer compositors; each feature that needs one
+    // does without it (see `missingOptionalGlobals`).
+    private(set) var fractionalScaleManager: OpaquePointer?
+    private(set) var xdgOutputManager: OpaquePointer?
+    private(set) var idleNotifier: OpaquePointer?
+    private(set) var activation: OpaquePointer?
+    private(set) var alphaModifier: OpaquePointer?
+    private(set) var cursorShapeManager: OpaquePointer?
+    private(set) var foreignToplevelManager: OpaquePointer?
     public private(set) var layerShellVersion: UInt32 = 0
     /// Every output the compositor announced, by registry name.
     public private(set) var outputs: [UInt32: Output] = [:]
@@ -61,7 +70,9 @@ public final class WaylandConnection {
     deinit {
         outputs.removeAll()
         seats.removeAll()
-        for proxy in [viewporter, layerShell, shm, subcompositor, compositor, registry] {
+        for proxy in [fractionalScaleManager, xdgOutputManager, idleNotifier, activation, alphaModifier,
+                      cursorShapeManager, foreignToplevelManager,
+                      viewporter, layerShell, shm, subcompositor, compositor, registry] {
             if let proxy { wl_proxy_destroy(proxy) }
         }
         wl_display_disconnect(display)
@@ -86,6 +97,23 @@ public final class WaylandConnection {
             layerShell = bind(perch_zwlr_layer_shell_v1_interface(), 4)
         case "wp_viewporter":
             viewporter = bind(perch_wp_viewporter_interface(), 1)
+        case "wp_fractional_scale_manager_v1":
+            fractionalScaleManager = bind(perch_wp_fractional_scale_manager_v1_interface(), 1)
+        case "zxdg_output_manager_v1":
+            // v3: name and description come from wl_output v4 instead.
+            xdgOutputManager = bind(perch_zxdg_output_manager_v1_interface(), 3)
+        case "ext_idle_notifier_v1":
+            idleNotifier = bind(perch_ext_idle_notifier_v1_interface(), 1)
+        case "xdg_activation_v1":
+            activation = bind(perch_xdg_activation_v1_interface(), 1)
+        case "wp_alpha_modifier_v1":
+            alphaModifier = bind(perch_wp_alpha_modifier_v1_interface(), 1)
+        case "wp_cursor_shape_manager_v1":
+            cursorShapeManager = bind(perch_wp_cursor_shape_manager_v1_interface(), 1)
+        case "zwlr_foreign_toplevel_manager_v1":
+            // v2 brought the fullscreen state; v3 the parent event.
+            guard version >= 2 else { break }
+            foreignToplevelManager = bind(perch_zwlr_foreign_toplevel_manager_v1_interface(), 3)
         case "wl_output":
             if let proxy = bind(perch_wl_output_interface(), 4) {
                 let output = Output(proxy: proxy, registryName: name)
@@ -103,6 +131,27 @@ public final class WaylandConnection {
         default:
             break
         }
+    }
+
+    /// The optional protocols this compositor does not offer, each with
+    /// what Perch does without it: for one line at start-up with `-v`.
+    public var missingOptionalGlobals: [(name: String, without: String)] {
+        var missing: [(String, String)] = []
+        func note(_ proxy: OpaquePointer?, _ name: String, _ without: String) {
+            if proxy == nil { missing.append((name, without)) }
+        }
+        note(viewporter, "wp_viewporter", "full-size transparent stage buffers; no fractional scale")
+        note(fractionalScaleManager, "wp_fractional_scale_manager_v1", "toasts drawn at the integer output scale")
+        note(xdgOutputManager, "zxdg_output_manager_v1", "logical output sizes guessed from the mode and scale")
+        note(idleNotifier, "ext_idle_notifier_v1", "idle-threshold has no effect")
+        note(activation, "xdg_activation_v1", "no ActivationToken before ActionInvoked")
+        note(alphaModifier, "wp_alpha_modifier_v1", "fades redraw each frame")
+        note(cursorShapeManager, "wp_cursor_shape_manager_v1", "the cursor over a toast is left as it was")
+        note(foreignToplevelManager, "zwlr_foreign_toplevel_manager_v1 (v2+)", "fullscreen windows are not noticed")
+        if layerShellVersion < 4 {
+            missing.append(("zwlr_layer_shell_v1 v4", "keyboard focus on a toast is taken exclusively while hovered"))
+        }
+        return missing
     }
 
     fileprivate func globalRemoved(name: UInt32) {

@@ -13,6 +13,12 @@
 #include "viewporter-client-protocol.h"
 #include "fractional-scale-v1-client-protocol.h"
 #include "wlr-virtual-pointer-unstable-v1-client-protocol.h"
+#include "xdg-output-unstable-v1-client-protocol.h"
+#include "ext-idle-notify-v1-client-protocol.h"
+#include "xdg-activation-v1-client-protocol.h"
+#include "wp-alpha-modifier-v1-client-protocol.h"
+#include "wp-cursor-shape-v1-client-protocol.h"
+#include "wlr-foreign-toplevel-management-unstable-v1-client-protocol.h"
 
 #define PERCH_INTERFACE_GETTER(name) \
     static inline const struct wl_interface *perch_##name##_interface(void) { \
@@ -28,6 +34,12 @@ PERCH_INTERFACE_GETTER(zwlr_layer_shell_v1)
 PERCH_INTERFACE_GETTER(wp_viewporter)
 PERCH_INTERFACE_GETTER(wp_fractional_scale_manager_v1)
 PERCH_INTERFACE_GETTER(zwlr_virtual_pointer_manager_v1)
+PERCH_INTERFACE_GETTER(zxdg_output_manager_v1)
+PERCH_INTERFACE_GETTER(ext_idle_notifier_v1)
+PERCH_INTERFACE_GETTER(xdg_activation_v1)
+PERCH_INTERFACE_GETTER(wp_alpha_modifier_v1)
+PERCH_INTERFACE_GETTER(wp_cursor_shape_manager_v1)
+PERCH_INTERFACE_GETTER(zwlr_foreign_toplevel_manager_v1)
 
 #undef PERCH_INTERFACE_GETTER
 
