@@ -27,3 +27,18 @@ final class HeldBusMessage {
         return result < 0 ? result : 0
     }
 }
+
+/// A place held in the outgoing queue for an `ActivationToken` signal
+/// (spec 1.2): it goes just before the ActionInvoked it belongs to, once
+/// the compositor has made the token — or, told there is none, nothing
+/// goes in its place. See `NotificationsBus.holdForActivationToken`.
+public final class ActivationGate {
+    let id: UInt32
+    var isOpen = false
+    /// The signal, once the token is known.
+    var message: HeldBusMessage?
+
+    init(id: UInt32) {
+        self.id = id
+    }
+}

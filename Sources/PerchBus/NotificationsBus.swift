@@ -44,8 +44,9 @@ public final class NotificationsBus {
     private let methods: UnsafeMutablePointer<perch_bus_methods>
     /// sd_bus_slot * of the registered vtable.
     private var slot: OpaquePointer?
-    /// Replies and signals waiting for `flushReplies()`, oldest first.
-    private var held: [HeldBusMessage] = []
+    /// Replies and signals waiting for `flushReplies()`, oldest first; a
+    /// gate keeps everything after it until its activation token is known.
+    private var held: [Held] = []
     private var disconnected = false
 
     /// Called once if the bus connection is lost (the session's bus daemon
@@ -118,10 +119,20 @@ public final class NotificationsBus {
     /// With the connection gone they are dropped.
     public func flushReplies() {
         guard !held.isEmpty else { return }
-        let sending = held
-        held.removeAll(keepingCapacity: true)
+        // Up to the first gate still waiting for its token.
+        let ready = held.firstIndex { if case .gate(let gate) = $0 { !gate.isOpen } else { false } } ?? held.count
+        guard ready > 0 else { return }
+        let sending = held[..<ready]
+        held.removeFirst(ready)
         guard !disconnected else { return }
-        for message in sending {
+        for entry in sending {
+            let message: HeldBusMessage
+            switch entry {
+            case .message(let held): message = held
+            case .gate(let gate):
+                guard let token = gate.message else { continue }
+                message = token
+            }
             let result = message.send()
             if result < 0 {
                 // A connection found broken here closes; the rest is
@@ -134,11 +145,55 @@ public final class NotificationsBus {
         connection.prepareForPoll()
     }
 
+    /// Holds a place for `ActivationToken(id, token)` before what is
+    /// emitted next (the ActionInvoked it belongs to): nothing from there
+    /// on leaves until `resolve` says the token, or that there is none.
+    /// The caller bounds the wait (`resolveAll`).
+    public func holdForActivationToken(id: UInt32) -> ActivationGate {
+        let gate = ActivationGate(id: id)
+        held.append(.gate(gate))
+        return gate
+    }
+
+    /// The token for `gate` came (an empty or nil one sends no signal);
+    /// the messages behind it go with the next `flushReplies()`. A gate
+    /// already resolved is left as it is.
+    public func resolve(_ gate: ActivationGate, token: String?) {
+        guard !gate.isOpen else { return }
+        gate.isOpen = true
+        guard let token, !token.isEmpty, !disconnected, connection.isOpen else { return }
+        do {
+            var message = try OutgoingBusMessage(signal: "ActivationToken", on: connection.bus,
+                                                 path: Self.objectPath, interface: Self.interface)
+            message.append(gate.id)
+            message.append(token)
+            gate.message = try message.held(as: "ActivationToken")
+        } catch {
+            Log.warning("D-Bus: \(error)")
+        }
+    }
+
+    /// Gives up waiting on every gate (the compositor did not answer in
+    /// time): what they hold back goes out without a token.
+    public func resolveAll() {
+        for case .gate(let gate) in held { resolve(gate, token: nil) }
+    }
+
+    /// Whether a gate waits for its token.
+    public var isWaitingForActivation: Bool {
+        held.contains { if case .gate(let gate) = $0 { !gate.isOpen } else { false } }
+    }
+
     /// How many replies and signals wait for `flushReplies()`.
     var heldCount: Int { held.count }
 
+    private enum Held {
+        case message(HeldBusMessage)
+        case gate(ActivationGate)
+    }
+
     private func hold(_ message: consuming OutgoingBusMessage, as what: String) throws(SystemError) {
-        held.append(try message.held(as: what))
+        held.append(.message(try message.held(as: what)))
     }
 
     private func lost(_ reason: String) {
@@ -163,15 +218,6 @@ public final class NotificationsBus {
         emit("ActionInvoked") { message in
             message.append(id)
             message.append(action)
-        }
-    }
-
-    /// ActivationToken(id, token): an XDG activation token for the program
-    /// whose action was invoked; sent just before ActionInvoked.
-    public func emitActivationToken(id: UInt32, token: String) {
-        emit("ActivationToken") { message in
-            message.append(id)
-            message.append(token)
         }
     }
 

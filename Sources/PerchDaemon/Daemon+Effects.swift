@@ -21,7 +21,7 @@ extension Daemon {
             case .closed(let id, let reason):
                 bus?.emitNotificationClosed(id: id, reason: reason)
             case .actionInvoked(let id, let action):
-                bus?.emitActionInvoked(id: id, action: action)
+                announceAction(id: id, action: action)
             case .hook(let run):
                 pendingHooks.append(run)
             case .warning(let text):
@@ -38,8 +38,33 @@ extension Daemon {
         }
     }
 
+    /// How long an invoked action may wait for its activation token: a
+    /// compositor answers within a round trip (well under a millisecond
+    /// here); one that does not must not hold the signals back for long.
+    static let activationTokenWait = 0.1
+
+    /// ActionInvoked on D-Bus. An action the user invoked on a toast is
+    /// preceded by ActivationToken (spec 1.2), made by the compositor
+    /// from the user's press so that the program may raise its window:
+    /// the bus keeps its place, and what follows, until the token comes.
+    private func announceAction(id: UInt32, action: String) {
+        guard let bus else { return }
+        guard executingUserInput else { return bus.emitActionInvoked(id: id, action: action) }
+        let gate = bus.holdForActivationToken(id: id)
+        bus.emitActionInvoked(id: id, action: action)
+        scene.requestActivationToken(for: id) { [unowned self] token in
+            bus.resolve(gate, token: token)
+            if !bus.isWaitingForActivation { self.activationTimer.arm(at: nil) }
+        }
+        if bus.isWaitingForActivation, activationTimer.deadline == nil {
+            activationTimer.arm(at: MonotonicClock.now() + Self.activationTokenWait)
+        }
+    }
+
     /// Input on a toast, from the scene's router.
     func received(_ input: SceneInput) {
+        executingUserInput = true
+        defer { executingUserInput = false }
         let now = MonotonicClock.now()
         switch input {
         case .hover(let id, let hovered):

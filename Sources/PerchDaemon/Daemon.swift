@@ -52,6 +52,11 @@ public final class Daemon {
     var pendingHooks: [HookRun] = []
     /// Whether the screen must be brought up to date before the loop waits.
     var needsRefresh = false
+    /// Set while effects of the user's own input run: an action they
+    /// invoke gets an xdg-activation token first.
+    var executingUserInput = false
+    /// Bounds the wait for activation tokens (see `announceAction`).
+    var activationTimer: DeadlineTimer!
     let started = MonotonicClock.now()
     var outcome = Outcome.stopped
     let trace = Trace.fromEnvironment()
@@ -106,6 +111,11 @@ public final class Daemon {
             timer = try DeadlineTimer(loop: loop) { [unowned self] in
                 self.hooks.killOverdue(now: MonotonicClock.now())
                 self.needsRefresh = true
+            }
+            activationTimer = try DeadlineTimer(loop: loop) { [unowned self] in
+                // The compositor did not answer in time: the actions go
+                // out without their tokens.
+                self.bus?.resolveAll()
             }
             signals = try SignalSource(loop: loop) { [unowned self] signal in self.received(signal) }
             control = try ControlServer(path: socketPath, loop: loop) { [unowned self] request, client in

@@ -14,6 +14,8 @@ final class InputRouter {
 
     var onInput: ((SceneInput) -> Void)?
     var onNeedsRefresh: (() -> Void)?
+    /// The cursor to show: a hand over a button, the arrow elsewhere on a toast.
+    var onCursor: ((CursorShape) -> Void)?
 
     /// The notification under the pointer, and where (card-local).
     private var hovered: UInt32?
@@ -75,20 +77,26 @@ final class InputRouter {
             pointerX = x
             pointerY = y
             guard let id = hovered, let view = views[id] else { return }
-            // While the pointer rests on a toast with buttons, keys go to
-            // it (Tab, Return, Escape); elsewhere a click gives focus.
+            // Keys (Tab, Return, Escape) go to the toast with buttons under
+            // the pointer. With layer-shell v4 the compositor gives the
+            // keyboard on a click (on_demand); v3 has no such mode, so
+            // there the stage takes it while the pointer rests on the toast
+            // and gives it back when the pointer leaves.
+            let stage = stages[view.lane]
             if view.hasActions {
-                stages[view.lane]?.takeKeyboard()
+                if stage?.focusesOnDemand ?? true { stage?.allowKeyboardFocus() } else { stage?.takeKeyboard() }
                 keyboardTarget = id
             } else {
-                stages[view.lane]?.allowKeyboardFocus()
+                stage?.allowKeyboardFocus()
             }
             onInput?(.hover(id: id, true))
             updateHoveredButton()
         case .leave:
             guard let left = hovered else { return }
             hovered = nil
-            if let view = views[left], view.hasActions { stages[view.lane]?.allowKeyboardFocus() }
+            if let view = views[left], view.hasActions, let stage = stages[view.lane], !stage.focusesOnDemand {
+                stage.releaseKeyboardFocus()
+            }
             setHighlight(of: left) { $0.hovered = nil }
             onInput?(.hover(id: left, false))
         case .motion(let x, let y):
@@ -105,6 +113,7 @@ final class InputRouter {
     private func updateHoveredButton() {
         guard let id = hovered, let view = views[id] else { return }
         let button = view.geometry?.button(at: pointerX, y: pointerY)?.id
+        onCursor?(button == nil ? .arrow : .hand)
         setHighlight(of: id) { $0.hovered = button }
     }
 

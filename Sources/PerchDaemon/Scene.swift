@@ -68,6 +68,7 @@ final class Scene {
         stages.onStageLost = { [unowned self] lane in self.stageLost(lane) }
         stages.onNeedsRefresh = { [unowned self] in self.onNeedsRefresh?() }
         router.onNeedsRefresh = { [unowned self] in self.onNeedsRefresh?() }
+        router.onCursor = { [unowned self] shape in self.connection.setCursorShape(shape) }
 
         connection.onOutputsChanged = { [unowned self] in self.stages.outputsChanged() }
         connection.onPointerEvent = { [unowned self] event in self.router.pointer(event) }
@@ -149,6 +150,12 @@ final class Scene {
     var iconLocator: (() -> IconLocator)? {
         get { painter.iconLocator }
         set { painter.iconLocator = newValue }
+    }
+
+    /// An xdg-activation token from the user's last press, for the program
+    /// whose action on toast `id` was invoked (nil: none to be had).
+    func requestActivationToken(for id: UInt32, done: @escaping (String?) -> Void) {
+        connection.requestActivationToken(surface: views[id]?.surface, done: done)
     }
 
     /// The configured height of a lane's stage, once known.

@@ -25,6 +25,8 @@ public enum KeyEvent: Equatable, Sendable {
 final class Keyboard {
     let proxy: OpaquePointer
     var onEvent: ((KeyEvent) -> Void)?
+    /// A key was pressed: its serial, for xdg-activation.
+    var onSerial: ((UInt32) -> Void)?
     private let context: OpaquePointer?
     private var keymap: OpaquePointer?
     private var state: OpaquePointer?
@@ -111,7 +113,8 @@ nonisolated(unsafe) private let keyboardListener: UnsafeMutablePointer<wl_keyboa
             keyboard(data)?.deliver(.focus(SurfaceHandle(surface)))
         },
         leave: { data, _, _, _ in keyboard(data)?.deliver(.focusLost) },
-        key: { data, _, _, _, code, state in
+        key: { data, _, serial, _, code, state in
+            if state == WL_KEYBOARD_KEY_STATE_PRESSED.rawValue { keyboard(data)?.onSerial?(serial) }
             keyboard(data)?.key(code, pressed: state == WL_KEYBOARD_KEY_STATE_PRESSED.rawValue)
         },
         modifiers: { data, _, _, depressed, latched, locked, group in

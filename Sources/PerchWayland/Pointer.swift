@@ -21,23 +21,70 @@ public enum PointerEvent: Equatable, Sendable {
     case button(UInt32, pressed: Bool)
 }
 
+/// The cursor Perch asks for over its surfaces (wp_cursor_shape_v1).
+public enum CursorShape: Sendable {
+    /// The ordinary arrow: over a toast.
+    case arrow
+    /// A pointing hand: over a button.
+    case hand
+
+    var wireValue: UInt32 {
+        switch self {
+        case .arrow: WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_DEFAULT.rawValue
+        case .hand: WP_CURSOR_SHAPE_DEVICE_V1_SHAPE_POINTER.rawValue
+        }
+    }
+}
+
 /// A seat's wl_pointer. Events are handed on one at a time; the scene
-/// decides what they mean.
+/// decides what they mean. With wp_cursor_shape_v1 it also names the
+/// cursor: the arrow as it enters a surface of ours, then whatever the
+/// scene asks for while it stays.
 final class Pointer {
     let proxy: OpaquePointer
     var onEvent: ((PointerEvent) -> Void)?
+    /// A button was pressed: its serial, for xdg-activation.
+    var onSerial: ((UInt32) -> Void)?
+    private var shapeDevice: OpaquePointer?
+    /// The serial of the enter onto our surface the pointer is over; nil
+    /// while it is elsewhere (set_shape needs it).
+    private var enterSerial: UInt32?
+    private var shape: CursorShape?
 
-    init(seat: OpaquePointer) {
+    init(seat: OpaquePointer, cursorShapeManager: OpaquePointer?) {
         proxy = wl_seat_get_pointer(seat)
         wl_pointer_add_listener(proxy, pointerListener, Unmanaged.passUnretained(self).toOpaque())
+        if let cursorShapeManager {
+            shapeDevice = wp_cursor_shape_manager_v1_get_pointer(cursorShapeManager, proxy)
+        }
     }
 
     deinit {
+        if let shapeDevice { wp_cursor_shape_device_v1_destroy(shapeDevice) }
         if wl_pointer_get_version(proxy) >= 3 {
             wl_pointer_release(proxy)
         } else {
             wl_pointer_destroy(proxy)
         }
+    }
+
+    /// Shows `shape` while the pointer is over our surface (and from the
+    /// next enter on, the arrow again). Unchanged shapes send nothing.
+    func setShape(_ newShape: CursorShape) {
+        guard let shapeDevice, let enterSerial, newShape != shape else { return }
+        shape = newShape
+        wp_cursor_shape_device_v1_set_shape(shapeDevice, enterSerial, newShape.wireValue)
+    }
+
+    fileprivate func entered(serial: UInt32) {
+        enterSerial = serial
+        shape = nil
+        setShape(.arrow)
+    }
+
+    fileprivate func left() {
+        enterSerial = nil
+        shape = nil
     }
 
     fileprivate func deliver(_ event: PointerEvent) { onEvent?(event) }
@@ -52,18 +99,21 @@ private func pointer(_ data: UnsafeMutableRawPointer?) -> Pointer? {
 nonisolated(unsafe) private let pointerListener: UnsafeMutablePointer<wl_pointer_listener> = {
     let listener = UnsafeMutablePointer<wl_pointer_listener>.allocate(capacity: 1)
     listener.initialize(to: wl_pointer_listener(
-        enter: { data, _, _, surface, x, y in
+        enter: { data, _, serial, surface, x, y in
             guard let surface else { return }
+            pointer(data)?.entered(serial: serial)
             pointer(data)?.deliver(.enter(SurfaceHandle(surface), x: wl_fixed_to_double(x), y: wl_fixed_to_double(y)))
         },
         leave: { data, _, _, surface in
             guard let surface else { return }
+            pointer(data)?.left()
             pointer(data)?.deliver(.leave(SurfaceHandle(surface)))
         },
         motion: { data, _, _, x, y in
             pointer(data)?.deliver(.motion(x: wl_fixed_to_double(x), y: wl_fixed_to_double(y)))
         },
-        button: { data, _, _, _, button, state in
+        button: { data, _, serial, _, button, state in
+            if state == WL_POINTER_BUTTON_STATE_PRESSED.rawValue { pointer(data)?.onSerial?(serial) }
             pointer(data)?.deliver(.button(button, pressed: state == WL_POINTER_BUTTON_STATE_PRESSED.rawValue))
         },
         axis: { _, _, _, _, _ in },

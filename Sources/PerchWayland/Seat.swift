@@ -15,13 +15,24 @@ public final class Seat {
     let onPointerEvent: (PointerEvent) -> Void
     let onTouchEvent: (TouchEvent) -> Void
     let onKeyEvent: (KeyEvent) -> Void
+    /// A button press, key press or touch down on this seat, with its
+    /// serial: the newest one names the user's last action to the
+    /// compositor (xdg-activation).
+    let onSerial: (Seat, UInt32) -> Void
+    /// Set when the global is bound, which may come after the seat's:
+    /// pointers are made on the capabilities event, a round trip later.
+    var cursorShapeManager: OpaquePointer?
 
-    init(proxy: OpaquePointer, onPointerEvent: @escaping (PointerEvent) -> Void,
-         onTouchEvent: @escaping (TouchEvent) -> Void, onKeyEvent: @escaping (KeyEvent) -> Void) {
+    init(proxy: OpaquePointer, cursorShapeManager: OpaquePointer?,
+         onPointerEvent: @escaping (PointerEvent) -> Void,
+         onTouchEvent: @escaping (TouchEvent) -> Void, onKeyEvent: @escaping (KeyEvent) -> Void,
+         onSerial: @escaping (Seat, UInt32) -> Void) {
         self.proxy = proxy
+        self.cursorShapeManager = cursorShapeManager
         self.onPointerEvent = onPointerEvent
         self.onTouchEvent = onTouchEvent
         self.onKeyEvent = onKeyEvent
+        self.onSerial = onSerial
         wl_seat_add_listener(proxy, seatListener, Unmanaged.passUnretained(self).toOpaque())
     }
 
@@ -36,6 +47,9 @@ public final class Seat {
         }
     }
 
+    /// The cursor over our surfaces (see `Pointer.setShape`).
+    func setCursorShape(_ shape: CursorShape) { pointer?.setShape(shape) }
+
     public var hasPointer: Bool { capabilities & WL_SEAT_CAPABILITY_POINTER.rawValue != 0 }
     public var hasTouch: Bool { capabilities & WL_SEAT_CAPABILITY_TOUCH.rawValue != 0 }
     public var hasKeyboard: Bool { capabilities & WL_SEAT_CAPABILITY_KEYBOARD.rawValue != 0 }
@@ -44,20 +58,23 @@ public final class Seat {
         capabilities = value
         // Devices come and go with the capabilities (e.g. a mouse unplugged).
         if hasPointer, pointer == nil {
-            pointer = Pointer(seat: proxy)
+            pointer = Pointer(seat: proxy, cursorShapeManager: cursorShapeManager)
             pointer?.onEvent = onPointerEvent
+            pointer?.onSerial = { [unowned self] in self.onSerial(self, $0) }
         } else if !hasPointer {
             pointer = nil
         }
         if hasTouch, touch == nil {
             touch = Touch(seat: proxy)
             touch?.onEvent = onTouchEvent
+            touch?.onSerial = { [unowned self] in self.onSerial(self, $0) }
         } else if !hasTouch {
             touch = nil
         }
         if hasKeyboard, keyboard == nil {
             keyboard = Keyboard(seat: proxy)
             keyboard?.onEvent = onKeyEvent
+            keyboard?.onSerial = { [unowned self] in self.onSerial(self, $0) }
         } else if !hasKeyboard {
             keyboard = nil
         }

@@ -111,6 +111,11 @@ public final class StageSurface {
 
     private var keyboardInteractivity = ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_NONE.rawValue
 
+    /// Whether the compositor gives this stage the keyboard on a click
+    /// (layer-shell v4's on_demand); without it, the only way is to take
+    /// it exclusively (`takeKeyboard`).
+    public var focusesOnDemand: Bool { connection.layerShellVersion >= 4 }
+
     /// Lets a click or tap on a toast give the stage keyboard focus
     /// (on_demand, layer-shell v4), so Escape, Return and Tab work on it.
     /// Applied with the next commit.
@@ -119,8 +124,9 @@ public final class StageSurface {
         setKeyboardInteractivity(ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_ON_DEMAND.rawValue)
     }
 
-    /// Takes the keyboard now (exclusive) — while the pointer rests on a
-    /// toast with buttons; `allowKeyboardFocus` gives it back.
+    /// Takes the keyboard now (exclusive) — with layer-shell v3 only, while
+    /// the pointer rests on a toast with buttons; `releaseKeyboardFocus`
+    /// gives it back.
     public func takeKeyboard() {
         setKeyboardInteractivity(ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_EXCLUSIVE.rawValue)
     }

@@ -17,6 +17,8 @@ public enum TouchEvent: Equatable, Sendable {
 final class Touch {
     let proxy: OpaquePointer
     var onEvent: ((TouchEvent) -> Void)?
+    /// A finger went down: its serial, for xdg-activation.
+    var onSerial: ((UInt32) -> Void)?
 
     init(seat: OpaquePointer) {
         proxy = wl_seat_get_touch(seat)
@@ -42,8 +44,9 @@ private func touch(_ data: UnsafeMutableRawPointer?) -> Touch? {
 nonisolated(unsafe) private let touchListener: UnsafeMutablePointer<wl_touch_listener> = {
     let listener = UnsafeMutablePointer<wl_touch_listener>.allocate(capacity: 1)
     listener.initialize(to: wl_touch_listener(
-        down: { data, _, _, time, surface, id, x, y in
+        down: { data, _, serial, time, surface, id, x, y in
             guard let surface else { return }
+            touch(data)?.onSerial?(serial)
             touch(data)?.deliver(.down(SurfaceHandle(surface), id: id, x: wl_fixed_to_double(x),
                                        y: wl_fixed_to_double(y), time: time))
         },

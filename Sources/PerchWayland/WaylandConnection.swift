@@ -42,6 +42,11 @@ public final class WaylandConnection {
     /// Called once when the connection breaks; the caller should exit.
     public var onLost: ((WaylandError) -> Void)?
 
+    /// The newest button press, key press or touch down on our surfaces.
+    private var lastInput: (seat: Seat, serial: UInt32)?
+    /// xdg-activation token requests waiting for their `done`.
+    private var tokenRequests: [ObjectIdentifier: ActivationTokenRequest] = [:]
+
     private var loopToken: EventLoop.Token?
     private var readPrepared = false
     private var lost = false
@@ -68,6 +73,7 @@ public final class WaylandConnection {
     }
 
     deinit {
+        tokenRequests.removeAll()
         outputs.removeAll()
         seats.removeAll()
         for proxy in [fractionalScaleManager, xdgOutputManager, idleNotifier, activation, alphaModifier,
@@ -110,6 +116,7 @@ public final class WaylandConnection {
             alphaModifier = bind(perch_wp_alpha_modifier_v1_interface(), 1)
         case "wp_cursor_shape_manager_v1":
             cursorShapeManager = bind(perch_wp_cursor_shape_manager_v1_interface(), 1)
+            for seat in seats.values { seat.cursorShapeManager = cursorShapeManager }
         case "zwlr_foreign_toplevel_manager_v1":
             // v2 brought the fullscreen state; v3 the parent event.
             guard version >= 2 else { break }
@@ -123,10 +130,11 @@ public final class WaylandConnection {
             }
         case "wl_seat":
             if let proxy = bind(perch_wl_seat_interface(), 5) {
-                seats[name] = Seat(proxy: proxy,
+                seats[name] = Seat(proxy: proxy, cursorShapeManager: cursorShapeManager,
                                    onPointerEvent: { [unowned self] in self.onPointerEvent?($0) },
                                    onTouchEvent: { [unowned self] in self.onTouchEvent?($0) },
-                                   onKeyEvent: { [unowned self] in self.onKeyEvent?($0) })
+                                   onKeyEvent: { [unowned self] in self.onKeyEvent?($0) },
+                                   onSerial: { [unowned self] seat, serial in self.lastInput = (seat, serial) })
             }
         default:
             break
@@ -156,7 +164,35 @@ public final class WaylandConnection {
 
     fileprivate func globalRemoved(name: UInt32) {
         if outputs.removeValue(forKey: name) != nil { onOutputsChanged?() }
-        seats.removeValue(forKey: name)
+        if let seat = seats.removeValue(forKey: name), lastInput?.seat === seat { lastInput = nil }
+    }
+
+    // MARK: Cursor and activation
+
+    /// The cursor over our surfaces: the arrow over a toast, a hand over
+    /// a button. Without wp_cursor_shape_v1 this does nothing.
+    public func setCursorShape(_ shape: CursorShape) {
+        for seat in seats.values { seat.setCursorShape(shape) }
+    }
+
+    /// Asks the compositor for an xdg-activation token made from the
+    /// user's last press (button, key or touch) on `surface`, so that the
+    /// program whose action was invoked may raise its window. `done` gets
+    /// the token, or nil when there is none to be had: no xdg_activation_v1
+    /// or no input yet (it is then called at once). The compositor's answer
+    /// comes a round trip later; the caller bounds how long it waits.
+    public func requestActivationToken(surface: ToastSurface?, done: @escaping (String?) -> Void) {
+        guard let activation, let lastInput, let token = xdg_activation_v1_get_activation_token(activation) else {
+            return done(nil)
+        }
+        let request = ActivationTokenRequest(proxy: token) { [unowned self] request, value in
+            self.tokenRequests.removeValue(forKey: ObjectIdentifier(request))
+            done(value)
+        }
+        tokenRequests[ObjectIdentifier(request)] = request
+        xdg_activation_token_v1_set_serial(token, lastInput.serial, lastInput.seat.proxy)
+        if let surface { xdg_activation_token_v1_set_surface(token, surface.surface) }
+        xdg_activation_token_v1_commit(token)
     }
 
     // MARK: Event loop integration

@@ -88,6 +88,34 @@ import Testing
         #expect(server.heldCount == 0)
     }
 
+    @Test func aGateHoldsWhatFollowsUntilItsTokenIsKnown() throws {
+        let (loop, daemon, server, client) = try directConnection(flushing: false)
+        client.send(directNotify(serial: 1, summary: Array("one".utf8)))
+        #expect(pump(loop) { client.service(); return daemon.notifies.count == 1 })
+        let gate = server.holdForActivationToken(id: 41)
+        server.emitActionInvoked(id: 41, action: "open")
+        server.emitNotificationClosed(id: 41, reason: .dismissedByUser)
+        #expect(server.heldCount == 4)
+        // The reply before the gate goes; the gate and the signals wait.
+        server.flushReplies()
+        #expect(server.heldCount == 3)
+        #expect(server.isWaitingForActivation)
+        server.flushReplies()
+        #expect(server.heldCount == 3)
+        server.resolve(gate, token: "abc")
+        #expect(!server.isWaitingForActivation)
+        server.flushReplies()
+        #expect(server.heldCount == 0)
+        // A token that comes after the wait was given up changes nothing.
+        let late = server.holdForActivationToken(id: 42)
+        server.emitActionInvoked(id: 42, action: "open")
+        server.resolveAll()
+        server.resolve(late, token: "too-late")
+        server.flushReplies()
+        #expect(server.heldCount == 0)
+        try idle(loop, client)
+    }
+
     @Test func aConnectionLostWithRepliesHeldDropsThem() throws {
         let (loop, daemon, server, client) = try directConnection(flushing: false)
         var reasons: [String] = []

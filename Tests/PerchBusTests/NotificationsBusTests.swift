@@ -68,8 +68,9 @@ import Testing
                                      environment: fixture.bus.environment)
         #expect(pump(fixture.loop) { !fixture.daemon.notifies.isEmpty })
         #expect(fixture.daemon.notifies.first?.actions.map(\.id) == ["open", "later"])
-        fixture.server.emitActivationToken(id: 41, token: "token-1")
+        let gate = fixture.server.holdForActivationToken(id: 41)
         fixture.server.emitActionInvoked(id: 41, action: "open")
+        fixture.server.resolve(gate, token: "token-1")
         // It prints the key, closes the notification and waits to hear it closed.
         #expect(pump(fixture.loop) { fixture.daemon.closed == [41] })
         fixture.server.emitNotificationClosed(id: 41, reason: .closedByCall)
