@@ -146,7 +146,7 @@ public final class Daemon {
 
     /// The scene's look from the config's global keys.
     static func look(_ global: Resolved) -> SceneLook {
-        SceneLook(style: global.style, margins: global.stack.margins, layer: global.layer, outputName: global.output)
+        SceneLook(style: global.style, margins: global.stack.margins, layer: global.layer, output: global.output)
     }
 
     /// An icon locator for the config's themes and directories; problems

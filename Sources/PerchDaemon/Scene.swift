@@ -8,8 +8,7 @@ struct SceneLook: Equatable {
     var style: ToastStyle
     var margins: Margins
     var layer: ShellLayer
-    /// By name; nil or not found = the compositor's choice.
-    var outputName: String?
+    var output: OutputChoice
 }
 
 /// Puts the board on screen: one stage layer surface per lane in use
@@ -78,7 +77,7 @@ final class Scene {
 
     private static func placement(for look: SceneLook) -> StageSet.Placement {
         StageSet.Placement(width: look.style.width, margins: look.margins, layer: look.layer,
-                           outputName: look.outputName)
+                           output: look.output)
     }
 
     /// Live reload. A new width lays every toast out again (heights change:

@@ -15,9 +15,9 @@ final class StageSet {
         var width: Int
         var margins: Margins
         var layer: ShellLayer
-        /// By name; nil or not found = the compositor's choice (usually
-        /// the focused output).
-        var outputName: String?
+        /// A named output that is absent falls back to the compositor's
+        /// choice (the focused output) until it returns.
+        var output: OutputChoice
     }
 
     private let connection: WaylandConnection
@@ -92,14 +92,46 @@ final class StageSet {
         onNeedsRefresh?()
     }
 
-    /// Outputs came, went or changed: stages may be on another scale now,
-    /// and homeless lanes may have somewhere to go.
+    /// Outputs came, went or changed: stages may be on another scale now;
+    /// a stage whose output went is made again on one that remains (even
+    /// mid-slide: the board's motion carries on on the new stage); a stage
+    /// that fell back from its named output goes back when that output
+    /// returns; homeless lanes may have somewhere to go.
     func outputsChanged() {
-        for stage in stages.values { stage.updateScale() }
+        let named = namedOutput()
+        for (lane, stage) in stages {
+            stage.forgetRemovedOutputs()
+            if stage.isStranded {
+                Log.info("the \(lane) surface's output went; moving it to another output")
+                remake(lane)
+            } else if let named, stage.requestedOutput !== named {
+                Log.info("output \(named.name) is back; moving the \(lane) surface to it")
+                remake(lane)
+            } else {
+                stage.updateScale()
+            }
+        }
         if !connection.outputs.isEmpty {
             for lane in homeless { stage(for: lane) }
         }
         onNeedsRefresh?()
+    }
+
+    /// The output the placement names, if it is there (its name is known
+    /// once the compositor has described it).
+    private func namedOutput() -> Output? {
+        guard let name = placement.output.name else { return nil }
+        return connection.outputs.values.first { $0.name == name }
+    }
+
+    /// Makes a lane's stage again where the placement says now.
+    private func remake(_ lane: Lane) {
+        remove(lane)
+        if connection.outputs.isEmpty {
+            homeless.insert(lane)
+        } else {
+            stage(for: lane)
+        }
     }
 
     // MARK: Stage events
@@ -110,7 +142,9 @@ final class StageSet {
         case .stack(let anchor): shape = .column(anchor, width: placement.width)
         case .banner: shape = .fullOutput
         }
-        let output = placement.outputName.flatMap { name in connection.outputs.values.first { $0.name == name } }
+        // A named output that is not there: the compositor's choice (the
+        // focused output) until it comes back.
+        let output = namedOutput()
         // Banners run across the output's very top.
         let stage = StageSurface(connection: connection, output: output, placement: shape,
                                  margins: lane == .banner ? Margins(all: 0) : placement.margins,

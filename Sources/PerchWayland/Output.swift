@@ -14,6 +14,11 @@ public final class Output {
     public private(set) var modeWidth: Int32 = 0
     public private(set) var modeHeight: Int32 = 0
 
+    /// The compositor withdrew the output (unplugged, disabled): surfaces
+    /// on it will get no more frames, and some compositors (sway 1.10)
+    /// never close the layer surfaces that were on it.
+    public internal(set) var isRemoved = false
+
     /// Called after the compositor sent a complete update (wl_output.done):
     /// a new mode or scale.
     var onChange: (() -> Void)?

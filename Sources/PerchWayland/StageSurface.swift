@@ -18,6 +18,10 @@ public final class StageSurface {
     private var frameCallback: OpaquePointer?
     /// Outputs the stage is shown on (wl_surface.enter/leave).
     private var enteredOutputs: [ObjectIdentifier: Output] = [:]
+    /// The output it was made for; nil = the compositor's choice.
+    public let requestedOutput: Output?
+    /// Whether it was ever shown on an output.
+    private var hasEntered = false
 
     /// Size from the last configure, surface pixels; nil before the first.
     public private(set) var size: (width: Int, height: Int)?
@@ -53,6 +57,7 @@ public final class StageSurface {
         case .overlay: ZWLR_LAYER_SHELL_V1_LAYER_OVERLAY.rawValue
         }
         self.connection = connection
+        requestedOutput = output
         surface = wl_compositor_create_surface(connection.compositor)
         layerSurface = zwlr_layer_shell_v1_get_layer_surface(
             connection.layerShell, surface, output?.proxy, layer, "notifications")
@@ -206,10 +211,27 @@ public final class StageSurface {
         guard let output = Output.from(proxy: proxy) else { return }
         if entering {
             enteredOutputs[ObjectIdentifier(output)] = output
+            hasEntered = true
         } else {
             enteredOutputs.removeValue(forKey: ObjectIdentifier(output))
         }
         updateScale()
+    }
+
+    /// Whether the stage's output went: the output it was made for, or
+    /// every output it was shown on (made for the compositor's choice).
+    /// The compositor may never close such a stage, and it gets no more
+    /// frames: it has to be made again elsewhere.
+    public var isStranded: Bool {
+        if let requestedOutput { return requestedOutput.isRemoved }
+        return hasEntered && enteredOutputs.values.allSatisfy(\.isRemoved)
+    }
+
+    /// Lets go of outputs the compositor withdrew without a `leave`.
+    public func forgetRemovedOutputs() {
+        let before = enteredOutputs.count
+        enteredOutputs = enteredOutputs.filter { !$0.value.isRemoved }
+        if enteredOutputs.count != before { updateScale() }
     }
 
     /// Recomputes the scale from the outputs the stage is on, e.g. after an

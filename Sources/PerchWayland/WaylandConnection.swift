@@ -163,7 +163,10 @@ public final class WaylandConnection {
     }
 
     fileprivate func globalRemoved(name: UInt32) {
-        if outputs.removeValue(forKey: name) != nil { onOutputsChanged?() }
+        if let output = outputs.removeValue(forKey: name) {
+            output.isRemoved = true
+            onOutputsChanged?()
+        }
         if let seat = seats.removeValue(forKey: name), lastInput?.seat === seat { lastInput = nil }
     }
 

@@ -85,7 +85,9 @@ let optionCases: [OptionCase] = [
     OptionCase("button-radius=0") { $0.style.buttonCornerRadius = 0 },
     // Placement and motion
     OptionCase("anchor=bottom-center") { $0.anchor = .bottomCenter },
-    OptionCase("output=DP-1") { $0.output = "DP-1" },
+    OptionCase("output=DP-1") { $0.output = .named("DP-1") },
+    OptionCase("output=all") { $0.output = .all },
+    OptionCase("output=focused") { $0.output = .focused },
     OptionCase("layer=top") { $0.layer = .top },
     OptionCase("margin=20") { $0.stack.margins = Margins(all: 20) },
     OptionCase("margin=5,10") { $0.stack.margins = Margins(top: 5, right: 10, bottom: 5, left: 10) },

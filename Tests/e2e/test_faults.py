@@ -301,3 +301,36 @@ if __name__ == "__main__":
     import run
     run.MODULES = []
     sys.exit(run.main())
+
+
+@test
+def fault_named_output_unplugged_falls_back_and_the_stack_moves_back_when_it_returns(t):
+    """A laptop docked and undocked: `output=DP-2`; the stack follows DP-2
+    away (to the compositor's choice) and back."""
+    from test_config import write_config
+    tc = testcomp.attach(t, outputs=["eDP-1:1280x720", "DP-2:1920x1080"])
+    tc.command("autoframe 16")
+    path = write_config(t, "output=DP-2\n")
+    p = t.start_perch(args=("-c", path))
+    nid, stage, toast = posted_toast(tc, p, "Docked", "on the big screen")
+    check(stage["layer"]["output"] == "DP-2", "the stage should be made for DP-2: %s" % stage["layer"])
+    at_rest(tc, toast["id"])
+    known = {s["id"] for s in tc.surfaces()}
+    tc.command("output remove DP-2")
+    undocked, toast2 = toast_on_new_stage(tc, known, what="the toast on a stage on eDP-1")
+    check(undocked["outputs"] == ["eDP-1"], "undocked, the stage should be on eDP-1: %s" % undocked["outputs"])
+    at_rest(tc, toast2["id"])
+    check_listed(p, nid)
+    known = {s["id"] for s in tc.surfaces()}
+    m = tc.mark()
+    tc.command("output add DP-2 1920 1080")
+    docked, toast3 = toast_on_new_stage(tc, known, what="the toast back on a stage on DP-2")
+    check(docked["layer"]["output"] == "DP-2" and docked["outputs"] == ["DP-2"],
+          "docked again, the stage should be on DP-2: %s / %s" % (docked["layer"], docked["outputs"]))
+    check(docked["layer"]["configured_size"] == [300, 1060],
+          "the stage should be sized for the 1920x1080 output: %s" % docked["layer"])
+    at_rest(tc, toast3["id"])
+    alive(t, p)
+    check_listed(p, nid)
+    check_not_spinning(t, tc, p, m, 1.0, "after the named output came back")
+    tc.check_no_protocol_errors()

@@ -133,7 +133,7 @@ enum ConfigOptions {
 
     static let placement: [ConfigOption] = [
         .choice("anchor", Anchor.self) { $0.resolved.anchor = $1 },
-        .value("output", .globalOnly, read: { (text) throws(ValueProblem) in text.isEmpty ? nil : text }) {
+        .value("output", .globalOnly, read: { (text) throws(ValueProblem) in OutputChoice(parsing: text) }) {
             $0.resolved.output = $1
         },
         .choice("layer", ShellLayer.self, .globalOnly) { $0.resolved.layer = $1 },

@@ -17,6 +17,34 @@ public enum ShellLayer: String, Sendable, CaseIterable {
     case background, bottom, top, overlay
 }
 
+/// Where the stacks go (`output=`).
+public enum OutputChoice: Equatable, Sendable {
+    /// The compositor's choice: the output focused when a stack's first
+    /// toast arrives (the stack stays there while it has toasts).
+    case focused
+    /// That output by name (`DP-1`); while it is absent, the focused one,
+    /// and the stacks move back when it returns.
+    case named(String)
+    /// A copy of every stack on every output; acting on one copy acts on
+    /// the notification.
+    case all
+
+    /// `focused` and an empty value are the compositor's choice, `all`
+    /// every output; anything else names one.
+    public init(parsing text: String) {
+        switch text {
+        case "", "focused": self = .focused
+        case "all": self = .all
+        default: self = .named(text)
+        }
+    }
+
+    /// The output it names, if it names one.
+    public var name: String? {
+        if case .named(let name) = self { name } else { nil }
+    }
+}
+
 /// Commands run when something happens to a notification: argv, run
 /// without a shell (see `CommandWords`); empty = nothing is run.
 public struct HookCommands: Equatable, Sendable {

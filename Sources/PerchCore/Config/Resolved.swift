@@ -74,8 +74,8 @@ public struct Resolved: Equatable, Sendable {
     /// notification's urgency holds `defaultTimeout`.
     public var stack = StackConfig()
     public var layer = ShellLayer.overlay
-    /// Name of the output (e.g. `DP-1`); nil = the compositor's choice.
-    public var output: String?
+    /// Where the stacks go: a named output, the focused one, or all.
+    public var output = OutputChoice.focused
     public var maxHistory = History.defaultCapacity
     /// Seconds before a hook still running is killed.
     public var hookTimeout = 5.0
