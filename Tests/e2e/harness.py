@@ -1,10 +1,17 @@
 """End-to-end test harness for Perch (python3 stdlib only).
 
-A test gets a fresh headless sway (scripts/headless-sway) and, usually, a
-fresh `perch` running in it. Everything that talks to the compositor or the
+A test gets a fresh headless compositor (scripts/headless-sway) and, usually,
+a fresh `perch` running in it. Everything that talks to the compositor or the
 daemon runs as the session user: `perch-test` when the suite runs as root
 (sway refuses root), yourself otherwise. Screenshots come from `grim -t ppm`
 and are checked pixel by pixel.
+
+The compositor is one of COMPOSITORS: the host's sway 1.7 (`sway17`), or
+sway 1.10 (`sway110`) or labwc 0.8 (`labwc`) from the Debian 13 root made by
+scripts/trixie-root (root only). Each looks the same to a test: one
+1280x720 output named HEADLESS-1 with a #336699 background, no compositor
+cursor until a pointer is plugged in, the same user and environment. A test
+says which compositors it runs on with @test(compositors=..., why=...).
 """
 
 import json
@@ -22,6 +29,19 @@ import zlib
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 HEADLESS_SWAY = os.path.join(REPO, "scripts", "headless-sway")
+TRIXIE_ROOT_DIR = os.environ.get("PERCH_TRIXIE_ROOT", "/var/cache/perch/trixie-root")
+
+# The compositors a test can run on, in the order run.py runs them; the
+# value is scripts/headless-sway's HEADLESS_COMPOSITOR.
+COMPOSITORS = {"sway17": "sway", "sway110": "sway110", "labwc": "labwc"}
+ALL = tuple(COMPOSITORS)
+SWAY17 = ("sway17",)
+SWAYS = ("sway17", "sway110")
+# Those that run in the Debian 13 root (scripts/trixie-root: root only).
+IN_ROOT = ("sway110", "labwc")
+# Not a real compositor: the tests written against Tests/e2e/testcomp.py run
+# once, in the sway17 pass.
+TESTCOMP = "testcomp"
 
 # The look the tests expect (design defaults on a 1280x720 output).
 SCREEN_W, SCREEN_H = 1280, 720
@@ -275,11 +295,11 @@ class UserProcesses:
         self.procs.append(p)
         return p
 
-    def run(self, argv, env=None, timeout=5, text=True, input=None):
+    def run(self, argv, env=None, timeout=5, text=True, input=None, as_user=True):
         try:
             return subprocess.run(argv, env=env or self.env(), cwd=self.workdir,
                                   capture_output=True, text=text, timeout=timeout,
-                                  input=input, **self.user_kwargs())
+                                  input=input, **(self.user_kwargs() if as_user else {}))
         except subprocess.TimeoutExpired as e:
             def show(b):
                 if isinstance(b, bytes):
@@ -307,13 +327,18 @@ class UserProcesses:
 
 
 class Session(UserProcesses):
-    """A headless sway, started with scripts/headless-sway."""
+    """A headless compositor (one of COMPOSITORS), started with
+    scripts/headless-sway. The sway_* names are kept from when it was
+    always sway: they mean the compositor, whichever it is."""
 
-    def __init__(self, workdir):
+    def __init__(self, workdir, compositor="sway17"):
         t0 = time.monotonic()
-        r = subprocess.run([HEADLESS_SWAY, "start"], capture_output=True, text=True)
+        self.compositor = compositor
+        env = dict(os.environ, HEADLESS_COMPOSITOR=COMPOSITORS[compositor],
+                   PERCH_TRIXIE_ROOT=TRIXIE_ROOT_DIR)
+        r = subprocess.run([HEADLESS_SWAY, "start"], capture_output=True, text=True, env=env)
         if r.returncode != 0:
-            raise TestFailure("headless sway did not start:\n" + r.stderr)
+            raise TestFailure("headless %s did not start:\n%s" % (compositor, r.stderr))
         self.dir = r.stdout.strip().splitlines()[-1]
         self.start_time = time.monotonic() - t0
         self.user = subprocess.run([HEADLESS_SWAY, "user"], capture_output=True,
@@ -332,13 +357,19 @@ class Session(UserProcesses):
         self.stopped = False
 
     @property
+    def is_sway(self):
+        return self.compositor in SWAYS
+
+    @property
     def sway_pid(self):
-        with open(os.path.join(self.dir, "sway.pid")) as f:
+        """The compositor's pid (sway's or labwc's)."""
+        with open(os.path.join(self.dir, "compositor.pid")) as f:
             return int(f.read().strip())
 
     def sway_log(self):
+        """The compositor's log (stderr)."""
         try:
-            with open(os.path.join(self.dir, "sway.log"), errors="replace") as f:
+            with open(os.path.join(self.dir, "compositor.log"), errors="replace") as f:
                 return f.read()
         except OSError:
             return ""
@@ -357,9 +388,21 @@ class Session(UserProcesses):
                               % (name, r.returncode, r.stderr.decode(errors="replace")))
         return Image.from_ppm(r.stdout)
 
+    def rexec(self, argv, timeout=5, text=True):
+        """Runs argv from the compositor's own system as the session user:
+        the Debian 13 root's program for sway110 and labwc (its foot, wtype),
+        the host's otherwise. Returns the CompletedProcess."""
+        return self.run([HEADLESS_SWAY, "rexec", self.dir, "--"] + list(argv), env=dict(
+            os.environ, PERCH_TRIXIE_ROOT=TRIXIE_ROOT_DIR), timeout=timeout, text=text,
+            as_user=False)
+
     def swaymsg(self, *args, timeout=5):
         """Runs swaymsg against this session's sway (its IPC socket) as the
-        session user; returns the CompletedProcess."""
+        session user; returns the CompletedProcess. The host's swaymsg
+        serves sway 1.10 too (the IPC is the same; sway parses commands)."""
+        if not self.is_sway:
+            raise TestFailure("swaymsg needs sway; this test runs on %s (mark it "
+                              "@test(compositors=SWAYS, why=...))" % self.compositor)
         return self.run(["swaymsg"] + list(args),
                         env=self.env(SWAYSOCK=self.session_env.get("SWAYSOCK")), timeout=timeout)
 
@@ -527,18 +570,44 @@ def poll(fn, timeout, interval=0.02):
 TESTS = []
 
 
-def test(fn):
-    """Decorator: register a test. The test gets a Ctx."""
-    TESTS.append(fn)
-    return fn
+def test(fn=None, *, compositors=None, why=None):
+    """Decorator: register a test. The test gets a Ctx (its `compositor`
+    says which one it runs on).
+
+        @test                          # on the module's COMPOSITORS, else ALL
+        @test(compositors=SWAYS, why="swaymsg create_output")
+        @test(compositors=(TESTCOMP,)) # against Tests/e2e/testcomp.py, once
+
+    compositors: a tuple of COMPOSITORS names (or (TESTCOMP,)); None takes
+    the module's COMPOSITORS (and COMPOSITORS_WHY), else ALL. why: the reason
+    the test skips some compositors, shown by run.py --list."""
+    def register(f):
+        f.compositors = compositors
+        f.compositors_why = why
+        TESTS.append(f)
+        return f
+    return register(fn) if fn is not None else register
+
+
+def compositors_of(fn):
+    """(compositors, why) for a registered test."""
+    mod = sys.modules.get(fn.__module__)
+    if fn.compositors is not None:
+        return tuple(fn.compositors), fn.compositors_why
+    if mod is not None and getattr(mod, "COMPOSITORS", None) is not None:
+        return tuple(mod.COMPOSITORS), getattr(mod, "COMPOSITORS_WHY", None)
+    return ALL, None
 
 
 class Ctx:
     """Per-test context: lazily starts sway and perch; keeps logs and failing
     screenshots."""
 
-    def __init__(self, name, bindir, outdir):
+    def __init__(self, name, bindir, outdir, compositor="sway17"):
         self.name = name
+        # Which compositor sway() starts (one of COMPOSITORS; TESTCOMP tests
+        # make their own with testcomp.attach).
+        self.compositor = compositor
         self.bindir = bindir
         self.outdir = outdir
         self.tmp = tempfile.mkdtemp(prefix="perch-e2e-")
@@ -549,8 +618,10 @@ class Ctx:
         self.notes = []
 
     def sway(self):
+        """The test's compositor session (started on first use); sway or
+        not, as ctx.compositor says."""
         if self.session is None:
-            self.session = Session(self.tmp)
+            self.session = Session(self.tmp, self.compositor)
         return self.session
 
     def start_perch(self, wait=True, args=()):
@@ -591,7 +662,7 @@ class Ctx:
         os.makedirs(self.outdir, exist_ok=True)
         # The last few screenshots are the interesting ones.
         for i, (_, img) in enumerate(self.shots[-3:]):
-            p = os.path.join(self.outdir, "%s-%d.png" % (self.name, i))
+            p = os.path.join(self.outdir, "%s-%s-%d.png" % (self.name, self.compositor, i))
             img.save_png(p)
             paths.append(p)
         return paths
@@ -610,7 +681,7 @@ class Ctx:
             errs = [l for l in sl if "error" in l.lower()
                     and not any(b in l for b in benign)][-10:]
             if errs:
-                out.append("---- sway log errors ----")
+                out.append("---- %s log errors ----" % getattr(self.session, "compositor", "compositor"))
                 out += errs
         for p in (self.save_shots() if failed else []):
             out.append("screenshot: %s" % p)

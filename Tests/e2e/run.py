@@ -1,17 +1,28 @@
 #!/usr/bin/env python3
 """Run Perch's end-to-end tests.
 
-    python3 Tests/e2e/run.py [-k SUBSTRING]... [-v] [--list]
+    python3 Tests/e2e/run.py [--compositor sway17|sway110|labwc|all]
+                             [-k SUBSTRING]... [-v] [--list]
 
 Binaries come from $PERCH_BIN_DIR (default .build/release). Each test runs
-in its own headless sway (scripts/headless-sway) with its own perch. Prints
-`PASS name` / `FAIL name: reason` per test, then `N passed, N failed`; exits
-1 if any test failed. Screenshots of failing tests go to test-out/e2e/.
+in its own headless compositor (scripts/headless-sway) with its own perch,
+once per compositor it is marked for (harness.test): the compositor-facing
+tests on all three, those that never look at the compositor on sway17 only,
+the ones against the test compositor (testcomp.py) once, in the sway17 pass.
+The compositors run one after the other: sway17 (the host's sway 1.7), then
+sway110 and labwc from the Debian 13 root (scripts/trixie-root make; root
+only: without root, or without the root made, they are skipped with a line
+saying so).
+
+Prints `PASS name [compositor]` / `FAIL name [compositor]: reason` per test,
+then the time each compositor took and `N passed, N failed`; exits 1 if any
+test failed. Screenshots of failing tests go to test-out/e2e/.
 """
 
 import argparse
 import importlib
 import os
+import shutil
 import sys
 import time
 import traceback
@@ -24,20 +35,63 @@ import harness  # noqa: E402
 MODULES = ["test_lifecycle", "test_control", "test_toast", "test_protocol_doc", "test_stack", "test_actions", "test_testcomp", "test_input", "test_faults", "test_controlplane", "test_persistence", "test_hooks", "test_dbus", "test_config", "test_durability", "test_icons", "test_activation"]
 
 
+def plan(tests, chosen):
+    """[(compositor, [test...])] in run order; TESTCOMP tests in the sway17
+    pass, labelled testcomp."""
+    out = []
+    for comp in harness.ALL:
+        if comp not in chosen:
+            continue
+        mine = []
+        for fn in tests:
+            comps, _ = harness.compositors_of(fn)
+            if comp in comps or (comp == "sway17" and harness.TESTCOMP in comps):
+                mine.append(fn)
+        out.append((comp, mine))
+    return out
+
+
+def unavailable(comp):
+    """Why compositor comp cannot run here, or None."""
+    if comp not in harness.IN_ROOT:
+        return None
+    if not harness.run_as_root():
+        return "runs in the Debian 13 root (scripts/trixie-root), which needs root"
+    if not os.path.exists(os.path.join(harness.TRIXIE_ROOT_DIR, ".perch-root-ready")):
+        return "no Debian 13 root at %s (make it: scripts/trixie-root make)" % harness.TRIXIE_ROOT_DIR
+    return None
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--compositor", default="all", choices=list(harness.ALL) + ["all"],
+                    help="run the tests marked for this compositor (default: all three)")
     ap.add_argument("-k", action="append", default=[], help="run tests whose name contains this")
     ap.add_argument("-v", action="store_true", help="show diagnostics of passing tests too")
-    ap.add_argument("--list", action="store_true", help="list the tests and exit")
+    ap.add_argument("--list", action="store_true",
+                    help="list the tests with their compositors (and why not the others) and exit")
     args = ap.parse_args()
 
     for m in MODULES:
         importlib.import_module(m)
     tests = [fn for fn in harness.TESTS if not args.k or any(k in fn.__name__ for k in args.k)]
+    chosen = harness.ALL if args.compositor == "all" else (args.compositor,)
     if args.list:
         for fn in tests:
-            print(fn.__name__)
+            comps, why = harness.compositors_of(fn)
+            print("%s [%s]%s" % (fn.__name__, " ".join(comps), " (%s)" % why if why else ""))
+        for comp, mine in plan(tests, chosen):
+            print("%s: %d tests" % (comp, len(mine)), file=sys.stderr)
         return 0
+
+    runs = []
+    for comp, mine in plan(tests, chosen):
+        why = unavailable(comp)
+        if why is not None:
+            # One line, not silence: a run without root tests less.
+            print("SKIP %d tests on %s: %s" % (len(mine), comp, why), flush=True)
+            continue
+        runs.append((comp, mine))
 
     src = os.environ.get("PERCH_BIN_DIR", ".build/release")
     if not os.path.isabs(src) and not os.path.exists(src):
@@ -46,39 +100,44 @@ def main():
     outdir = os.path.join(harness.REPO, "test-out", "e2e")
 
     passed = failed = 0
+    timings = []
     t_all = time.monotonic()
     try:
-        for fn in tests:
-            name = fn.__name__
-            ctx = harness.Ctx(name, bindir, outdir)
-            t0 = time.monotonic()
-            reason = None
-            try:
-                fn(ctx)
-            except harness.TestFailure as e:
-                reason = str(e)
-            except Exception as e:  # a harness or environment error
-                reason = "%s: %s\n%s" % (type(e).__name__, e, traceback.format_exc().rstrip())
-            took = time.monotonic() - t0
-            try:
-                diag = ctx.diagnostics(reason is not None) if (reason or args.v) else []
-            finally:
-                ctx.close()
-            if reason is None:
-                passed += 1
-                print("PASS %s" % name, flush=True)
-            else:
-                failed += 1
-                print("FAIL %s: %s" % (name, reason), flush=True)
-            if args.v:
-                diag.insert(0, "took %.1fs (sway started in %.2fs)" % (
-                    took, ctx.session.start_time if ctx.session else 0))
-            for line in diag:
-                print("    " + line, flush=True)
+        for comp, mine in runs:
+            t_comp = time.monotonic()
+            for fn in mine:
+                name = fn.__name__
+                comps, _ = harness.compositors_of(fn)
+                label = harness.TESTCOMP if harness.TESTCOMP in comps else comp
+                ctx = harness.Ctx(name, bindir, outdir, compositor=label)
+                t0 = time.monotonic()
+                reason = None
+                try:
+                    fn(ctx)
+                except harness.TestFailure as e:
+                    reason = str(e)
+                except Exception as e:  # a harness or environment error
+                    reason = "%s: %s\n%s" % (type(e).__name__, e, traceback.format_exc().rstrip())
+                took = time.monotonic() - t0
+                try:
+                    diag = ctx.diagnostics(reason is not None) if (reason or args.v) else []
+                finally:
+                    ctx.close()
+                if reason is None:
+                    passed += 1
+                    print("PASS %s [%s]" % (name, label), flush=True)
+                else:
+                    failed += 1
+                    print("FAIL %s [%s]: %s" % (name, label, reason), flush=True)
+                if args.v:
+                    diag.insert(0, "took %.1fs (compositor started in %.2fs)" % (
+                        took, ctx.session.start_time if ctx.session else 0))
+                for line in diag:
+                    print("    " + line, flush=True)
+            timings.append("%s %d tests %.1fs" % (comp, len(mine), time.monotonic() - t_comp))
     finally:
-        import shutil
         shutil.rmtree(bindir, ignore_errors=True)
-    print("e2e: %.1fs in total" % (time.monotonic() - t_all), file=sys.stderr)
+    print("e2e: %.1fs in total (%s)" % (time.monotonic() - t_all, ", ".join(timings)), file=sys.stderr)
     print("%d passed, %d failed" % (passed, failed), flush=True)
     return 1 if failed else 0
 

@@ -7,6 +7,10 @@ import time
 from harness import (CARD_FILL, CARD_LEFT, CARD_RIGHT, MARGIN, check, poll, roughly, runs_in_column,
                      runs_in_row, test)
 from pointer import pointer
+from harness import ALL
+
+# Which compositors these tests run on (harness.test).
+COMPOSITORS = ALL
 
 X_PROBE = CARD_LEFT + 130   # a column through the card's text, away from buttons' edges
 

@@ -7,6 +7,11 @@ import signal
 import time
 
 from harness import (CARD_W, MARGIN, SCREEN_H, check, poll, roughly, runs_in_column, runs_in_row, test)
+from harness import ALL, SWAY17
+
+# Which compositors these tests run on (harness.test).
+COMPOSITORS = SWAY17
+COMPOSITORS_WHY = "config parsing and its errors"
 
 CONFIG = """\
 # A config as a person would write it.
@@ -51,7 +56,7 @@ def fill_at(img, run):
     return img.pixel(MARGIN + 5, (run[0] + run[1]) // 2)
 
 
-@test
+@test(compositors=ALL)
 def config_places_toasts_and_rules_restyle_them(t):
     path = write_config(t, CONFIG)
     p = t.start_perch(args=["-c", path])
@@ -98,7 +103,7 @@ def check_config_reports_and_exits_1_on_errors(t):
     check(r.returncode == 1 and "%s:1:" % bad in r.stdout, "a bad config: exit 1 with file:line: %r" % r.stdout)
 
 
-@test
+@test(compositors=ALL)
 def reload_applies_a_good_config_and_keeps_the_old_one_on_errors(t):
     path = write_config(t, "anchor=bottom-left\ndefault-timeout=0\n")
     p = t.start_perch(args=["-c", path])

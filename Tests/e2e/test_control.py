@@ -5,6 +5,11 @@ import os
 import stat
 
 from harness import check, poll, test
+from harness import SWAY17
+
+# Which compositors these tests run on (harness.test).
+COMPOSITORS = SWAY17
+COMPOSITORS_WHY = "control-socket protocol only"
 
 
 def find(items, nid):

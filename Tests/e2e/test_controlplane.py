@@ -15,6 +15,11 @@ import threading
 import time
 
 from harness import (BG, SCREEN_W, check, find_card, poll, python3, run_as_root, test)
+from harness import ALL, SWAY17
+
+# Which compositors these tests run on (harness.test).
+COMPOSITORS = SWAY17
+COMPOSITORS_WHY = "control-socket protocol and perchctl only"
 
 
 # --------------------------------------------------------------------------
@@ -225,7 +230,7 @@ def invoke_with_and_without_an_action(t):
           % (g, ok(p, "list")))
 
 
-@test
+@test(compositors=ALL)
 def history_is_newest_first_and_restore_brings_back_the_latest(t):
     p = t.start_perch()
     check(history(p) == [], "history of a fresh daemon should be [], is %r" % history(p))
@@ -309,7 +314,7 @@ def mode_set_add_remove_toggle_get(t):
     check(out == "x y", "`perchctl mode` should print the active modes 'x y', printed %r" % out)
 
 
-@test
+@test(compositors=ALL)
 def status_reports_counts_modes_and_outputs(t):
     p = t.start_perch(args=["--max-visible", "1"])
     st = ok(p, "status")
@@ -546,7 +551,7 @@ def watch_waybar_prints_objects_and_dnd_class(t):
 # --------------------------------------------------------------------------
 # Do not disturb
 
-@test
+@test(compositors=ALL)
 def do_not_disturb_keeps_normal_posts_off_screen_but_shows_critical(t):
     p = t.start_perch()
     p.ctl_ok("mode", "add", "do-not-disturb")

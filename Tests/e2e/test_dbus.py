@@ -8,6 +8,11 @@ import time
 from harness import (CARD_FILL, CARD_LEFT, MARGIN, TestFailure, check, poll, roughly, runs_in_column,
                      runs_in_row, test)
 from pointer import pointer
+from harness import ALL, SWAY17
+
+# Which compositors these tests run on (harness.test).
+COMPOSITORS = SWAY17
+COMPOSITORS_WHY = "D-Bus only"
 
 X_PROBE = CARD_LEFT + 130
 DEST = ["--dest", "org.freedesktop.Notifications", "--object-path", "/org/freedesktop/Notifications"]
@@ -60,7 +65,7 @@ def card_at_rest(t, count=1):
     return runs
 
 
-@test
+@test(compositors=ALL)
 def notify_send_shows_a_toast(t):
     p, env = start(t)
     r = t.sway().run(["notify-send", "-a", "mail", "Hello over D-Bus", "sent with notify-send"], env=env)
@@ -101,7 +106,7 @@ def close_notification_emits_notification_closed_with_reason_3(t):
           "expected NotificationClosed(%d, 3) on the bus; monitor saw:\n%s" % (nid, out))
 
 
-@test
+@test(compositors=ALL)
 def notify_send_wait_prints_the_clicked_action(t):
     p, env = start(t)
     waiter = t.sway().popen(["notify-send", "--wait", "--action=yes=Yes", "--action=no=No", "Question", "Yes?"],
@@ -121,7 +126,7 @@ def notify_send_wait_prints_the_clicked_action(t):
           % (out, err))
 
 
-@test
+@test(compositors=ALL)
 def replaces_id_updates_in_place(t):
     p, env = start(t)
     r = t.sway().run(["notify-send", "--print-id", "Downloading", "10 %"], env=env)
@@ -177,7 +182,7 @@ def another_owner_of_the_name_makes_perch_exit_3(t):
     check("org.freedesktop.Notifications" in second.log(), "it should say which name is taken: %s" % second.log())
 
 
-@test
+@test(compositors=ALL)
 def image_data_is_drawn_as_the_icon_and_value_as_a_progress_bar(t):
     p, env = start(t)
     # Debian's python3-dbus sends the (iiibiiay) struct as a real client would.

@@ -16,6 +16,11 @@ from harness import (MARGIN, SCREEN_W, Perch, TestFailure, check, find_card, pol
 from test_config import write_config
 from test_dbus import gdbus, start as start_with_bus
 from test_persistence import history, ids_of, ok, restart, state_dir, wait_serving
+from harness import ALL, SWAY17, SWAYS
+
+# Which compositors these tests run on (harness.test).
+COMPOSITORS = SWAY17
+COMPOSITORS_WHY = "persistence across crashes and a full disk"
 
 
 def wait_card(t, what, timeout=3.0, shot=None, **where):
@@ -206,7 +211,7 @@ def card_matches(card, width, margin):
     return card is not None and (card.left, card.top, card.right) == (left, top, right)
 
 
-@test
+@test(compositors=ALL)
 def durability_reload_applies_width_and_margin_to_the_toast_on_screen(t):
     path = write_config(t, "width=300\nmargin=10\n")
     p = t.start_perch(args=["-c", path])
@@ -231,7 +236,7 @@ def durability_reload_applies_width_and_margin_to_the_toast_on_screen(t):
     check(ids_of(p.list()) == [nid], "the toast should still be listed: %r" % p.list())
 
 
-@test
+@test(compositors=SWAYS, why="adds a second output with swaymsg create_output; labwc has no way to")
 def durability_reload_of_output_moves_the_toast_to_the_other_output(t):
     s = t.sway()
     r = s.swaymsg("create_output")

@@ -10,7 +10,10 @@ import sys
 import time
 
 import testcomp
-from harness import TestFailure, check, test
+from harness import TestFailure, check, test, TESTCOMP
+
+# Against the test compositor, which injects what no real one can: once.
+COMPOSITORS = (TESTCOMP,)
 
 
 # --------------------------------------------------------------------------

@@ -9,6 +9,11 @@ import os
 import time
 
 from harness import check, poll, python3, test
+from harness import SWAY17
+
+# Which compositors these tests run on (harness.test).
+COMPOSITORS = SWAY17
+COMPOSITORS_WHY = "hooks: processes, not the compositor"
 
 # Records the hook's PERCH_* variables (raw bytes, hex) in OUTDIR, one file
 # per run, written atomically.

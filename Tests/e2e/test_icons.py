@@ -19,6 +19,10 @@ import time
 from harness import (CARD_FILL, CARD_LEFT, CARD_TOP, CARD_W, MARGIN, SCREEN_W, Image, Perch,
                      TestFailure, check, find_card, fmt, poll, python3, roughly, run_as_root, test)
 from test_dbus import DEST, start_bus
+from harness import ALL, SWAYS
+
+# Which compositors these tests run on (harness.test).
+COMPOSITORS = ALL
 
 ICON = 32          # icon-size: the box is 32 logical px
 PADDING = 10       # the icon box's top-left corner is `padding` inside the card
@@ -376,7 +380,7 @@ def icon_svg_from_a_theme_is_drawn(t):
     expect_icon(t, "green", "the theme's scalable perch-test-svg-green.svg")
 
 
-@test
+@test(compositors=SWAYS, why="sets the output scale with swaymsg; labwc has no IPC for it")
 def icon_svg_is_drawn_crisp_at_output_scale_2(t):
     h = test_theme(t)
     # Green left of x=16.5, blue right of it: at 64 px the boundary is

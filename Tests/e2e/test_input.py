@@ -21,7 +21,10 @@ import sys
 import time
 
 import testcomp
-from harness import TestFailure, check, test
+from harness import TestFailure, check, test, TESTCOMP
+
+# Against the test compositor, which injects what no real one can: once.
+COMPOSITORS = (TESTCOMP,)
 
 HOLD = 0.35          # longer than a tap (0.3 s): a press that is no tap
 STEP_GAP = 0.13      # between slow drag steps: > 100 ms, so no fling speed

@@ -4,6 +4,11 @@ import os
 import signal
 
 from harness import Perch, check, test
+from harness import ALL, SWAY17
+
+# Which compositors these tests run on (harness.test).
+COMPOSITORS = SWAY17
+COMPOSITORS_WHY = "exit codes and signals: no compositor behaviour"
 
 
 @test
@@ -52,7 +57,7 @@ def sigint_exits_0(t):
     check_signal_exit(t, signal.SIGINT)
 
 
-@test
+@test(compositors=ALL)
 def compositor_gone_exits_1(t):
     p = t.start_perch()
     p.post("The compositor is going away", timeout=30)

@@ -11,6 +11,11 @@ import threading
 import time
 
 from harness import check, find_card, poll, python3, run_as_root, test
+from harness import SWAY17
+
+# Which compositors these tests run on (harness.test).
+COMPOSITORS = SWAY17
+COMPOSITORS_WHY = "persistence: state files and restarts"
 
 
 def ok(p, method, params=None):

@@ -11,6 +11,11 @@ import subprocess
 import time
 
 from harness import REPO, check, poll, python3, test
+from harness import SWAY17
+
+# Which compositors these tests run on (harness.test).
+COMPOSITORS = SWAY17
+COMPOSITORS_WHY = "control-socket protocol only"
 
 
 def documented_exchanges():

@@ -4,6 +4,10 @@ import time
 
 from harness import (BG, CARD_LEFT, CARD_W, MARGIN, SCREEN_H, SCREEN_W, check, is_bg, poll,
                      runs_in_column, runs_in_row, test)
+from harness import ALL
+
+# Which compositors these tests run on (harness.test).
+COMPOSITORS = ALL
 
 SETTLE = 0.7 + 0.3 + 0.4   # entry + reflow + slack
 

@@ -15,8 +15,11 @@ sys.path.insert(0, HERE)
 
 import testcomp  # noqa: E402
 from harness import (BG, CARD_FILL, TestFailure, check, fmt, roughly, test,  # noqa: E402
-                     whiteish)
+                     whiteish, TESTCOMP)
 from testcomp import ProtocolError, RawClient  # noqa: E402
+
+# Tests of the test compositor itself: once.
+COMPOSITORS = (TESTCOMP,)
 
 # Layer-shell anchors.
 TOP, BOTTOM, LEFT, RIGHT = 1, 2, 4, 8

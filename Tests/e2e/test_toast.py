@@ -5,6 +5,10 @@ import time
 from harness import (ANIM_S, BG, CARD_FILL, CARD_LEFT, CARD_RIGHT, CARD_TOP,
                      SCREEN_W, check, find_card, first_non_bg_x, fmt, is_bg,
                      poll, roughly, test, whiteish)
+from harness import ALL
+
+# Which compositors these tests run on (harness.test).
+COMPOSITORS = ALL
 
 # The screen area a top-right toast may cover (and must give back).
 TOAST_AREA = (CARD_LEFT - 30, 0, SCREEN_W - 1, 300)
