@@ -6,7 +6,7 @@ import re
 import subprocess
 import time
 
-from harness import CARD_FILL, CARD_LEFT, check, roughly, test
+from harness import ALL, CARD_FILL, CARD_LEFT, SWAY17, check, roughly, test
 from pointer import pointer
 from test_dbus import card_at_rest, gdbus, start
 
@@ -31,7 +31,7 @@ def notify_with_actions(t, env, title):
     return int(r.stdout.strip().strip("(),").split()[-1])
 
 
-@test
+@test(compositors=ALL)
 def a_clicked_action_sends_its_activation_token_first(t):
     p, env = start(t)
     nid = notify_with_actions(t, env, "Mail")
@@ -55,7 +55,7 @@ def a_clicked_action_sends_its_activation_token_first(t):
           "ActivationToken must come before ActionInvoked; the bus saw:\n%s" % "\n".join(seen))
 
 
-@test
+@test(compositors=SWAY17, why="no input on screen: the compositor plays no part")
 def an_action_invoked_by_perchctl_comes_without_a_token(t):
     p, env = start(t)
     nid = notify_with_actions(t, env, "Mail")
