@@ -1,0 +1,56 @@
+import PerchCore
+import PerchPlatform
+import PerchWayland
+
+/// Fullscreen windows and an idle seat, from the compositor to the
+/// service. The daemon only works out the two facts; what they do to
+/// notifications is the service's (`NotificationService+Hold`).
+extension Daemon {
+    /// Starts following the compositor's windows and the seat's idleness
+    /// (after the service has its config and state).
+    func watchFullscreenAndIdle() {
+        connection.foreignToplevels?.onChange = { [unowned self] in self.fullscreenChanged() }
+        fullscreenChanged()
+        configureIdleMonitor()
+    }
+
+    /// Whether the activated window is fullscreen where Perch shows its
+    /// toasts: on the named `output` when it is there; otherwise the
+    /// stages are where the compositor puts them, on the focused output,
+    /// which is the activated window's.
+    static func isFullscreenHere(_ report: FullscreenReport, outputName: String?, outputs: [String]) -> Bool {
+        if let outputName, outputs.contains(outputName) { return report.outputs.contains(outputName) }
+        return report.isActivatedFullscreen
+    }
+
+    /// Tells the service whether fullscreen holds now (it ignores no-ops).
+    func fullscreenChanged() {
+        guard let report = connection.foreignToplevels?.fullscreen else { return }
+        let here = Self.isFullscreenHere(report, outputName: service.global.output,
+                                         outputs: connection.outputs.values.map(\.name))
+        execute(service.setFullscreen(here, at: MonotonicClock.now()))
+    }
+
+    /// Makes the idle notification `idle-threshold` asks for, at start and
+    /// when a reload changes it (a new one counts from now, so the seat
+    /// is not idle until it says so); warns once when it cannot.
+    func configureIdleMonitor() {
+        let milliseconds = UInt32((service.global.idleThreshold * 1000).rounded())
+        guard milliseconds != idleThreshold else { return }
+        idleThreshold = milliseconds
+        idleMonitor = nil
+        service.setIdle(false, at: MonotonicClock.now())
+        needsRefresh = true
+        guard milliseconds > 0 else { return }
+        guard let monitor = connection.makeIdleMonitor(thresholdMilliseconds: milliseconds) else {
+            Log.warning("idle-threshold=\(milliseconds) has no effect: the compositor does not offer ext_idle_notifier_v1")
+            return
+        }
+        monitor.onChange = { [unowned self] idle in
+            Log.debug(idle ? "the seat is idle: display timers stop" : "input again: display timers run on")
+            self.service.setIdle(idle, at: MonotonicClock.now())
+            self.needsRefresh = true
+        }
+        idleMonitor = monitor
+    }
+}
