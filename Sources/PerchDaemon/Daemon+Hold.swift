@@ -14,20 +14,11 @@ extension Daemon {
         configureIdleMonitor()
     }
 
-    /// Whether the activated window is fullscreen where Perch shows its
-    /// toasts: on the named `output` when it is there; otherwise the
-    /// stages are where the compositor puts them, on the focused output,
-    /// which is the activated window's.
-    static func isFullscreenHere(_ report: FullscreenReport, outputName: String?, outputs: [String]) -> Bool {
-        if let outputName, outputs.contains(outputName) { return report.outputs.contains(outputName) }
-        return report.isActivatedFullscreen
-    }
-
     /// Tells the service whether fullscreen holds now (it ignores no-ops).
     func fullscreenChanged() {
         guard let report = connection.foreignToplevels?.fullscreen else { return }
-        let here = Self.isFullscreenHere(report, outputName: service.global.output,
-                                         outputs: connection.outputs.values.map(\.name))
+        let here = report.covers(configuredOutput: service.global.output,
+                                 connected: connection.outputs.values.map(\.name))
         execute(service.setFullscreen(here, at: MonotonicClock.now()))
     }
 

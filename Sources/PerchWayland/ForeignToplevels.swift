@@ -1,5 +1,6 @@
 import CPerchSupport
 import CWaylandClient
+import PerchCore
 
 /// The compositor's windows as `zwlr_foreign_toplevel_manager_v1` (v2+)
 /// lists them, kept only for what Perch asks: is the activated (focused)
@@ -62,15 +63,6 @@ public final class ForeignToplevels {
         reported = report
         onChange?()
     }
-}
-
-/// Whether the activated window is fullscreen, and on which outputs (by
-/// name). With several seats there may be several activated windows.
-public struct FullscreenReport: Equatable, Sendable {
-    /// An activated window is fullscreen (wherever it is).
-    public var isActivatedFullscreen = false
-    /// The outputs it is on (usually one).
-    public var outputs: Set<String> = []
 }
 
 /// One zwlr_foreign_toplevel_handle_v1: the state last made current by

@@ -304,3 +304,21 @@ struct IdleTimerTests {
         #expect(h.liveIDs == [id])
     }
 }
+
+@Suite("Where fullscreen counts")
+struct FullscreenReportTests {
+    @Test("with a named output that is connected, only a fullscreen window on it counts")
+    func namedOutput() {
+        let onSecond = FullscreenReport(isActivatedFullscreen: true, outputs: ["DP-2"])
+        #expect(!onSecond.covers(configuredOutput: "DP-1", connected: ["DP-1", "DP-2"]))
+        #expect(onSecond.covers(configuredOutput: "DP-2", connected: ["DP-1", "DP-2"]))
+    }
+
+    @Test("with the compositor's choice, or a named output that is absent, the focused window's fullscreen counts")
+    func focusedOutput() {
+        let fullscreen = FullscreenReport(isActivatedFullscreen: true, outputs: ["DP-2"])
+        #expect(fullscreen.covers(configuredOutput: nil, connected: ["DP-1", "DP-2"]))
+        #expect(fullscreen.covers(configuredOutput: "HDMI-A-1", connected: ["DP-1", "DP-2"]))
+        #expect(!FullscreenReport().covers(configuredOutput: nil, connected: ["DP-1"]))
+    }
+}
