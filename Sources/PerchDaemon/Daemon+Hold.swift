@@ -34,7 +34,9 @@ extension Daemon {
         needsRefresh = true
         guard milliseconds > 0 else { return }
         guard let monitor = connection.makeIdleMonitor(thresholdMilliseconds: milliseconds) else {
-            Log.warning("idle-threshold=\(milliseconds) has no effect: the compositor does not offer ext_idle_notifier_v1")
+            let why = connection.offersIdleNotifier ? "the compositor announced no seat"
+                : "the compositor does not offer ext_idle_notifier_v1"
+            Log.warning("idle-threshold=\(milliseconds) has no effect: \(why)")
             return
         }
         monitor.onChange = { [unowned self] idle in

@@ -161,6 +161,8 @@ public final class WaylandConnection {
         return missing
     }
 
+    public var offersIdleNotifier: Bool { idleNotifier != nil }
+
     /// Tells when the first seat has had no input for `thresholdMilliseconds`;
     /// nil when the compositor offers no ext_idle_notifier_v1 or no seat.
     public func makeIdleMonitor(thresholdMilliseconds: UInt32) -> IdleMonitor? {
