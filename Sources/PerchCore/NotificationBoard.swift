@@ -79,11 +79,6 @@ public struct NotificationBoard: Sendable {
 
     public func isSuspended(_ id: UInt32) -> Bool { suspended[id] != nil }
 
-    /// The suspended notifications' ids, in the order they arrived.
-    public var suspendedIDs: [UInt32] {
-        suspended.keys.sorted { (arrival[$0] ?? 0) < (arrival[$1] ?? 0) }
-    }
-
     /// Adds a notification to its lane's stack; a nil height means not
     /// measured yet (see `unmeasured`). A suspended one goes straight off
     /// screen (see `suspend`) with its full display time.
@@ -100,15 +95,16 @@ public struct NotificationBoard: Sendable {
             suspended[notification.id] = toast
             return
         }
-        let fresh = newStack(for: lane)
+        let fresh = newStack(for: lane, at: now)
         stacks[lane, default: fresh].add(notification, height: height, motion: motion, at: now)
         makeRoomForBanner(at: now)
     }
 
-    private func newStack(for lane: Lane) -> ToastStack {
+    /// An empty stack for `lane`, its timers frozen if the others' are.
+    private func newStack(for lane: Lane, at now: Instant) -> ToastStack {
         var stack = ToastStack(config: config(for: lane))
         stack.stageHeight = stageHeightHint
-        stack.setTimersFrozen(timersFrozen, at: Instant(nanoseconds: 0))
+        stack.setTimersFrozen(timersFrozen, at: now)
         return stack
     }
 
@@ -138,7 +134,7 @@ public struct NotificationBoard: Sendable {
         guard var toast = suspended.removeValue(forKey: id) else { return false }
         toast.motion = motion
         laneOfID[id] = lane
-        let fresh = newStack(for: lane)
+        let fresh = newStack(for: lane, at: now)
         stacks[lane, default: fresh].readmit(toast, at: now)
         makeRoomForBanner(at: now)
         return true

@@ -122,9 +122,9 @@ public struct ToastStack: Sendable {
         readmit(toast, at: now)
     }
 
-    /// Queues a toast that was here before (suspended, see
+    /// Queues a toast that was on a stack before (suspended, see
     /// `NotificationBoard.suspend`) with the time its timer had left; it
-    /// is measured again and enters anew when it gets a slot.
+    /// enters anew when it gets a slot (once measured, if it is not).
     public mutating func readmit(_ toast: Toast, at now: Instant) {
         var toast = toast
         toast.phase = .queued
