@@ -15,10 +15,19 @@ public enum Lane: Hashable, Sendable, CustomStringConvertible {
 /// Every notification Perch shows, in its lane. Routes operations to the
 /// right stack by id and merges their events, deadlines and animation
 /// state, so the daemon has one thing to ask.
+///
+/// A notification may also be *suspended*: live, but off every stack and
+/// off the screen, its timer stopped, until the service resumes it onto a
+/// stack, where it enters anew with the time it had left (fullscreen hold,
+/// see `NotificationService.setFullscreen`).
 public struct NotificationBoard: Sendable {
     /// Settings for toast stacks; the anchor is each stack's own.
     public var stackDefaults: StackConfig
     public private(set) var stacks: [Lane: ToastStack] = [:]
+    /// Suspended toasts by id (they keep their lane and arrival here).
+    private var suspended: [UInt32: Toast] = [:]
+    /// Every stack's display timers are stopped (an idle seat).
+    public private(set) var timersFrozen = false
     private var laneOfID: [UInt32: Lane] = [:]
     /// Arrival order (a restored notification keeps its old id but arrives
     /// anew), for "oldest first" and "the last one".
@@ -52,30 +61,91 @@ public struct NotificationBoard: Sendable {
     public func lane(of id: UInt32) -> Lane? { laneOfID[id] }
 
     public func toast(id: UInt32) -> Toast? {
-        laneOfID[id].flatMap { stacks[$0]?.toast(id: id) }
+        if let toast = suspended[id] { return toast }
+        return laneOfID[id].flatMap { stacks[$0]?.toast(id: id) }
     }
 
-    /// How many notifications are on screen or queued (without copying them).
+    /// How many notifications are on screen, queued or suspended (without
+    /// copying them).
     public var count: Int {
-        stacks.values.reduce(0) { $0 + $1.visible.count + $1.queue.count }
+        stacks.values.reduce(suspended.count) { $0 + $1.visible.count + $1.queue.count }
     }
 
-    /// Every notification on screen or queued, in the order they arrived.
+    /// Every notification on screen, queued or suspended, in the order
+    /// they arrived.
     public var all: [Toast] {
-        stacks.values.flatMap(\.all).sorted { (arrival[$0.id] ?? 0) < (arrival[$1.id] ?? 0) }
+        (stacks.values.flatMap(\.all) + suspended.values).sorted { (arrival[$0.id] ?? 0) < (arrival[$1.id] ?? 0) }
     }
+
+    public func isSuspended(_ id: UInt32) -> Bool { suspended[id] != nil }
 
     /// Adds a notification to its lane's stack; a nil height means not
-    /// measured yet (see `unmeasured`).
+    /// measured yet (see `unmeasured`). A suspended one goes straight off
+    /// screen (see `suspend`) with its full display time.
     public mutating func add(_ notification: Notification, height: Int?, lane: Lane, motion: Motion,
-                             at now: Instant) {
+                             suspended isSuspended: Bool = false, at now: Instant) {
         laneOfID[notification.id] = lane
         arrivals += 1
         arrival[notification.id] = arrivals
-        var fresh = ToastStack(config: config(for: lane))
-        fresh.stageHeight = stageHeightHint
+        if isSuspended {
+            let timer = DisplayTimer(duration: config(for: lane).timing.displayTime(for: notification))
+            var toast = Toast(notification: notification, height: 0, motion: motion, phase: .queued,
+                              timer: timer, slot: Glide(at: 0))
+            toast.isMeasured = false
+            suspended[notification.id] = toast
+            return
+        }
+        let fresh = newStack(for: lane, at: now)
         stacks[lane, default: fresh].add(notification, height: height, motion: motion, at: now)
         makeRoomForBanner(at: now)
+    }
+
+    /// An empty stack for `lane`, its timers frozen if the others' are.
+    private func newStack(for lane: Lane, at now: Instant) -> ToastStack {
+        var stack = ToastStack(config: config(for: lane))
+        stack.stageHeight = stageHeightHint
+        stack.setTimersFrozen(timersFrozen, at: now)
+        return stack
+    }
+
+    /// Takes a toast on screen or queued off its stack at once, with no
+    /// exit, and keeps it with its timer stopped at the time it had left.
+    /// Returns false when it is not on a stack or is leaving.
+    @discardableResult
+    public mutating func suspend(id: UInt32, at now: Instant) -> Bool {
+        guard let lane = laneOfID[id], let toast = stacks[lane]?.toast(id: id), !toast.isLeaving,
+              var taken = stacks[lane]?.remove(id: id, at: now) else { return false }
+        if stacks[lane]?.isEmpty == true { stacks.removeValue(forKey: lane) }
+        taken.timer.pause(at: now)
+        taken.phase = .queued
+        // Measured again when it comes back: a reload may change its look.
+        taken.isMeasured = false
+        taken.height = 0
+        suspended[id] = taken
+        makeRoomForBanner(at: now)
+        return true
+    }
+
+    /// Puts a suspended toast back on a stack (its lane may be new after a
+    /// reload): it queues, is measured, and enters anew with the time it
+    /// had left. False when it is not suspended.
+    @discardableResult
+    public mutating func resume(id: UInt32, lane: Lane, motion: Motion, at now: Instant) -> Bool {
+        guard var toast = suspended.removeValue(forKey: id) else { return false }
+        toast.motion = motion
+        laneOfID[id] = lane
+        let fresh = newStack(for: lane, at: now)
+        stacks[lane, default: fresh].readmit(toast, at: now)
+        makeRoomForBanner(at: now)
+        return true
+    }
+
+    /// Stops (true) or runs on (false) every display timer, stacks made
+    /// later included.
+    public mutating func setTimersFrozen(_ frozen: Bool, at now: Instant) {
+        guard frozen != timersFrozen else { return }
+        timersFrozen = frozen
+        for lane in Array(stacks.keys) { stacks[lane]!.setTimersFrozen(frozen, at: now) }
     }
 
     /// While a banner is on screen, stacks anchored at the top glide down
@@ -90,12 +160,17 @@ public struct NotificationBoard: Sendable {
 
     @discardableResult
     public mutating func dismiss(id: UInt32, reason: DismissReason, at now: Instant) -> Bool {
-        guard let lane = laneOfID[id] else { return false }
-        return stacks[lane]?.dismiss(id: id, reason: reason, at: now) ?? false
+        dismissing(id: id, reason: reason, at: now) != nil
     }
 
-    /// As `dismiss`, returning the notification dismissed, if any.
+    /// As `dismiss`, returning the notification dismissed, if any. A
+    /// suspended one has nothing on screen: it goes at once.
     public mutating func dismissing(id: UInt32, reason: DismissReason, at now: Instant) -> Notification? {
+        if let toast = suspended.removeValue(forKey: id) {
+            laneOfID.removeValue(forKey: id)
+            arrival.removeValue(forKey: id)
+            return toast.notification
+        }
         guard let lane = laneOfID[id] else { return nil }
         return stacks[lane]?.dismissing(id: id, reason: reason, at: now)
     }
@@ -111,6 +186,7 @@ public struct NotificationBoard: Sendable {
     public mutating func remove(id: UInt32, at now: Instant) -> Toast? {
         guard let lane = laneOfID.removeValue(forKey: id) else { return nil }
         arrival.removeValue(forKey: id)
+        if let toast = suspended.removeValue(forKey: id) { return toast }
         let toast = stacks[lane]?.remove(id: id, at: now)
         if stacks[lane]?.isEmpty == true { stacks.removeValue(forKey: lane) }
         makeRoomForBanner(at: now)
@@ -132,6 +208,12 @@ public struct NotificationBoard: Sendable {
     @discardableResult
     public mutating func replace(_ notification: Notification, height: Int?, at now: Instant) -> Bool {
         guard let lane = laneOfID[notification.id] else { return false }
+        if suspended[notification.id] != nil {
+            // New content and a new display time, still off screen.
+            suspended[notification.id]!.notification = notification
+            suspended[notification.id]!.timer = DisplayTimer(duration: config(for: lane).timing.displayTime(for: notification))
+            return true
+        }
         let replaced = stacks[lane]?.replace(notification, height: height, at: now) ?? false
         makeRoomForBanner(at: now)
         return replaced

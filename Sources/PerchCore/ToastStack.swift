@@ -89,6 +89,9 @@ public struct ToastStack: Sendable {
     /// Extra distance between the anchored edge and the first slot, e.g.
     /// room for a banner across the top; changing it glides the stack.
     public private(set) var inset = 0
+    /// Every display timer is stopped (the seat is idle): each toast keeps
+    /// the time it had left, as hovering keeps it for one.
+    public private(set) var timersFrozen = false
     /// Distance of the marker from the anchored edge.
     private var markerSlot = Glide(at: 0)
     private var events: [StackEvent] = []
@@ -116,6 +119,20 @@ public struct ToastStack: Sendable {
         var toast = Toast(notification: notification, height: height ?? 0, motion: motion, phase: .queued,
                           timer: timer, slot: Glide(at: 0))
         toast.isMeasured = height != nil
+        readmit(toast, at: now)
+    }
+
+    /// Queues a toast that was on a stack before (suspended, see
+    /// `NotificationBoard.suspend`) with the time its timer had left; it
+    /// enters anew when it gets a slot (once measured, if it is not).
+    public mutating func readmit(_ toast: Toast, at now: Instant) {
+        var toast = toast
+        toast.phase = .queued
+        toast.slot = Glide(at: 0)
+        toast.swipe = Glide(at: 0)
+        toast.isHovered = false
+        toast.isHeld = false
+        toast.timer.pause(at: now)
         queue.append(toast)
         promote(at: now)
         relayout(at: now)
@@ -210,7 +227,7 @@ public struct ToastStack: Sendable {
         visible[index].notification = notification
         if let height { visible[index].height = height }
         visible[index].timer = timer
-        if visible[index].phase == .shown && !visible[index].isAttended {
+        if visible[index].phase == .shown && !isTimerHeld(visible[index]) {
             visible[index].timer.start(at: now)
         }
         relayout(at: now)
@@ -266,9 +283,23 @@ public struct ToastStack: Sendable {
         updateTimer(index, at: now)
     }
 
+    /// Stops (true) or runs on (false) every display timer, each with the
+    /// time it had left.
+    public mutating func setTimersFrozen(_ frozen: Bool, at now: Instant) {
+        guard frozen != timersFrozen else { return }
+        timersFrozen = frozen
+        for index in visible.indices { updateTimer(index, at: now) }
+    }
+
+    /// Whether something keeps a shown toast's timer from running: the
+    /// pointer or a finger on it, or an idle seat.
+    private func isTimerHeld(_ toast: Toast) -> Bool {
+        toast.isAttended || timersFrozen
+    }
+
     private mutating func updateTimer(_ index: Int, at now: Instant) {
         guard visible[index].phase == .shown else { return }
-        if visible[index].isAttended {
+        if isTimerHeld(visible[index]) {
             visible[index].timer.pause(at: now)
         } else {
             visible[index].timer.start(at: now)
@@ -342,7 +373,7 @@ public struct ToastStack: Sendable {
                 let end = entryEnd(of: visible[index], since: since)
                 if now >= end {
                     visible[index].phase = .shown
-                    if !visible[index].isAttended { visible[index].timer.start(at: end) }
+                    if !isTimerHeld(visible[index]) { visible[index].timer.start(at: end) }
                     events.append(.appeared(id: visible[index].id))
                 }
             }

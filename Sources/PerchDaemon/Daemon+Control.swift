@@ -75,6 +75,8 @@ extension Daemon {
         scene.reconfigure(Self.look(global))
         madeIconLocator = nil
         execute(service.reload(loaded, at: MonotonicClock.now()))
+        fullscreenChanged()
+        configureIdleMonitor()
         hooks.timeout = global.hookTimeout
         needsRefresh = true
         Log.info("config reloaded from \(configSource.path ?? "(defaults)")")

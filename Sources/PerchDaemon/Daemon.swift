@@ -78,6 +78,10 @@ public final class Daemon {
     }
     /// The instant the board was last brought to (frames never go back).
     var lastRefresh = Instant(nanoseconds: 0)
+    /// `idle-threshold` in force, in milliseconds, and its notification
+    /// (nil when 0 or not offered; see `configureIdleMonitor`).
+    var idleThreshold: UInt32 = 0
+    var idleMonitor: IdleMonitor?
 
     /// Connects to the compositor and opens the control socket.
     /// Throws `StartupError` with a message for the user.
@@ -141,6 +145,7 @@ public final class Daemon {
         loop.addWorkCheck { [unowned self] in self.needsRefresh }
         connection.attach(to: loop)
         restoreState()
+        watchFullscreenAndIdle()
         if options.dbus { try startBus(replace: options.replaceBusOwner) }
     }
 

@@ -29,6 +29,8 @@ public final class WaylandConnection {
     private(set) var cursorShapeManager: OpaquePointer?
     private(set) var foreignToplevelManager: OpaquePointer?
     public private(set) var layerShellVersion: UInt32 = 0
+    /// The compositor's windows, where it lists them (for fullscreen).
+    public private(set) var foreignToplevels: ForeignToplevels?
     /// Every output the compositor announced, by registry name.
     public private(set) var outputs: [UInt32: Output] = [:]
     public private(set) var seats: [UInt32: Seat] = [:]
@@ -74,6 +76,7 @@ public final class WaylandConnection {
 
     deinit {
         tokenRequests.removeAll()
+        foreignToplevels = nil
         outputs.removeAll()
         seats.removeAll()
         for proxy in [fractionalScaleManager, xdgOutputManager, idleNotifier, activation, alphaModifier,
@@ -121,6 +124,10 @@ public final class WaylandConnection {
             // v2 brought the fullscreen state; v3 the parent event.
             guard version >= 2 else { break }
             foreignToplevelManager = bind(perch_zwlr_foreign_toplevel_manager_v1_interface(), 3)
+            if let foreignToplevelManager {
+                foreignToplevels = ForeignToplevels(manager: foreignToplevelManager,
+                                                    outputName: { [unowned self] in self.outputs[$0]?.name })
+            }
         case "wl_output":
             if let proxy = bind(perch_wl_output_interface(), 4) {
                 let output = Output(proxy: proxy, registryName: name)
@@ -160,6 +167,15 @@ public final class WaylandConnection {
             missing.append(("zwlr_layer_shell_v1 v4", "keyboard focus on a toast is taken exclusively while hovered"))
         }
         return missing
+    }
+
+    public var offersIdleNotifier: Bool { idleNotifier != nil }
+
+    /// Tells when the first seat has had no input for `thresholdMilliseconds`;
+    /// nil when the compositor offers no ext_idle_notifier_v1 or no seat.
+    public func makeIdleMonitor(thresholdMilliseconds: UInt32) -> IdleMonitor? {
+        guard let idleNotifier, let seat = seats.min(by: { $0.key < $1.key })?.value else { return nil }
+        return IdleMonitor(notifier: idleNotifier, seat: seat.proxy, thresholdMilliseconds: thresholdMilliseconds)
     }
 
     fileprivate func globalRemoved(name: UInt32) {

@@ -149,6 +149,9 @@ let optionCases: [OptionCase] = [
     OptionCase("group-by=none") { $0.groupBy = [] },
     OptionCase("max-history=10") { $0.maxHistory = 10 },
     OptionCase("hook-timeout=1500") { $0.hookTimeout = 1.5 },
+    OptionCase("fullscreen=show") { $0.fullscreen = .show },
+    OptionCase("fullscreen=hide") { $0.fullscreen = .hide },
+    OptionCase("idle-threshold=90000") { $0.idleThreshold = 90 },
 ]
 
 @Suite("Config options")
@@ -198,9 +201,11 @@ struct ConfigOptionTests {
         #expect(resolved.format.source == "%s\\n%b")
         #expect(resolved.markup)
         #expect(resolved.defaultTimeout == 5_000)
+        #expect(resolved.fullscreen == .hold)
+        #expect(resolved.idleThreshold == 0)
         #expect(Config.globalOnlyKeys == ["icon-theme", "icon-path", "output", "layer", "margin", "gap", "width", "max-visible", "sort",
                                           "enter-duration", "exit-duration", "reflow-duration",
-                                          "max-history", "hook-timeout"])
+                                          "max-history", "hook-timeout", "fullscreen", "idle-threshold"])
     }
 
     @Test("without enter or exit, a toast slides at the anchor's nearest edge and a banner from the top")

@@ -213,5 +213,8 @@ enum ConfigOptions {
         },
         .number("max-history", 0...100_000, .globalOnly) { $0.resolved.maxHistory = $1 },
         .milliseconds("hook-timeout", 100...3_600_000, .globalOnly) { $0.resolved.hookTimeout = $1 },
+        .choice("fullscreen", FullscreenPolicy.self, .globalOnly) { $0.resolved.fullscreen = $1 },
+        // ext_idle_notifier_v1 takes a 32-bit count of milliseconds; a day is plenty.
+        .milliseconds("idle-threshold", 0...86_400_000, .globalOnly) { $0.resolved.idleThreshold = $1 },
     ]
 }

@@ -45,6 +45,18 @@ public enum OutputChoice: Equatable, Sendable {
     }
 }
 
+/// What a fullscreen window (the focused one, on the output Perch shows
+/// its toasts on) does to notifications that are not critical
+/// (`fullscreen`; see `NotificationService+Hold`).
+public enum FullscreenPolicy: String, Sendable, CaseIterable {
+    /// Nothing: they show over it, as ever.
+    case show
+    /// They wait off screen, their timers stopped, and show when it ends.
+    case hold
+    /// They go straight to history, as with do-not-disturb.
+    case hide
+}
+
 /// Commands run when something happens to a notification: argv, run
 /// without a shell (see `CommandWords`); empty = nothing is run.
 public struct HookCommands: Equatable, Sendable {

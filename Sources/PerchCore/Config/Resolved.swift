@@ -79,6 +79,11 @@ public struct Resolved: Equatable, Sendable {
     public var maxHistory = History.defaultCapacity
     /// Seconds before a hook still running is killed.
     public var hookTimeout = 5.0
+    /// What a fullscreen window does to non-critical notifications.
+    public var fullscreen = FullscreenPolicy.hold
+    /// Seconds without input after which display timers stop until the
+    /// next input; 0 = never.
+    public var idleThreshold = 0.0
 
     /// The built-in defaults: what an empty config file gives.
     public init() {}

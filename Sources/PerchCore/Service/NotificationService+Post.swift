@@ -62,6 +62,7 @@ extension NotificationService {
         board.replace(notification, height: nil, at: now)
         if onScreen { remeasure.insert(notification.id) }
         recordLive(notification, into: &effects)
+        applyHold(to: notification, at: now, into: &effects)
     }
 
     /// Puts a notification with its id assigned on the board, or, when the
@@ -82,13 +83,20 @@ extension NotificationService {
         }
         recordLive(notification, into: &effects)
         effects.append(.event(.queued(notification), sender: senders[notification.id]))
-        if resolved.invisible || (isDoNotDisturb && notification.urgency != .critical) {
+        if resolved.invisible || (isDoNotDisturb && notification.urgency != .critical)
+            || isHiddenByFullscreen(notification)
+        {
             // Kept off screen; the events are still told.
             retire(notification, reason: .suppressed, into: &effects)
             return
         }
         if overrides != PresentationOverrides() { self.overrides[notification.id] = overrides }
         let (lane, motion) = placement(of: notification, resolved, overrides: overrides)
+        if isWithheld(notification) {
+            // Waits off screen (see `applyHold`); the scene hears of it when it comes back.
+            board.add(notification, height: nil, lane: lane, motion: motion, suspended: true, at: now)
+            return
+        }
         effects.append(.addToast(presentation(of: notification, resolved, lane: lane)))
         // Measured once it is next in line for the screen (`unmeasured`).
         board.add(notification, height: nil, lane: lane, motion: motion, at: now)

@@ -4,14 +4,16 @@ extension NotificationService {
     /// their new slots), history takes the new capacity, and each live
     /// notification is resolved again — a new style or format redraws it,
     /// a new anchor or kind moves it to that stack, where it enters anew
-    /// with the time it had left.
+    /// with the time it had left. A new `fullscreen` or `idle-threshold`
+    /// holds, frees or stops what it now says.
     public mutating func reload(_ newConfig: Config, at now: Instant) -> [ServiceEffect] {
         config = newConfig
         global = newConfig.global
         history.capacity = global.maxHistory
         board.setStackDefaults(Self.stackDefaults(global, markerHeight: board.stackDefaults.markerHeight), at: now)
         var effects: [ServiceEffect] = []
-        for toast in board.all where !toast.isLeaving {
+        // Suspended ones are placed by the config in force when they come back.
+        for toast in board.all where !toast.isLeaving && !board.isSuspended(toast.id) {
             guard let lane = board.lane(of: toast.id) else { continue }
             let notification = toast.notification
             let resolved = config.resolve(for: notification, modes: modes, grouped: groupCounts[toast.id] != nil)
@@ -29,6 +31,9 @@ extension NotificationService {
             effects.append(.updateToast(presentation(of: notification, resolved, lane: lane)))
             remeasure.insert(toast.id)
         }
+        // `fullscreen` or `idle-threshold` may have changed.
+        applyHold(at: now, into: &effects)
+        applyIdle(at: now)
         return effects
     }
 }

@@ -15,6 +15,10 @@ public struct NotificationService: Sendable {
     public internal(set) var history: History
     /// Active modes, e.g. do-not-disturb.
     public internal(set) var modes: Set<String> = []
+    /// The focused window on Perch's output is fullscreen (`setFullscreen`).
+    public internal(set) var isFullscreen = false
+    /// The seat has been idle for `idle-threshold` (`setIdle`).
+    public internal(set) var isIdle = false
     /// The id the next new notification gets.
     public internal(set) var nextID: UInt32 = 1
     /// The config in force; `reload` swaps it.

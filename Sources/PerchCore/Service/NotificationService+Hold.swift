@@ -1,0 +1,90 @@
+/// What a fullscreen window and an idle seat do to notifications.
+///
+/// Both come in as plain facts from the daemon (`setFullscreen`,
+/// `setIdle`); every rule about what they mean is here:
+///
+/// - Fullscreen, with `fullscreen=hold` (the default): a non-critical
+///   notification is *suspended* — live (listed, dismissable, replaceable,
+///   saved with the time it has left) but off the screen with its timer
+///   stopped. Those on screen when fullscreen starts leave at once, with
+///   no exit animation (a toast sliding over the first frames of a video
+///   is what the hold is there to avoid); those that arrive wait. When
+///   fullscreen ends, each enters anew, oldest first, with the time it
+///   had left. Critical ones show as usual.
+/// - Fullscreen with `fullscreen=hide`: non-critical ones go to history
+///   as suppressed, those on screen included, as do-not-disturb does.
+/// - `fullscreen=show`: nothing changes.
+/// - Idle (the seat had no input for `idle-threshold`; 0 = never):
+///   every display timer stops with the time it had left, as hovering
+///   stops one, and runs on at the first input.
+///
+/// Suspension is one mechanism, decided by `isWithheld`: whatever should
+/// keep notifications off screen for a while (issue 17's do-not-disturb
+/// that gives them back) adds its condition there, and `applyHold` puts
+/// the board in line with it after any change.
+extension NotificationService {
+    /// The focused window on the output Perch shows its toasts on is
+    /// fullscreen (or stopped being so). A no-op when unchanged.
+    public mutating func setFullscreen(_ fullscreen: Bool, at now: Instant) -> [ServiceEffect] {
+        guard fullscreen != isFullscreen else { return [] }
+        isFullscreen = fullscreen
+        var effects = ServiceEffect.buffer()
+        applyHold(at: now, into: &effects)
+        return effects
+    }
+
+    /// The seat went idle (true) or had input again (false). The timers
+    /// stop only while `idle-threshold` is set: a reload to 0 runs them on.
+    public mutating func setIdle(_ idle: Bool, at now: Instant) {
+        isIdle = idle
+        applyIdle(at: now)
+    }
+
+    /// Whether display timers are stopped because the seat is idle.
+    public var areTimersFrozen: Bool { isIdle && global.idleThreshold > 0 }
+
+    /// Whether a live notification must wait off screen now.
+    func isWithheld(_ notification: Notification) -> Bool {
+        isFullscreen && global.fullscreen == .hold && notification.urgency != .critical
+    }
+
+    /// Whether a notification must go straight to history now instead of
+    /// showing (or staying on screen).
+    func isHiddenByFullscreen(_ notification: Notification) -> Bool {
+        isFullscreen && global.fullscreen == .hide && notification.urgency != .critical
+    }
+
+    /// Puts the board in line with the rules above: suppresses what
+    /// `hide` hides, suspends what must wait, resumes what may show again.
+    mutating func applyHold(at now: Instant, into effects: inout [ServiceEffect]) {
+        for toast in board.all where !toast.isLeaving {
+            applyHold(to: toast.notification, at: now, into: &effects)
+        }
+    }
+
+    /// The same for one live notification (new content may make it
+    /// critical, or not).
+    mutating func applyHold(to notification: Notification, at now: Instant, into effects: inout [ServiceEffect]) {
+        if isHiddenByFullscreen(notification) {
+            close(notification.id, reason: .suppressed, at: now, into: &effects)
+        } else if isWithheld(notification) {
+            if board.suspend(id: notification.id, at: now) { effects.append(.removeToast(id: notification.id)) }
+        } else if board.isSuspended(notification.id) {
+            resume(notification, at: now, into: &effects)
+        }
+    }
+
+    /// A suspended notification goes back on screen where the config (in
+    /// force now) puts it.
+    private mutating func resume(_ notification: Notification, at now: Instant, into effects: inout [ServiceEffect]) {
+        let id = notification.id
+        let resolved = config.resolve(for: notification, modes: modes, grouped: groupCounts[id] != nil)
+        let placement = placement(of: notification, resolved, overrides: overrides[id] ?? .init())
+        effects.append(.addToast(presentation(of: notification, resolved, lane: placement.lane)))
+        board.resume(id: id, lane: placement.lane, motion: placement.motion, at: now)
+    }
+
+    mutating func applyIdle(at now: Instant) {
+        board.setTimersFrozen(areTimersFrozen, at: now)
+    }
+}

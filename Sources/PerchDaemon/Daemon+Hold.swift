@@ -1,0 +1,49 @@
+import PerchCore
+import PerchPlatform
+import PerchWayland
+
+/// Fullscreen windows and an idle seat, from the compositor to the
+/// service. The daemon only works out the two facts; what they do to
+/// notifications is the service's (`NotificationService+Hold`).
+extension Daemon {
+    /// Starts following the compositor's windows and the seat's idleness
+    /// (after the service has its config and state).
+    func watchFullscreenAndIdle() {
+        connection.foreignToplevels?.onChange = { [unowned self] in self.fullscreenChanged() }
+        fullscreenChanged()
+        configureIdleMonitor()
+    }
+
+    /// Tells the service whether fullscreen holds now (it ignores no-ops).
+    func fullscreenChanged() {
+        guard let report = connection.foreignToplevels?.fullscreen else { return }
+        let here = report.covers(configuredOutput: service.global.output.name,
+                                 connected: connection.outputs.values.map(\.name))
+        execute(service.setFullscreen(here, at: MonotonicClock.now()))
+    }
+
+    /// Makes the idle notification `idle-threshold` asks for, at start and
+    /// when a reload changes it (a new one counts from now, so the seat
+    /// is not idle until it says so); warns once when it cannot.
+    func configureIdleMonitor() {
+        let milliseconds = UInt32((service.global.idleThreshold * 1000).rounded())
+        guard milliseconds != idleThreshold else { return }
+        idleThreshold = milliseconds
+        idleMonitor = nil
+        service.setIdle(false, at: MonotonicClock.now())
+        needsRefresh = true
+        guard milliseconds > 0 else { return }
+        guard let monitor = connection.makeIdleMonitor(thresholdMilliseconds: milliseconds) else {
+            let why = connection.offersIdleNotifier ? "the compositor announced no seat"
+                : "the compositor does not offer ext_idle_notifier_v1"
+            Log.warning("idle-threshold=\(milliseconds) has no effect: \(why)")
+            return
+        }
+        monitor.onChange = { [unowned self] idle in
+            Log.debug(idle ? "the seat is idle: display timers stop" : "input again: display timers run on")
+            self.service.setIdle(idle, at: MonotonicClock.now())
+            self.needsRefresh = true
+        }
+        idleMonitor = monitor
+    }
+}
