@@ -117,3 +117,113 @@ def the_cursor_is_an_arrow_over_a_toast_and_a_hand_over_a_button(t):
     check(shapes[:1] == [1] and 4 in shapes,
           "entering the toast should set the default shape (1), moving onto a button the pointer hand (4); "
           "perch asked for %s" % shapes)
+
+
+def session_processes(s, name):
+    """Pids of the session's processes called `name` (those in the Debian
+    13 root included: /proc is the host's)."""
+    pids = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open("/proc/%s/comm" % entry) as f:
+                if f.read().strip() != name:
+                    continue
+            with open("/proc/%s/environ" % entry, "rb") as f:
+                if ("XDG_RUNTIME_DIR=%s" % s.dir).encode() not in f.read().split(b"\0"):
+                    continue
+        except OSError:
+            continue
+        pids.append(int(entry))
+    return pids
+
+
+def start_in_root(s, argv):
+    """Starts argv from the compositor's own system (the Debian 13 root's
+    foot, wtype) in the background; stopped with the session."""
+    import subprocess
+    from harness import HEADLESS_SWAY, TRIXIE_ROOT_DIR
+    p = subprocess.Popen([HEADLESS_SWAY, "rexec", s.dir, "--"] + list(argv),
+                         env=dict(os.environ, PERCH_TRIXIE_ROOT=TRIXIE_ROOT_DIR),
+                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    s.procs.append(p)
+    return p
+
+
+def card_region_is_plain(img, colour):
+    """Whether the top-right card's place shows only `colour` (no card)."""
+    for y in range(MARGIN, MARGIN + 60, 3):
+        for x in range(SCREEN_W - MARGIN - CARD_W, SCREEN_W - MARGIN, 3):
+            if not roughly(img.pixel(x, y), colour, tol=6):
+                return False
+    return True
+
+
+@test(compositors=("sway110", "labwc"), why="foot is in the Debian 13 root only (all three report fullscreen "
+                                          "windows through wlr-foreign-toplevel v3; sway 1.7's case is the same code)")
+def a_fullscreen_window_holds_a_normal_toast_shows_a_critical_one_and_the_held_one_comes_after(t):
+    s = t.sway()
+    p = t.start_perch()
+    start_in_root(s, ["foot", "--fullscreen"])
+
+    def fullscreen():
+        img = t.screenshot()
+        # foot's background everywhere but where its prompt is (top left).
+        probe = img.pixel(SCREEN_W // 2, SCREEN_H // 2)
+        ok = not roughly(probe, BG, tol=10) and roughly(img.pixel(SCREEN_W - 5, 5), probe, tol=6) \
+            and roughly(img.pixel(SCREEN_W - 5, SCREEN_H - 5), probe, tol=6)
+        return probe if ok else None
+    foot_bg, _ = poll(fullscreen, 10.0, 0.2)
+    check(foot_bg, "foot --fullscreen did not cover the output; compositor log:\n%s" % s.sway_log()[-1500:])
+    time.sleep(0.3)   # the compositor's window list reaches perch
+    held = p.post("Normal", "waits for fullscreen to end", timeout=3)
+    time.sleep(1.5)
+    img = t.screenshot()
+    check(card_region_is_plain(img, foot_bg), "a normal toast must not show over a fullscreen window")
+    check(held in [n["id"] for n in p.list()], "the held notification should be listed: %s" % p.list())
+    critical = p.post("Critical", "shows anyway", timeout=0, urgency="critical")
+
+    def critical_shows():
+        return not card_region_is_plain(t.screenshot(), foot_bg)
+    shown, _ = poll(critical_shows, 3.0, 0.1)
+    check(shown, "a critical toast should show over the fullscreen window")
+    time.sleep(3.5)   # longer than the held one's 3 s: its timer must not have run
+    check(held in [n["id"] for n in p.list()], "the held notification's timer ran while it was held")
+    for pid in session_processes(s, "foot"):
+        os.kill(pid, 15)
+
+    def two_cards():
+        from harness import runs_in_column
+        img = t.screenshot()
+        runs = runs_in_column(img, SCREEN_W - MARGIN - CARD_W + 130)
+        return runs if len(runs) == 2 and all(b - a > 30 for a, b in runs) else None
+    runs, _ = poll(two_cards, 4.0, 0.1)
+    check(runs, "when fullscreen ends the held toast should slide in beside the critical one; column shows %s"
+          % __import__("harness").runs_in_column(t.shots[-1][1], SCREEN_W - MARGIN - CARD_W + 130))
+    ids = {n["id"] for n in p.list()}
+    check({held, critical} <= ids, "both should be listed: %s" % ids)
+    # Shown at last, the held one runs its 3 s and leaves.
+    gone, _ = poll(lambda: held not in {n["id"] for n in p.list()}, 6.0, 0.2)
+    check(gone, "the held toast should expire once shown")
+
+
+@test(compositors=("sway110", "labwc"), why="ext_idle_notifier_v1: sway 1.7 does not offer it")
+def idle_threshold_stops_display_timers_until_the_next_input(t):
+    s = t.sway()
+    path = write_config(t, "idle-threshold=1000\n")
+    p = t.start_perch(args=("-c", path))
+    nid = p.post("Idle", "waits for you", timeout=2)
+    time.sleep(4.5)
+    ids = [n["id"] for n in p.list()]
+    check(nid in ids, "a 2 s toast should still be there after 4.5 s without input: %s" % ids)
+    check(not card_region_is_plain(t.screenshot(), BG), "the toast should be on screen")
+    # Input again: wtype (a virtual keyboard) presses keys every 0.4 s, as a
+    # user typing would; the seat is busy, so the timer runs out.
+    t0 = time.monotonic()
+    start_in_root(s, ["wtype"] + ["-k", "Shift_L", "-s", "400"] * 12)
+    gone, _ = poll(lambda: nid not in [n["id"] for n in p.list()], 5.0, 0.1)
+    took = time.monotonic() - t0
+    t.notes.append("left %.2f s after the first key" % took)
+    check(gone, "after input the toast should leave within its remaining 2 s; still listed after %.1f s" % took)
+    check(took < 3.0, "it took %.1f s after the first key to leave (at most its 2 s plus start-up)" % took)
