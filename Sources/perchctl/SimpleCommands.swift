@@ -157,9 +157,23 @@ struct StatusCommand: Command {
         print("shown: \(status.shown), queued: \(status.queued)")
         print("modes: \(status.modes.isEmpty ? "(none)" : status.modes.joined(separator: " "))")
         for output in status.outputs {
-            print("output \(output.name): \(output.width)x\(output.height) scale \(output.scale)")
+            let turned = output.transform == "normal" ? "" : " transform \(output.transform)"
+            print("output \(output.name): \(output.width)x\(output.height) scale \(Self.decimal(output.scale))"
+                + " logical \(output.logicalWidth)x\(output.logicalHeight)\(turned)")
         }
         return 0
+    }
+
+    /// A scale as people write it: "2", "1.5", "1.3333" (four decimals at
+    /// most, enough to tell 120ths apart).
+    static func decimal(_ value: Double) -> String {
+        if value.rounded() == value, value.magnitude < 1e15 { return String(Int(value)) }
+        var text = String(Int((value * 10_000).rounded()))
+        while text.count < 5 { text = "0" + text }
+        text.insert(".", at: text.index(text.endIndex, offsetBy: -4))
+        while text.hasSuffix("0") { text.removeLast() }
+        if text.hasSuffix(".") { text.removeLast() }
+        return text
     }
 }
 
