@@ -162,8 +162,10 @@ public struct StatusReply: ControlReplyBody {
         /// mode at 1.5; 1080×1920 turned by 90° at 1.
         public var logicalWidth: Int
         public var logicalHeight: Int
-        /// How it is turned: "normal", "90", "180", "270", "flipped",
-        /// "flipped-90", "flipped-180" or "flipped-270" (as sway says it).
+        /// How it is turned, as wl_output.transform says: "normal", "90",
+        /// "180", "270", "flipped", "flipped-90", "flipped-180" or
+        /// "flipped-270". Wayland counts counter-clockwise: sway's
+        /// `transform 90` (a clockwise turn) is "270" here.
         public var transform: String
 
         public static let transforms = ["normal", "90", "180", "270",
