@@ -158,22 +158,13 @@ struct StatusCommand: Command {
         print("modes: \(status.modes.isEmpty ? "(none)" : status.modes.joined(separator: " "))")
         for output in status.outputs {
             let turned = output.transform == "normal" ? "" : " transform \(output.transform)"
-            print("output \(output.name): \(output.width)x\(output.height) scale \(Self.decimal(output.scale))"
+            // As people write it: "2", "1.5", "1.3333" (to the 1/120 the
+            // daemon measures in).
+            let scale = SurfaceScale(preferred: Int((output.scale * Double(SurfaceScale.denominator)).rounded()))
+            print("output \(output.name): \(output.width)x\(output.height) scale \(scale)"
                 + " logical \(output.logicalWidth)x\(output.logicalHeight)\(turned)")
         }
         return 0
-    }
-
-    /// A scale as people write it: "2", "1.5", "1.3333" (four decimals at
-    /// most, enough to tell 120ths apart).
-    static func decimal(_ value: Double) -> String {
-        if value.rounded() == value, value.magnitude < 1e15 { return String(Int(value)) }
-        var text = String(Int((value * 10_000).rounded()))
-        while text.count < 5 { text = "0" + text }
-        text.insert(".", at: text.index(text.endIndex, offsetBy: -4))
-        while text.hasSuffix("0") { text.removeLast() }
-        if text.hasSuffix(".") { text.removeLast() }
-        return text
     }
 }
 
