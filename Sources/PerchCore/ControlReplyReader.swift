@@ -123,6 +123,16 @@ struct ControlReplyObject {
         return number
     }
 
+    /// A number (whole or not) within `range`; `what` describes it.
+    func number(_ key: String, in range: ClosedRange<Double>, _ what: String) throws(ControlReplyError) -> Double {
+        let value = try required(key)
+        guard let number = value.doubleValue, range.contains(number) else {
+            if case .number = value { throw ControlReplyError("\"\(path(of: key))\" must be \(what), not \(value)") }
+            throw wrongType(key, what, value)
+        }
+        return number
+    }
+
     /// How many of something there are.
     func count(_ key: String) throws(ControlReplyError) -> Int {
         try integer(key, in: 0 ... Int.max, "a count (a whole number, 0 or more)")

@@ -147,17 +147,39 @@ public struct StatusReply: ControlReplyBody {
     public struct Output: Equatable, Sendable {
         /// The compositor's name for it (wl_output `name`), e.g. "HEADLESS-1".
         public var name: String
-        /// The mode's size in buffer pixels (before scaling).
+        /// The mode's size in buffer pixels, as the compositor gives it:
+        /// before scaling and before the transform (a portrait output
+        /// turned by 90° still says 1920×1080).
         public var width: Int
         public var height: Int
-        /// The integer scale the compositor announced.
-        public var scale: Int
+        /// Buffer pixels per surface pixel on it: 1.5 on an output at
+        /// `scale 1.5` (where wl_output itself says 2), from the shown mode
+        /// and the logical size. Whole for integer scales. (Before issue 15
+        /// this was wl_output's integer scale.)
+        public var scale: Double
+        /// Its size in surface pixels, after the transform and scale (what
+        /// the compositor lays windows out in): 1280×720 for a 1920×1080
+        /// mode at 1.5; 1080×1920 turned by 90° at 1.
+        public var logicalWidth: Int
+        public var logicalHeight: Int
+        /// How it is turned, as wl_output.transform says: "normal", "90",
+        /// "180", "270", "flipped", "flipped-90", "flipped-180" or
+        /// "flipped-270". Wayland counts counter-clockwise: sway's
+        /// `transform 90` (a clockwise turn) is "270" here.
+        public var transform: String
 
-        public init(name: String, width: Int, height: Int, scale: Int) {
+        public static let transforms = ["normal", "90", "180", "270",
+                                        "flipped", "flipped-90", "flipped-180", "flipped-270"]
+
+        public init(name: String, width: Int, height: Int, scale: Double,
+                    logicalWidth: Int, logicalHeight: Int, transform: String = "normal") {
             self.name = name
             self.width = width
             self.height = height
             self.scale = scale
+            self.logicalWidth = logicalWidth
+            self.logicalHeight = logicalHeight
+            self.transform = transform
         }
     }
 
@@ -201,11 +223,24 @@ public struct StatusReply: ControlReplyBody {
             let output = try ControlReplyObject(element.value, at: element.path)
             // Sizes fit Int32, what wl_output sends.
             let pixels = 0 ... Int(Int32.max)
-            outputs.append(Output(name: try output.string("name"),
-                                  width: try output.integer("width", in: pixels, "a size in pixels"),
-                                  height: try output.integer("height", in: pixels, "a size in pixels"),
-                                  scale: try output.integer("scale", in: 1 ... Int(Int32.max),
-                                                            "a scale (a positive integer)")))
+            let name = try output.string("name")
+            let width = try output.integer("width", in: pixels, "a size in pixels")
+            let height = try output.integer("height", in: pixels, "a size in pixels")
+            let scale = try output.number("scale", in: 0.001 ... Double(Int32.max), "a scale (a positive number)")
+            // A daemon from before issue 15 sends neither the logical size nor
+            // the transform: its scale was the integer one, and the mode over
+            // it the logical size (unturned, as it could not tell).
+            let logicalWidth = output.optional("logical_width") == nil ? Int(Double(width) / scale)
+                : try output.integer("logical_width", in: pixels, "a size in pixels")
+            let logicalHeight = output.optional("logical_height") == nil ? Int(Double(height) / scale)
+                : try output.integer("logical_height", in: pixels, "a size in pixels")
+            let transform = try output.optionalString("transform") ?? "normal"
+            guard Output.transforms.contains(transform) else {
+                throw ControlReplyError("\"\(output.path(of: "transform"))\" must be one of "
+                    + Output.transforms.joined(separator: ", ") + ", not \"\(transform)\"")
+            }
+            outputs.append(Output(name: name, width: width, height: height, scale: scale,
+                                  logicalWidth: logicalWidth, logicalHeight: logicalHeight, transform: transform))
         }
         uptime = try object.integer("uptime", in: 0 ... Int.max, "whole seconds")
     }
@@ -220,7 +255,8 @@ public struct StatusReply: ControlReplyBody {
             "do_not_disturb": .bool(doNotDisturb),
             "outputs": .array(outputs.map {
                 ["name": .string($0.name), "width": .number(Double($0.width)), "height": .number(Double($0.height)),
-                 "scale": .number(Double($0.scale))]
+                 "scale": .number($0.scale), "logical_width": .number(Double($0.logicalWidth)),
+                 "logical_height": .number(Double($0.logicalHeight)), "transform": .string($0.transform)]
             }),
             "uptime": .number(Double(uptime)),
         ]

@@ -49,7 +49,10 @@ extension Daemon {
     private func status(at now: Instant) -> StatusReply {
         let all = service.board.all
         let outputs = connection.outputs.values.sorted { $0.registryName < $1.registryName }.map {
-            StatusReply.Output(name: $0.name, width: Int($0.modeWidth), height: Int($0.modeHeight), scale: Int($0.scale))
+            StatusReply.Output(name: $0.name, width: Int($0.modeWidth), height: Int($0.modeHeight),
+                               scale: $0.realScale.factor, logicalWidth: $0.logicalSize.width,
+                               logicalHeight: $0.logicalSize.height,
+                               transform: StatusReply.Output.transforms[Int($0.transform & 7)])
         }
         return StatusReply(shown: all.filter { !$0.isQueued && !$0.isLeaving }.count,
                            queued: all.filter(\.isQueued).count, history: service.history.count,

@@ -5,8 +5,10 @@ import PerchWayland
 
 /// Turns views into pixels on their surfaces: measures a toast once per
 /// content, draws it into a buffer the compositor does not hold, and fades
-/// it by copying one full-opacity rendering at each alpha. Knows nothing of
-/// stages or frames; the scene says what to draw and when.
+/// it — with wp_alpha_modifier_v1 by the compositor's multiplier over the
+/// one full-opacity buffer, otherwise by copying one full-opacity rendering
+/// at each alpha. Knows nothing of stages or frames; the scene says what
+/// to draw and when.
 final class ToastPainter {
     private let renderer = ToastRenderer()
 
@@ -37,19 +39,38 @@ final class ToastPainter {
         return geometry
     }
 
-    /// Draws the view at `opacity` and `scale` (buffer pixels per surface
-    /// pixel) and hands the buffer to its surface, applied with the
-    /// stage's next commit. A banner is as wide as its stage; a stack
-    /// toast as wide as the style says.
-    func paint(_ view: ToastView, opacity: Double, stageWidth: Int, scale: Int) {
+    /// Draws the view at `opacity` and `scale` and hands the buffer to its
+    /// surface, applied with the stage's next commit. A banner is as wide as
+    /// its stage; a stack toast as wide as the style says. Where the
+    /// compositor can fade a surface, a change of opacity alone draws
+    /// nothing.
+    func paint(_ view: ToastView, opacity: Double, stageWidth: Int, scale: SurfaceScale) {
         guard let surface = view.surface else { return }
+        if surface.canSetOpacity {
+            if view.isStale {
+                guard draw(view, opacity: 1, stageWidth: stageWidth, scale: scale, on: surface) else { return }
+            }
+            surface.setOpacity(opacity)
+            view.drawnOpacity = opacity
+            return
+        }
+        guard draw(view, opacity: opacity, stageWidth: stageWidth, scale: scale, on: surface) else { return }
+        view.drawnOpacity = opacity
+    }
+
+    /// Draws into a free buffer of `surface` and presents it; false when
+    /// no buffer could be had.
+    private func draw(_ view: ToastView, opacity: Double, stageWidth: Int, scale: SurfaceScale,
+                      on surface: ToastSurface) -> Bool {
         let width = view.lane == .banner ? stageWidth : style.width
         let height = geometry(of: view).height
+        let backing = scale.backing(width: width, height: height)
         let buffer: ShmBuffer
         do {
-            buffer = try surface.freeBuffer(width: width * scale, height: height * scale)
+            buffer = try surface.freeBuffer(width: backing.bufferWidth, height: backing.bufferHeight)
         } catch {
-            return Log.error("cannot allocate a buffer for a toast: \(error)")
+            Log.error("cannot allocate a buffer for a toast: \(error)")
+            return false
         }
         let target = PixelTarget(base: buffer.pixels, width: buffer.width, height: buffer.height,
                                  stride: buffer.stride)
@@ -68,19 +89,19 @@ final class ToastPainter {
             }
             target.copy(from: master.target, opacity: max(0, opacity))
         }
-        surface.present(buffer, scale: scale)
+        surface.present(buffer, scale: scale, width: backing.surfaceWidth, height: backing.surfaceHeight)
         view.isStale = false
-        view.drawnOpacity = opacity
+        return true
     }
 
-    private func render(_ view: ToastView, width: Int, into target: PixelTarget, scale: Int) {
+    private func render(_ view: ToastView, width: Int, into target: PixelTarget, scale: SurfaceScale) {
         switch view.lane {
         case .stack:
-            renderer.draw(view.content, style: view.style, geometry: geometry(of: view), into: target, scale: scale,
-                          highlight: view.highlight)
+            renderer.draw(view.content, style: view.style, geometry: geometry(of: view), into: target,
+                          scale: scale.factor, highlight: view.highlight)
         case .banner:
             renderer.drawBanner(view.content, style: view.style, width: width, height: geometry(of: view).height,
-                                into: target, scale: scale)
+                                into: target, scale: scale.factor)
         }
         logDiagnostics()
     }
@@ -92,16 +113,17 @@ final class ToastPainter {
     var markerHeight: Int { renderer.moreMarkerSize(count: 9, style: style).height }
 
     /// Draws the marker for `count` unless it shows that count already.
-    func paint(_ marker: MarkerView, count: Int, scale: Int) {
+    func paint(_ marker: MarkerView, count: Int, scale: SurfaceScale) {
         guard marker.count != count else { return }
         let size = renderer.moreMarkerSize(count: count, style: style)
+        let backing = scale.backing(width: size.width, height: size.height)
         do {
-            let buffer = try marker.surface.freeBuffer(width: size.width * scale, height: size.height * scale)
+            let buffer = try marker.surface.freeBuffer(width: backing.bufferWidth, height: backing.bufferHeight)
             renderer.drawMoreMarker(count: count, style: style,
                                     into: PixelTarget(base: buffer.pixels, width: buffer.width,
                                                       height: buffer.height, stride: buffer.stride),
-                                    scale: scale)
-            marker.surface.present(buffer, scale: scale)
+                                    scale: scale.factor)
+            marker.surface.present(buffer, scale: scale, width: backing.surfaceWidth, height: backing.surfaceHeight)
             marker.count = count
             marker.width = size.width
         } catch {

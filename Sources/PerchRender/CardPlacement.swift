@@ -12,18 +12,20 @@ import PerchCore
 /// The text column's width is `style.textWidth(hasIcon:)`, and
 /// `ToastGeometry` adds the icon's height for `.top`. Banners do not use this.
 enum CardPlacement {
-    /// Top-left corner of the icon's `iconSize` box, in buffer pixels.
-    static func iconBox(style: ToastStyle, scale: Int) -> (x: Int, y: Int) {
-        let top = style.padding * scale
+    /// Top-left corner of the icon's `iconSize` box, in whole buffer pixels
+    /// (surface lengths rounded to the nearest at a fractional scale).
+    static func iconBox(style: ToastStyle, scale: Double) -> (x: Int, y: Int) {
+        func pixels(_ length: Int) -> Int { ToastRenderer.pixels(length, scale) }
+        let top = pixels(style.padding)
         switch style.iconLocation {
         case .left:
-            return (style.padding * scale, top)
+            return (pixels(style.padding), top)
         case .right:
-            return ((style.width - style.padding - style.iconSize) * scale, top)
+            return (pixels(style.width - style.padding - style.iconSize), top)
         case .top:
             // Centred in buffer pixels, so an odd difference at scale 2
             // still lands on a whole pixel.
-            return ((style.width - style.iconSize) * scale / 2, top)
+            return ((pixels(style.width) - pixels(style.iconSize)) / 2, top)
         }
     }
 

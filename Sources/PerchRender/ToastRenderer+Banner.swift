@@ -21,8 +21,9 @@ extension ToastRenderer {
         return 2 * style.padding + max(bannerLine.size.height, hasIcon ? style.iconSize : 0)
     }
 
-    /// Draws the banner into `target`, which should be `width * scale` ×
-    /// `height * scale` buffer pixels. The target is cleared first.
+    /// Draws the banner into `target`, which should be `round(width × scale)`
+    /// × `round(height × scale)` buffer pixels (or larger). The target is
+    /// cleared first.
     ///
     /// The text (title in the title font, then " — " and the body) is
     /// centred on the strip and ellipsized at the end; the icon, if any,
@@ -34,7 +35,7 @@ extension ToastRenderer {
     ///   - height: normally `bannerHeight(for:style:)`, surface pixels.
     ///   - opacity: as in `draw`; for fades prefer `PixelTarget.copy(from:opacity:)`.
     public func drawBanner(_ content: ToastContent, style: ToastStyle, width: Int, height: Int,
-                           into target: PixelTarget, scale: Int, opacity: Double = 1) {
+                           into target: PixelTarget, scale: Double, opacity: Double = 1) {
         diagnostics.removeAll()
         paint(into: target, scale: scale, opacity: opacity, caller: "drawBanner", shape: "banner",
               width: width, height: height) { cairo in
@@ -62,14 +63,14 @@ extension ToastRenderer {
                             Double(textWidth), Double(max(0, contentHeight)))
             cairo_clip(cairo)
             setSource(cairo, style.text)
-            cairo_move_to(cairo, left, top)
+            cairo_move_to(cairo, snap(left), snap(top))
             bannerLine.show(in: cairo)
             cairo_restore(cairo)
 
             if let icon {
                 let boxLeft = left - Double(style.iconGap + style.iconSize)
-                paintIcon(icon, cairo, boxX: Int((boxLeft * Double(scale)).rounded()),
-                          boxY: (style.padding + (contentHeight - style.iconSize) / 2) * scale,
+                paintIcon(icon, cairo, boxX: Int((boxLeft * scale).rounded()),
+                          boxY: Self.pixels(style.padding + (contentHeight - style.iconSize) / 2, scale),
                           style: style, scale: scale)
             }
         }
@@ -77,7 +78,9 @@ extension ToastRenderer {
 
     /// Background over the whole strip, then the bottom border.
     private func paintStrip(_ cairo: OpaquePointer, style: ToastStyle, width: Int, height: Int) {
-        let (w, h, radius) = (Double(width), Double(height), Double(style.cornerRadius))
+        // Edges and border on whole buffer pixels, as the card's.
+        let (w, h, radius) = (snap(Double(width)), snap(Double(height)), Double(style.cornerRadius))
+        let border = lineWidth(Double(style.borderWidth))
         BannerShape.addOutline(to: cairo, width: w, height: h, cornerRadius: radius)
         setSource(cairo, style.background)
         guard style.borderWidth > 0 else {
@@ -88,8 +91,8 @@ extension ToastRenderer {
         cairo_save(cairo)
         cairo_clip(cairo)
         BannerShape.addBottomBorder(to: cairo, width: w, height: h, cornerRadius: radius,
-                                    borderWidth: Double(style.borderWidth))
-        cairo_set_line_width(cairo, Double(style.borderWidth))
+                                    borderWidth: border)
+        cairo_set_line_width(cairo, border)
         cairo_set_line_cap(cairo, CAIRO_LINE_CAP_BUTT)
         setSource(cairo, style.border)
         cairo_stroke(cairo)

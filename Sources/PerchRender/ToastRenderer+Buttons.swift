@@ -28,44 +28,48 @@ extension ToastRenderer {
     func paintButtons(_ actions: [NotificationAction], _ cairo: OpaquePointer, style: ToastStyle,
                       boxes: [ButtonBox], highlight: ButtonHighlight) {
         for (action, box) in zip(actions, boxes) {
-            let (x, y) = (Double(box.x), Double(box.y))
-            let (width, height) = (Double(box.width), Double(box.height))
+            // Edges on whole buffer pixels (a fractional scale puts odd
+            // surface pixels half-way between them).
+            let (x, y) = (snap(Double(box.x)), snap(Double(box.y)))
+            let width = snap(Double(box.x + box.width)) - x, height = snap(Double(box.y + box.height)) - y
+            let line = lineWidth(1)
             let radius = Double(style.buttonCornerRadius)
 
             // Background and a 1 px border inside the box: CardShape keeps
             // the stroke within the bounds it is given, on whole pixels.
             cairo_save(cairo)
             cairo_translate(cairo, x, y)
-            CardShape.addPath(to: cairo, width: width, height: height, cornerRadius: radius, borderWidth: 1)
+            CardShape.addPath(to: cairo, width: width, height: height, cornerRadius: radius, borderWidth: line)
             setSource(cairo, highlight.hovered == box.id ? style.buttonHoverBackground : style.buttonBackground)
             cairo_fill_preserve(cairo)
-            cairo_set_line_width(cairo, 1)
+            cairo_set_line_width(cairo, line)
             setSource(cairo, style.buttonBorder)
             cairo_stroke(cairo)
             cairo_restore(cairo)
 
             if highlight.focused == box.id {
-                let out = Self.focusGap + Self.focusWidth
+                let ring = lineWidth(Self.focusWidth)
+                let out = snap(Self.focusGap) + ring
                 cairo_save(cairo)
                 cairo_translate(cairo, x - out, y - out)
                 CardShape.addPath(to: cairo, width: width + 2 * out, height: height + 2 * out,
-                                  cornerRadius: radius + out, borderWidth: Self.focusWidth)
-                cairo_set_line_width(cairo, Self.focusWidth)
+                                  cornerRadius: radius + out, borderWidth: ring)
+                cairo_set_line_width(cairo, ring)
                 setSource(cairo, style.buttonFocusRing)
                 cairo_stroke(cairo)
                 cairo_restore(cairo)
             }
 
             layOutLabel(action.label, style: style)
-            let line = (width: buttonLabel.firstLineWidth, height: buttonLabel.firstLineHeight)
+            let label = (width: buttonLabel.firstLineWidth, height: buttonLabel.firstLineHeight)
             cairo_save(cairo)
             // Inside the border, so glyph overhangs never touch it.
-            cairo_rectangle(cairo, x + 1, y + 1, max(0, width - 2), max(0, height - 2))
+            cairo_rectangle(cairo, x + line, y + line, max(0, width - 2 * line), max(0, height - 2 * line))
             cairo_clip(cairo)
             setSource(cairo, style.text)
             // Whole surface pixels, as the text column starts at one.
-            cairo_move_to(cairo, x + ((width - line.width) / 2).rounded(.down),
-                          y + Double((box.height - line.height) / 2))
+            cairo_move_to(cairo, snap(Double(box.x) + ((Double(box.width) - label.width) / 2).rounded(.down)),
+                          snap(Double(box.y + (box.height - label.height) / 2)))
             buttonLabel.show(in: cairo)
             cairo_restore(cairo)
         }

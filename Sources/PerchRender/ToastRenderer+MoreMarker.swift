@@ -15,18 +15,19 @@ extension ToastRenderer {
     }
 
     /// Draws the marker into `target`, which should be
-    /// `moreMarkerSize(count:style:)` × `scale` buffer pixels: a pill with
+    /// `moreMarkerSize(count:style:)` × `scale` buffer pixels (rounded to
+    /// whole pixels, or larger): a pill with
     /// the toasts' background and border, fully rounded ends, and the text
     /// centred. The target is cleared first.
-    public func drawMoreMarker(count: Int, style: ToastStyle, into target: PixelTarget, scale: Int) {
+    public func drawMoreMarker(count: Int, style: ToastStyle, into target: PixelTarget, scale: Double) {
         let size = moreMarkerSize(count: count, style: style)  // also lays the text out
         paint(into: target, scale: scale, opacity: 1, caller: "drawMoreMarker", shape: "marker",
               width: size.width, height: size.height) { cairo in
             paintCard(cairo, style: style, width: size.width, height: size.height,
                       cornerRadius: Double(size.height) / 2)
             setSource(cairo, style.text)
-            cairo_move_to(cairo, ((Double(size.width) - markerText.firstLineWidth) / 2).rounded(.down),
-                          Double((size.height - markerText.firstLineHeight) / 2))
+            cairo_move_to(cairo, snap(((Double(size.width) - markerText.firstLineWidth) / 2).rounded(.down)),
+                          snap(Double((size.height - markerText.firstLineHeight) / 2)))
             markerText.show(in: cairo)
         }
     }

@@ -18,12 +18,15 @@ extension ToastRenderer {
     /// `y`, card-local surface pixels.
     func paintProgressBar(_ percent: Int, _ cairo: OpaquePointer, style: ToastStyle, y: Int) {
         let fraction = Double(min(max(percent, 0), 100)) / 100
-        let (x, width, height) = (Double(style.padding), Double(style.buttonRowWidth), Double(style.progressHeight))
+        // Ends on whole buffer pixels, as the card's.
+        let x = snap(Double(style.padding)), top = snap(Double(y))
+        let width = snap(Double(style.padding + style.buttonRowWidth)) - x
+        let height = snap(Double(y + style.progressHeight)) - top
         guard width > 0, height > 0 else { return }
         // CardShape with no border: a rounded rectangle whose corner
         // radius is capped at half the height (and half the width), a pill.
         cairo_save(cairo)
-        cairo_translate(cairo, x, Double(y))
+        cairo_translate(cairo, x, top)
         CardShape.addPath(to: cairo, width: width, height: height, cornerRadius: height / 2, borderWidth: 0)
         var track = style.progressColor
         track.alpha *= Self.progressTrackAlpha

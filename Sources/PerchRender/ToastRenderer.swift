@@ -15,7 +15,11 @@ import PerchCore
 /// `TextFormat`); titles and button labels are always plain text.
 ///
 /// Lengths in `ToastStyle` and `ToastGeometry` are surface pixels; a
-/// `PixelTarget` is in buffer pixels, `scale` times larger.
+/// `PixelTarget` is in buffer pixels, `scale` times larger. The scale may
+/// be fractional (1.5 where the compositor prefers it): the shape's edges,
+/// borders, icon boxes and text origins are then put on whole buffer
+/// pixels (see `snap`), so they stay as crisp as at a whole scale, and a
+/// length of `n` surface pixels is `round(n × scale)` buffer pixels.
 public final class ToastRenderer {
     /// Problems met by the most recent `geometry(for:style:)` or `draw` call,
     /// as log lines (e.g. "icon /x.png: file not found"). None of them stops
@@ -47,6 +51,8 @@ public final class ToastRenderer {
     private var reportedProblems: Set<String> = []
     /// Image-data icons, converted and scaled once per toast.
     private let images = ImageDataCache()
+    /// Buffer pixels per surface pixel of the drawing under way (see `snap`).
+    private(set) var drawingScale = 1.0
 
     public init() {}
 
@@ -67,12 +73,14 @@ public final class ToastRenderer {
     }
 
     /// Draws the whole card into `target`, which should be
-    /// `style.width * scale` × `geometry.height * scale` buffer pixels.
-    /// The target is cleared first; outside the rounded rectangle it stays
-    /// transparent.
+    /// `round(style.width × scale)` × `round(geometry.height × scale)`
+    /// buffer pixels, or larger (a surface rounded up to whole pixels at a
+    /// fractional scale: see `SurfaceScale.backing`). The target is cleared
+    /// first; outside the rounded rectangle it stays transparent.
     ///
     /// - Parameters:
-    ///   - scale: the integer buffer scale of the output.
+    ///   - scale: buffer pixels per surface pixel: the output's integer
+    ///     buffer scale, or its preferred fractional scale (1.5).
     ///   - opacity: 0...1, multiplies the whole card as one layer; 0 leaves
     ///     the target transparent. This lays the text out and rasterizes
     ///     everything again, so fades should not call it every frame: draw
@@ -82,7 +90,7 @@ public final class ToastRenderer {
     ///     focus. A change redraws the whole card, which costs about as much
     ///     as drawing it the first time (the text layouts are kept).
     public func draw(_ content: ToastContent, style: ToastStyle, geometry: ToastGeometry,
-                     into target: PixelTarget, scale: Int, opacity: Double = 1,
+                     into target: PixelTarget, scale: Double, opacity: Double = 1,
                      highlight: ButtonHighlight = .none) {
         diagnostics.removeAll()
         paint(into: target, scale: scale, opacity: opacity, caller: "draw", shape: "card",
@@ -110,22 +118,26 @@ public final class ToastRenderer {
     /// Clears `target` and runs `body` with a Cairo context on it whose user
     /// space is surface pixels, faded by `opacity` as one layer. Reports and
     /// draws nothing for an unusable target or scale; reports and clips a
-    /// target that is not `width` × `height` surface pixels at `scale`.
+    /// target smaller than `width` × `height` surface pixels at `scale`
+    /// (a larger one is fine: the rest stays transparent).
     ///
     /// - Parameters:
     ///   - caller, shape: name the call and the thing drawn in diagnostics.
-    func paint(into target: PixelTarget, scale: Int, opacity: Double, caller: String, shape: String,
+    func paint(into target: PixelTarget, scale: Double, opacity: Double, caller: String, shape: String,
                width: Int, height: Int, _ body: (OpaquePointer) -> Void) {
-        guard scale >= 1 else {
-            diagnostics.append("\(caller): buffer scale \(scale) is not positive; nothing drawn")
+        guard scale > 0, scale.isFinite, scale <= 64 else {
+            diagnostics.append("\(caller): buffer scale \(scale) is not usable; nothing drawn")
             return
         }
         guard let surface = makeSurface(target, caller: caller) else { return }
         defer { cairo_surface_destroy(surface) }
-        if target.width != width * scale || target.height != height * scale {
+        let needed = (width: Self.pixels(width, scale), height: Self.pixels(height, scale))
+        if target.width < needed.width || target.height < needed.height {
             diagnostics.append("\(caller): target is \(target.width)×\(target.height) px, the \(shape) "
-                + "\(width * scale)×\(height * scale) px at scale \(scale); clipped")
+                + "\(needed.width)×\(needed.height) px at scale \(scale); clipped")
         }
+        drawingScale = scale
+        defer { drawingScale = 1 }
 
         let cairo = cairo_create(surface)!
         defer { cairo_destroy(cairo) }
@@ -137,7 +149,7 @@ public final class ToastRenderer {
         let alpha = min(max(opacity, 0), 1)
         if alpha > 0 {
             // From here on, user space is surface pixels.
-            cairo_scale(cairo, Double(scale), Double(scale))
+            cairo_scale(cairo, scale, scale)
             // Fade the composed card as one layer. Fading each layer instead
             // would let the background show through the text and the border
             // where they overlap it, so a fading toast would look washed out.
@@ -150,6 +162,27 @@ public final class ToastRenderer {
             }
         }
         cairo_surface_flush(surface)
+    }
+
+    /// `length` surface pixels in whole buffer pixels at `scale`, to the
+    /// nearest (halves up, as `SurfaceScale.pixels`).
+    static func pixels(_ length: Int, _ scale: Double) -> Int {
+        Int((Double(length) * scale).rounded())
+    }
+
+    /// A position or length in surface pixels moved to the nearest whole
+    /// buffer pixel of the drawing under way: whole surface pixels are
+    /// whole buffer pixels at an integer scale, but at 1.5 every odd one
+    /// falls half-way, and an edge there is smeared over two pixel rows.
+    func snap(_ value: Double) -> Double {
+        (value * drawingScale).rounded() / drawingScale
+    }
+
+    /// A line `width` surface pixels wide in whole buffer pixels, at least
+    /// one (a 1 px border at 1.5 is 2 buffer pixels, not 1.5).
+    func lineWidth(_ width: Double) -> Double {
+        guard width > 0 else { return 0 }
+        return max(1, (width * drawingScale).rounded()) / drawingScale
     }
 
     // MARK: - Drawing steps
@@ -177,15 +210,17 @@ public final class ToastRenderer {
 
     /// A `CardShape` filled with the background and stroked with the border;
     /// the toast card by default, the marker's pill with other measures.
+    /// Its edges and border are on whole buffer pixels (`snap`, `lineWidth`).
     func paintCard(_ cairo: OpaquePointer, style: ToastStyle, width: Int? = nil, height: Int,
                    cornerRadius: Double? = nil) {
-        CardShape.addPath(to: cairo, width: Double(width ?? style.width), height: Double(height),
+        let border = lineWidth(Double(style.borderWidth))
+        CardShape.addPath(to: cairo, width: snap(Double(width ?? style.width)), height: snap(Double(height)),
                           cornerRadius: cornerRadius ?? Double(style.cornerRadius),
-                          borderWidth: Double(style.borderWidth))
+                          borderWidth: border)
         setSource(cairo, style.background)
-        if style.borderWidth > 0 {
+        if border > 0 {
             cairo_fill_preserve(cairo)
-            cairo_set_line_width(cairo, Double(style.borderWidth))
+            cairo_set_line_width(cairo, border)
             setSource(cairo, style.border)
             cairo_stroke(cairo)
         } else {
@@ -197,8 +232,8 @@ public final class ToastRenderer {
     /// scale), centred in its `iconSize` box whose top-left corner is at
     /// (`boxX`, `boxY`) buffer pixels: whole pixels, so it stays sharp.
     func paintIcon(_ icon: ScaledIcon, _ cairo: OpaquePointer, boxX: Int, boxY: Int,
-                   style: ToastStyle, scale: Int) {
-        let box = style.iconSize * scale
+                   style: ToastStyle, scale: Double) {
+        let box = Self.pixels(style.iconSize, scale)
         let x = boxX + (box - icon.width) / 2
         let y = boxY + (box - icon.height) / 2
         cairo_save(cairo)
@@ -212,8 +247,9 @@ public final class ToastRenderer {
                            geometry: ToastGeometry, hasIcon: Bool) {
         let heights = layOutText(content, style: style, hasIcon: hasIcon, bodyLimit: geometry.bodyHeight)
         let origin = CardPlacement.textOrigin(style: style, hasIcon: hasIcon)
-        let left = Double(origin.x)
-        let top = Double(origin.y)
+        // On whole buffer pixels, like the rest of the card.
+        let left = snap(Double(origin.x))
+        let top = snap(Double(origin.y))
 
         // The text ends where the gap above the bar or the buttons starts.
         let controls = (geometry.progressBarY.map { [$0] } ?? []) + geometry.buttons.map(\.y)
@@ -234,7 +270,7 @@ public final class ToastRenderer {
         // card is too short for even that, leave the body out rather than
         // showing a line cut in half.
         if heights.body > 0 && body.firstLineHeight <= geometry.bodyHeight {
-            cairo_move_to(cairo, left, top + Double(heights.title + style.titleGap))
+            cairo_move_to(cairo, left, snap(Double(origin.y + heights.title + style.titleGap)))
             body.show(in: cairo)
         }
         cairo_restore(cairo)
@@ -282,15 +318,15 @@ public final class ToastRenderer {
         return content.image != nil || icon(for: content, style: style, scale: 1) != nil
     }
 
-    /// The icon fitted to `iconSize * scale` buffer pixels: the image-data
+    /// The icon fitted to `round(iconSize × scale)` buffer pixels: the image-data
     /// pixels if the notification has them, else the PNG at `iconPath`; nil
     /// (and a diagnostic) when there is none or it cannot be used. A
     /// notification with both is drawn with its pixels and the path is not
     /// even looked at: the spec ranks image-data above image-path, and a
     /// sender that gives pixels means them.
-    func icon(for content: ToastContent, style: ToastStyle, scale: Int) -> ScaledIcon? {
+    func icon(for content: ToastContent, style: ToastStyle, scale: Double) -> ScaledIcon? {
         guard style.iconSize > 0 else { return nil }
-        let box = style.iconSize * scale
+        let box = Self.pixels(style.iconSize, scale)
         if let image = content.image {
             switch images.icon(for: image, box: box) {
             case .success(let icon):
@@ -306,8 +342,10 @@ public final class ToastRenderer {
         if let iconLocator = iconLocator?() {
             // A name is looked up in the themes, a path or file:// URI taken
             // as given; the locator reports each problem once.
+            // Themes have whole-scale directories (@2x): at 1.5 the 2x
+            // icon, resampled down to the box, is the sharper choice.
             let resolution = iconLocator.resolve(NotificationIconHints(appIcon: text), size: style.iconSize,
-                                                 scale: scale)
+                                                 scale: Int(scale.rounded(.up)))
             for diagnostic in resolution.diagnostics { diagnostics.append("icon: \(diagnostic.message)") }
             guard case .file(let file)? = resolution.icon else { return nil }
             path = file.path

@@ -14,6 +14,11 @@ public final class StageSurface {
     private let layerSurface: OpaquePointer
     private let connection: WaylandConnection
     private var viewport: OpaquePointer?
+    /// wp_fractional_scale_v1, where the compositor offers it (and
+    /// wp_viewporter, which shows the toasts' exact-scale buffers).
+    private var fractionalScale: OpaquePointer?
+    /// The last preferred_scale, in 120ths; nil before the first.
+    private var preferredScale: Int?
     private var content: ShmBuffer?
     private var frameCallback: OpaquePointer?
     /// Outputs the stage is shown on (wl_surface.enter/leave).
@@ -25,9 +30,18 @@ public final class StageSurface {
 
     /// Size from the last configure, surface pixels; nil before the first.
     public private(set) var size: (width: Int, height: Int)?
-    /// The buffer scale toasts should be drawn at: the largest scale of the
-    /// outputs the stage is on.
-    public private(set) var scale = 1
+    /// The scale toasts should be drawn at. With wp_fractional_scale_v1,
+    /// the compositor's preferred scale for the stage (1.5 exactly), told
+    /// for the stage rather than each toast: the stage is mapped before any
+    /// toast is drawn, so its toasts are drawn once at the right scale
+    /// instead of at a guess and again when their own surface is told; and
+    /// a toast is always on its stage's output. Without the protocol, the
+    /// largest integer scale of the outputs the stage is on. Before the
+    /// compositor says either (it can only once the stage is mapped, after
+    /// toasts may have been drawn for its first configure), the scale of
+    /// the output the stage is for — or of every output, when they agree —
+    /// so that those toasts are not drawn twice.
+    public private(set) var scale = SurfaceScale.one
 
     public var onConfigure: (() -> Void)?
     public var onClosed: (() -> Void)?
@@ -96,7 +110,12 @@ public final class StageSurface {
         wl_region_destroy(region)
         if let viewporter = connection.viewporter {
             viewport = wp_viewporter_get_viewport(viewporter, surface)
+            if let manager = connection.fractionalScaleManager {
+                fractionalScale = wp_fractional_scale_manager_v1_get_fractional_scale(manager, surface)
+                wp_fractional_scale_v1_add_listener(fractionalScale, fractionalScaleListener, opaque)
+            }
         }
+        updateScale()
         // The first commit carries no buffer; the compositor answers with a
         // configure, and only then may a buffer be attached.
         wl_surface_commit(surface)
@@ -104,6 +123,7 @@ public final class StageSurface {
 
     deinit {
         if let frameCallback { wl_callback_destroy(frameCallback) }
+        if let fractionalScale { wp_fractional_scale_v1_destroy(fractionalScale) }
         if let viewport { wp_viewport_destroy(viewport) }
         zwlr_layer_surface_v1_destroy(layerSurface)
         wl_surface_destroy(surface)
@@ -234,14 +254,36 @@ public final class StageSurface {
         if enteredOutputs.count != before { updateScale() }
     }
 
-    /// Recomputes the scale from the outputs the stage is on, e.g. after an
-    /// output changed its scale at run time.
+    fileprivate func preferred(_ numerator: UInt32) {
+        preferredScale = Int(clamping: numerator)
+        updateScale()
+    }
+
+    /// Recomputes the scale from the compositor's preference or the outputs
+    /// the stage is on, e.g. after an output changed its scale at run time.
     public func updateScale() {
-        let newScale = Int(enteredOutputs.values.map(\.scale).max() ?? 1)
+        let newScale: SurfaceScale
+        if fractionalScale != nil, let preferredScale {
+            newScale = SurfaceScale(preferred: preferredScale)
+        } else if !enteredOutputs.isEmpty {
+            let integer = SurfaceScale(integer: Int(enteredOutputs.values.map(\.scale).max() ?? 1))
+            newScale = fractionalScale == nil ? integer : SurfaceScale(preferred: integer.numerator)
+        } else {
+            newScale = guessedScale
+        }
         if newScale != scale {
             scale = newScale
             onScaleChanged?()
         }
+    }
+
+    /// The scale of the output the stage is for, or of all outputs when they
+    /// agree; 1 otherwise.
+    private var guessedScale: SurfaceScale {
+        let candidates = requestedOutput.map { [$0] } ?? Array(connection.outputs.values)
+        let scales = Set(candidates.map { fractionalScale == nil ? SurfaceScale(integer: Int($0.scale)) : $0.realScale })
+        let only = scales.count == 1 ? scales.first! : .one
+        return fractionalScale == nil || only.isFractional ? only : SurfaceScale(preferred: only.numerator)
     }
 
     /// When the stage was made, to tell a compositor that closes it at once.
@@ -267,6 +309,13 @@ nonisolated(unsafe) private let stageSurfaceListener: UnsafeMutablePointer<wl_su
     listener.initialize(to: wl_surface_listener(
         enter: { data, _, output in stage(data)?.entered(output, true) },
         leave: { data, _, output in stage(data)?.entered(output, false) }))
+    return listener
+}()
+
+nonisolated(unsafe) private let fractionalScaleListener: UnsafeMutablePointer<wp_fractional_scale_v1_listener> = {
+    let listener = UnsafeMutablePointer<wp_fractional_scale_v1_listener>.allocate(capacity: 1)
+    listener.initialize(to: wp_fractional_scale_v1_listener(
+        preferred_scale: { data, _, scale in stage(data)?.preferred(scale) }))
     return listener
 }()
 

@@ -1,5 +1,6 @@
 import CPerchSupport
 import CWaylandClient
+import PerchCore
 import PerchPlatform
 
 /// One toast on screen: a wl_surface that is a (synchronized) subsurface
@@ -12,11 +13,22 @@ public final class ToastSurface {
     /// Two are enough: one the compositor may hold, one to draw into.
     private var buffers: [ShmBuffer] = []
     private var lastPosition: (x: Int, y: Int)?
+    /// Shows a buffer drawn at a fractional scale at its surface size
+    /// (made on the first such buffer; wp_viewporter).
+    private var viewport: OpaquePointer?
+    private var viewportDestination: (width: Int32, height: Int32)?
+    /// wp_alpha_modifier_surface_v1, where offered: fades set the
+    /// compositor's multiplier instead of redrawing (see `setOpacity`).
+    private var alphaModifier: OpaquePointer?
+    private var multiplier = UInt32.max
 
     public init(connection: WaylandConnection, stage: StageSurface) {
         surface = wl_compositor_create_surface(connection.compositor)
         subsurface = wl_subcompositor_get_subsurface(connection.subcompositor, surface, stage.surface)
         self.connection = connection
+        if let manager = connection.alphaModifier {
+            alphaModifier = wp_alpha_modifier_v1_get_surface(manager, surface)
+        }
         // Start off screen until the first frame places it.
         wl_subsurface_set_position(subsurface, -100_000, -100_000)
     }
@@ -58,6 +70,8 @@ public final class ToastSurface {
 
     deinit {
         syncs.removeAll()
+        if let alphaModifier { wp_alpha_modifier_surface_v1_destroy(alphaModifier) }
+        if let viewport { wp_viewport_destroy(viewport) }
         wl_subsurface_destroy(subsurface)
         wl_surface_destroy(surface)
     }
@@ -72,12 +86,44 @@ public final class ToastSurface {
         return buffer
     }
 
-    /// Shows `buffer` (drawn at `scale`) on the next stage commit.
-    public func present(_ buffer: ShmBuffer, scale: Int) {
-        wl_surface_set_buffer_scale(surface, Int32(scale))
+    /// Shows `buffer` (drawn at `scale`) on the next stage commit, as a
+    /// `width` × `height` surface-pixel surface. At a fractional scale the
+    /// buffer is given at buffer scale 1 and the viewport shows it at that
+    /// size (`SurfaceScale.backing` made the two agree to the pixel); at an
+    /// integer scale the buffer scale says it, as without wp_viewporter.
+    public func present(_ buffer: ShmBuffer, scale: SurfaceScale, width: Int, height: Int) {
+        if scale.isFractional, viewport == nil, let viewporter = connection.viewporter {
+            viewport = wp_viewporter_get_viewport(viewporter, surface)
+        }
+        if let viewport {
+            // (-1, -1) unsets it: an integer scale after a fractional one.
+            let destination = scale.isFractional ? (Int32(width), Int32(height)) : (-1, -1)
+            if viewportDestination.map({ $0 != destination }) ?? true {
+                wp_viewport_set_destination(viewport, destination.0, destination.1)
+                viewportDestination = destination
+            }
+        }
+        wl_surface_set_buffer_scale(surface, Int32(scale.bufferScale))
         wl_surface_attach(surface, buffer.proxy, 0, 0)
         wl_surface_damage_buffer(surface, 0, 0, Int32(buffer.width), Int32(buffer.height))
         buffer.markBusy()
+        wl_surface_commit(surface)
+    }
+
+    /// Whether `setOpacity` works (the compositor has wp_alpha_modifier_v1).
+    public var canSetOpacity: Bool { alphaModifier != nil }
+
+    /// Has the compositor multiply the toast by `opacity` (0...1), on the
+    /// stage's next commit: its own commit caches the state of a
+    /// synchronized subsurface, which the parent's commit applies with the
+    /// positions. No pixels are drawn. Unchanged values send nothing.
+    public func setOpacity(_ opacity: Double) {
+        guard let alphaModifier else { return }
+        let clamped = opacity >= 1 ? 1 : (opacity > 0 ? opacity : 0)
+        let factor = UInt32((clamped * Double(UInt32.max)).rounded())
+        guard factor != multiplier else { return }
+        multiplier = factor
+        wp_alpha_modifier_surface_v1_set_multiplier(alphaModifier, factor)
         wl_surface_commit(surface)
     }
 

@@ -111,6 +111,9 @@ public final class WaylandConnection {
         case "zxdg_output_manager_v1":
             // v3: name and description come from wl_output v4 instead.
             xdgOutputManager = bind(perch_zxdg_output_manager_v1_interface(), 3)
+            if let xdgOutputManager {
+                for output in outputs.values { output.watchLogicalSize(with: xdgOutputManager) }
+            }
         case "ext_idle_notifier_v1":
             idleNotifier = bind(perch_ext_idle_notifier_v1_interface(), 1)
         case "xdg_activation_v1":
@@ -132,6 +135,7 @@ public final class WaylandConnection {
             if let proxy = bind(perch_wl_output_interface(), 4) {
                 let output = Output(proxy: proxy, registryName: name)
                 output.onChange = { [unowned self] in self.onOutputsChanged?() }
+                if let xdgOutputManager { output.watchLogicalSize(with: xdgOutputManager) }
                 outputs[name] = output
                 onOutputsChanged?()
             }

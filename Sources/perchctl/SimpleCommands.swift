@@ -157,7 +157,12 @@ struct StatusCommand: Command {
         print("shown: \(status.shown), queued: \(status.queued)")
         print("modes: \(status.modes.isEmpty ? "(none)" : status.modes.joined(separator: " "))")
         for output in status.outputs {
-            print("output \(output.name): \(output.width)x\(output.height) scale \(output.scale)")
+            let turned = output.transform == "normal" ? "" : " transform \(output.transform)"
+            // As people write it: "2", "1.5", "1.3333" (to the 1/120 the
+            // daemon measures in).
+            let scale = SurfaceScale(preferred: Int((output.scale * Double(SurfaceScale.denominator)).rounded()))
+            print("output \(output.name): \(output.width)x\(output.height) scale \(scale)"
+                + " logical \(output.logicalWidth)x\(output.logicalHeight)\(turned)")
         }
         return 0
     }

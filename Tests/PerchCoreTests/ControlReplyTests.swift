@@ -32,8 +32,10 @@ private let fullJSON = #"{"id":7,"app":"mail","title":"New mail","body":"from An
 
 private let status = StatusReply(
     version: "0.1.0", shown: 1, queued: 2, history: 3, modes: ["do-not-disturb", "work"], doNotDisturb: true,
-    outputs: [StatusReply.Output(name: "HEADLESS-1", width: 1280, height: 720, scale: 1),
-              StatusReply.Output(name: "HEADLESS-2", width: 3840, height: 2160, scale: 2)],
+    outputs: [StatusReply.Output(name: "HEADLESS-1", width: 1280, height: 720, scale: 1,
+                                 logicalWidth: 1280, logicalHeight: 720),
+              StatusReply.Output(name: "HEADLESS-2", width: 1920, height: 1080, scale: 1.5,
+                                 logicalWidth: 720, logicalHeight: 1280, transform: "90")],
     uptime: 42)
 
 /// One value of every case, as the daemon would build them.
@@ -66,7 +68,7 @@ struct ControlReplyTests {
             #"{"id":1,"result":[{"notification":"# + fullJSON + #","reason":"dismissed-by-user","closed_at":1700000000}]}"#,
             #"{"id":1,"result":{"id":3}}"#,
             #"{"id":1,"result":{"modes":["a","b"]}}"#,
-            #"{"id":1,"result":{"version":"0.1.0","shown":1,"queued":2,"history":3,"modes":["do-not-disturb","work"],"do_not_disturb":true,"outputs":[{"name":"HEADLESS-1","width":1280,"height":720,"scale":1},{"name":"HEADLESS-2","width":3840,"height":2160,"scale":2}],"uptime":42}}"#,
+            #"{"id":1,"result":{"version":"0.1.0","shown":1,"queued":2,"history":3,"modes":["do-not-disturb","work"],"do_not_disturb":true,"outputs":[{"name":"HEADLESS-1","width":1280,"height":720,"scale":1,"logical_width":1280,"logical_height":720,"transform":"normal"},{"name":"HEADLESS-2","width":1920,"height":1080,"scale":1.5,"logical_width":720,"logical_height":1280,"transform":"90"}],"uptime":42}}"#,
             #"{"id":1,"result":{"version":"0.1.0","protocol":1}}"#,
             #"{"id":1,"result":{"reloaded":true,"warnings":["/c:3:1: warning: unknown key \"x\""]}}"#,
         ]
@@ -133,12 +135,32 @@ struct ControlReplyTests {
         let line = #"{"version":"9.0","shown":0,"queued":0,"history":0,"modes":[],"do_not_disturb":false,"outputs":[{"name":"A","width":1,"height":2,"scale":1,"refresh":60}],"uptime":5,"clients":3}"#
         let read = try StatusReply(json: try parse(line))
         #expect(read.version == "9.0")
-        #expect(read.outputs == [StatusReply.Output(name: "A", width: 1, height: 2, scale: 1)])
+        #expect(read.outputs == [StatusReply.Output(name: "A", width: 1, height: 2, scale: 1,
+                                                    logicalWidth: 1, logicalHeight: 2)])
         let listed = try ListReply(json: try parse(#"[{"id":1,"app":"","title":"T","body":"","urgency":"low","expires_at":9,"actions":[{"id":"x","label":"X","icon":"y"}]}]"#))
         #expect(listed.notifications.first?.actions == [NotificationAction(id: "x", label: "X")])
         #expect(try PostedReply(json: try parse(#"{"id":4,"replaced":true}"#)) == PostedReply(id: 4))
         let history = try HistoryReply(json: try parse(#"[{"notification":{"id":1,"app":"","title":"T","body":"","urgency":"low"},"reason":"expired","closed_at":0,"seen":false}]"#))
         #expect(history.entries.first?.reason == .expired)
+    }
+
+    @Test("an output from a daemon before issue 15 (integer scale, no logical size) reads as its mode over its scale")
+    func outputBeforeLogicalSizes() throws {
+        let line = #"{"version":"0.1.0","shown":0,"queued":0,"history":0,"modes":[],"do_not_disturb":false,"outputs":[{"name":"A","width":3840,"height":2160,"scale":2}],"uptime":5}"#
+        #expect(try StatusReply(json: try parse(line)).outputs
+            == [StatusReply.Output(name: "A", width: 3840, height: 2160, scale: 2, logicalWidth: 1920, logicalHeight: 1080)])
+    }
+
+    @Test("an output's scale must be a positive number, its transform one sway names")
+    func outputScaleAndTransform() throws {
+        func output(_ members: String) -> String {
+            #"{"version":"v","shown":0,"queued":0,"history":0,"modes":[],"do_not_disturb":false,"outputs":[{"name":"A","width":1,"height":2,"#
+                + members + #"}],"uptime":0}"#
+        }
+        #expect(try replyError(output(#""scale":0"#), for: .status)
+            == #"status: "outputs[0].scale" must be a scale (a positive number), not 0"#)
+        #expect(try replyError(output(#""scale":1,"transform":"sideways""#), for: .status)
+            == #"status: "outputs[0].transform" must be one of normal, 90, 180, 270, flipped, flipped-90, flipped-180, flipped-270, not "sideways""#)
     }
 
     @Test("optional members may also be null")

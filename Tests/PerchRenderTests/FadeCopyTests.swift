@@ -6,7 +6,7 @@ import Testing
 struct FadeCopyTests {
     /// A toast with every kind of pixel: transparent corners, antialiased
     /// border and text edges, translucent background, opaque text.
-    private func card(scale: Int = 1) -> Canvas {
+    private func card(scale: Double = 1) -> Canvas {
         render(ToastContent(title: "Fading out", body: sentences(2)), scale: scale).canvas
     }
 
@@ -82,7 +82,7 @@ struct FadeCopyTests {
     }
 
     @Test("a copy matches drawing the toast at that opacity, within ±1 per channel", arguments: [1, 2])
-    func matchesDrawing(scale: Int) {
+    func matchesDrawing(scale: Double) {
         let source = card(scale: scale)
         for opacity in [0.1, 0.37, 0.5, 0.9] {
             let drawn = render(ToastContent(title: "Fading out", body: sentences(2)), scale: scale, opacity: opacity).canvas

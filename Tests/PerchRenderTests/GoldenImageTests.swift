@@ -75,6 +75,20 @@ struct GoldenImageTests {
         Golden.check(marker.canvas, named: "more-marker")
     }
 
+    @Test("at scale 1.5 (wp_fractional_scale_v1): an icon, a wrapping body, buttons (one focused) and a bar")
+    func fractional() {
+        let scratch = ScratchDirectory()
+        let toast = render(ToastContent(title: "Ada Lovelace", body: "The Analytical Engine weaves algebraic patterns.",
+                                        iconPath: drawTestIcon(in: scratch),
+                                        buttons: [NotificationAction(id: "reply", label: "Reply"),
+                                                  NotificationAction(id: "later", label: "Later")],
+                                        progress: 70),
+                           scale: 1.5, highlight: ButtonHighlight(hovered: "reply", focused: "later"))
+        #expect(toast.diagnostics.isEmpty)
+        #expect(toast.canvas.width == 450)
+        Golden.check(toast.canvas, named: "fractional-1.5")
+    }
+
     @Test("a toast with image-data pixels as its icon and a 40 % progress bar")
     func imageAndProgress() {
         let toast = render(ToastContent(title: "Downloading", body: "perch-1.0.tar.gz — 4.2 of 10.5 MB",

@@ -1,6 +1,7 @@
 """What newer compositors bring (issue 15): every anchor on each compositor,
-a stack whose output is unplugged mid-slide, and the cursor Perch names
-over toasts and buttons."""
+a stack whose output is unplugged mid-slide, the cursor Perch names over
+toasts and buttons, a fullscreen window, an idle seat, and exact
+fractional scale."""
 
 import os
 import re
@@ -227,3 +228,34 @@ def idle_threshold_stops_display_timers_until_the_next_input(t):
     t.notes.append("left %.2f s after the first key" % took)
     check(gone, "after input the toast should leave within its remaining 2 s; still listed after %.1f s" % took)
     check(took < 3.0, "it took %.1f s after the first key to leave (at most its 2 s plus start-up)" % took)
+
+
+@test(compositors=("sway110",), why="wp_fractional_scale_v1: sway 1.7 offers integer scales only (its scale 2 "
+                                    "case is test_icons' icon_svg_is_drawn_crisp_at_output_scale_2)")
+def at_scale_1_5_the_card_is_drawn_at_exactly_1_5(t):
+    s = t.sway()
+    r = s.swaymsg("output", "HEADLESS-1", "scale", "1.5")
+    check(r.returncode == 0, "swaymsg output scale failed: %s" % r.stderr)
+    from harness import Perch
+    p = Perch(s, t.bindir, os.path.join(t.tmp, "perch.log"), env=s.env(WAYLAND_DEBUG="client"))
+    t.perch = p
+    p.wait_ready()
+    from test_controlplane import ok
+    out = ok(p, "status")["outputs"]
+    check(len(out) == 1 and out[0]["scale"] == 1.5 and out[0]["logical_width"] == 853,
+          "status should say scale 1.5 and a logical width of 853 (1280 / 1.5): %s" % out)
+    p.post("Crisp", "at one and a half", timeout=30)
+    time.sleep(1.2)   # at rest
+    img = t.screenshot()
+    # 300 surface px at 1.5 = 450 physical px, 10 px margin = 15 px.
+    row = [x for x in range(SCREEN_W - 600, SCREEN_W) if not is_bg(img.pixel(x, 15 + 20))]
+    check(row and row[0] == SCREEN_W - 15 - 450 and row[-1] == SCREEN_W - 15 - 1,
+          "the card should span x %d..%d (450 px at 1.5, 15 px margin); found %s"
+          % (SCREEN_W - 465, SCREEN_W - 16, (row[0], row[-1]) if row else None))
+    log = p.log()
+    widths = sorted({int(w) for w in re.findall(r"wl_shm_pool@\d+\.create_buffer\(new id wl_buffer@\d+, \d+, (\d+), \d+",
+                                                log)})
+    check(450 in widths and 600 not in widths,
+          "the card's buffer should be 450 px wide (drawn at 1.5), not 600 scaled down; buffer widths %s" % widths)
+    check(re.search(r"wp_viewport@\d+\.set_destination\(300, \d+\)", log),
+          "the 450 px buffer should be shown at 300 surface px through wp_viewport")
