@@ -234,27 +234,36 @@ def idle_threshold_stops_display_timers_until_the_next_input(t):
                                     "case is test_icons' icon_svg_is_drawn_crisp_at_output_scale_2)")
 def at_scale_1_5_the_card_is_drawn_at_exactly_1_5(t):
     s = t.sway()
-    r = s.swaymsg("output", "HEADLESS-1", "scale", "1.5")
-    check(r.returncode == 0, "swaymsg output scale failed: %s" % r.stderr)
+    # 1920x1080 at 1.5 is 1280x720 logical: the layout the other tests know,
+    # in 1.5 times the pixels (grim captures it 1:1).
+    r = s.swaymsg("output", "HEADLESS-1", "mode", "1920x1080", "scale", "1.5")
+    check(r.returncode == 0, "swaymsg output mode/scale failed: %s" % r.stderr)
     from harness import Perch
+    from test_controlplane import ok
     p = Perch(s, t.bindir, os.path.join(t.tmp, "perch.log"), env=s.env(WAYLAND_DEBUG="client"))
     t.perch = p
     p.wait_ready()
-    from test_controlplane import ok
     out = ok(p, "status")["outputs"]
-    check(len(out) == 1 and out[0]["scale"] == 1.5 and out[0]["logical_width"] == 853,
-          "status should say scale 1.5 and a logical width of 853 (1280 / 1.5): %s" % out)
+    check(len(out) == 1 and out[0]["scale"] == 1.5 and out[0]["width"] == 1920
+          and (out[0]["logical_width"], out[0]["logical_height"]) == (1280, 720),
+          "status should say 1920x1080 at scale 1.5, 1280x720 logical: %s" % out)
     p.post("Crisp", "at one and a half", timeout=30)
     time.sleep(1.2)   # at rest
     img = t.screenshot()
-    # 300 surface px at 1.5 = 450 physical px, 10 px margin = 15 px.
-    row = [x for x in range(SCREEN_W - 600, SCREEN_W) if not is_bg(img.pixel(x, 15 + 20))]
-    check(row and row[0] == SCREEN_W - 15 - 450 and row[-1] == SCREEN_W - 15 - 1,
+    check(img.width == 1920, "the screenshot should be 1920 px wide: %d" % img.width)
+    # 300 surface px at 1.5 = 450 physical px; the 10 px margin is 15.
+    y = 15 + 30
+    row = [x for x in range(1920 - 700, 1920) if not is_bg(img.pixel(x, y))]
+    check(row and row[0] == 1920 - 15 - 450 and row[-1] == 1920 - 15 - 1,
           "the card should span x %d..%d (450 px at 1.5, 15 px margin); found %s"
-          % (SCREEN_W - 465, SCREEN_W - 16, (row[0], row[-1]) if row else None))
+          % (1920 - 465, 1920 - 16, (row[0], row[-1]) if row else None))
+    # Crisp: the border is whole white pixels, not a blur into the background.
+    edge = [img.pixel(x, y) for x in range(row[0], row[0] + 4)]
+    check(all(min(p) >= 250 for p in edge[:3]) and not min(edge[3]) >= 250,
+          "the left border should be 3 white pixels (2 surface px at 1.5): %s" % edge)
     log = p.log()
-    widths = sorted({int(w) for w in re.findall(r"wl_shm_pool@\d+\.create_buffer\(new id wl_buffer@\d+, \d+, (\d+), \d+",
-                                                log)})
+    widths = sorted({int(w) for w in re.findall(
+        r"wl_shm_pool@\d+\.create_buffer\(new id wl_buffer@\d+, \d+, (\d+), \d+", log)})
     check(450 in widths and 600 not in widths,
           "the card's buffer should be 450 px wide (drawn at 1.5), not 600 scaled down; buffer widths %s" % widths)
     check(re.search(r"wp_viewport@\d+\.set_destination\(300, \d+\)", log),
