@@ -19,7 +19,9 @@ away. A one-shot `move` therefore hovers only until the tool exits: use it
 for clicks, and HeldPointer (or a trailing `sleep`) for anything that must
 stay hovered. While a pointer is plugged in, sway draws its cursor (about
 15x21 pixels, top-left 2 px up and left of the position) into screenshots:
-keep it away from pixels a test checks.
+keep it away from pixels a test checks. (labwc's cursor is invisible in
+the tests' sessions: scripts/headless-sway gives it a transparent cursor
+theme, as labwc draws its cursor even with no pointer plugged in.)
 """
 
 import os

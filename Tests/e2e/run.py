@@ -56,7 +56,7 @@ def unavailable(comp):
     if comp not in harness.IN_ROOT:
         return None
     if not harness.run_as_root():
-        return "runs in the Debian 13 root (scripts/trixie-root), which needs root"
+        return "runs in the Debian 13 root (scripts/trixie-root), which needs root; not root here"
     if not os.path.exists(os.path.join(harness.TRIXIE_ROOT_DIR, ".perch-root-ready")):
         return "no Debian 13 root at %s (make it: scripts/trixie-root make)" % harness.TRIXIE_ROOT_DIR
     return None
@@ -84,14 +84,17 @@ def main():
             print("%s: %d tests" % (comp, len(mine)), file=sys.stderr)
         return 0
 
-    runs = []
+    runs, skipped = [], {}
     for comp, mine in plan(tests, chosen):
         why = unavailable(comp)
-        if why is not None:
-            # One line, not silence: a run without root tests less.
-            print("SKIP %d tests on %s: %s" % (len(mine), comp, why), flush=True)
-            continue
-        runs.append((comp, mine))
+        if why is None:
+            runs.append((comp, mine))
+        else:
+            skipped.setdefault(why, []).append("%s (%d tests)" % (comp, len(mine)))
+    for why, what in skipped.items():
+        # One line, not silence: a run without root tests less.
+        print("SKIP %s: %s" % (" and ".join(what), why.replace("runs", "they run" if len(what) > 1 else "runs")),
+              flush=True)
 
     src = os.environ.get("PERCH_BIN_DIR", ".build/release")
     if not os.path.isabs(src) and not os.path.exists(src):

@@ -51,6 +51,54 @@ def three_toasts_stack_at_top_right_without_overlap(t):
         check(img.pixel(x, top + 1) == (255, 255, 255), "no white top border at (%d,%d)" % (x, top + 1))
 
 
+ANCHORS = ("top-left", "top-center", "top-right", "bottom-left", "bottom-center", "bottom-right")
+
+
+def anchor_box(anchor):
+    """(left, top or None, bottom or None) where a card at rest at `anchor`
+    sits: `margin` from the edges it is anchored to, centred otherwise."""
+    vertical, horizontal = anchor.split("-")
+    left = {"left": MARGIN, "center": (SCREEN_W - CARD_W) // 2,
+            "right": SCREEN_W - MARGIN - CARD_W}[horizontal]
+    if vertical == "top":
+        return left, MARGIN, None
+    return left, None, SCREEN_H - MARGIN - 1
+
+
+@test
+def a_toast_at_each_anchor_rests_at_its_corner_or_edge(t):
+    p = t.start_perch()
+    for anchor in ANCHORS:
+        p.post("At %s" % anchor, "a toast anchored %s" % anchor, timeout=30, extra=["--anchor", anchor])
+
+    def where(img):
+        """anchor -> (left, right, top, bottom) of the card found there."""
+        found = {}
+        for anchor in ANCHORS:
+            left, top, bottom = anchor_box(anchor)
+            for a, b in runs_in_column(img, left + CARD_W // 2):
+                if (top is not None and a == top) or (bottom is not None and b == bottom):
+                    for l, r in runs_in_row(img, (a + b) // 2):
+                        if l <= left + CARD_W // 2 <= r:
+                            found[anchor] = (l, r, a, b)
+        return found
+
+    def settled():
+        img = t.screenshot()
+        found = where(img)
+        return all(found.get(a, (None,))[0] == anchor_box(a)[0] for a in ANCHORS) and found
+    found, _ = poll(settled, 5.0, 0.05)
+    found = found or where(t.shots[-1][1])
+    for anchor in ANCHORS:
+        left, top, bottom = anchor_box(anchor)
+        want = "x %d..%d, %s" % (left, left + CARD_W - 1, "top %d" % top if top is not None else "bottom %d" % bottom)
+        check(anchor in found, "no card at rest at %s (%s); found %r" % (anchor, want, found))
+        l, r, a, b = found[anchor]
+        check((l, r) == (left, left + CARD_W - 1),
+              "the %s card spans x %d..%d, expected %s" % (anchor, l, r, want))
+        check(b - a + 1 >= 40, "the %s card is only %d px tall: %r" % (anchor, b - a + 1, found[anchor]))
+
+
 @test
 def three_toasts_stack_upwards_at_bottom_left(t):
     p = t.start_perch()
