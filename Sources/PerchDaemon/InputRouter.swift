@@ -17,8 +17,10 @@ final class InputRouter {
     /// The cursor to show: a hand over a button, the arrow elsewhere on a toast.
     var onCursor: ((CursorShape) -> Void)?
 
-    /// The notification under the pointer, and where (card-local).
+    /// The notification under the pointer, the stage of the copy it is
+    /// over, and where (card-local).
     private var hovered: UInt32?
+    private var hoveredStage: StageKey?
     private var pointerX = 0.0
     private var pointerY = 0.0
     /// Fingers down, by touch id.
@@ -26,9 +28,16 @@ final class InputRouter {
     /// The notification keyboard keys go to: the last one clicked or tapped,
     /// or the one with buttons under the pointer.
     private var keyboardTarget: UInt32?
+    /// The stage that has (or may get) the keyboard for it.
+    private var keyboardStage: StageKey?
+    /// The surface of the last press (click, tap) on a toast, by id: what
+    /// an activation token names as the surface the user acted on.
+    private var pressed: (id: UInt32, surface: SurfaceHandle)?
 
     private struct Finger {
         var id: UInt32
+        /// The copy the finger is on.
+        var stage: StageKey
         var gesture: TouchGesture
         /// Where the finger is on the toast, card-local surface pixels.
         var localX: Double
@@ -46,23 +55,30 @@ final class InputRouter {
     func forget(_ view: ToastView) {
         if hovered == view.id { hovered = nil }
         touches = touches.filter { $0.value.id != view.id }
+        if pressed?.id == view.id { pressed = nil }
         if keyboardTarget == view.id {
             keyboardTarget = nil
-            stages[view.lane]?.releaseKeyboardFocus()
+            if let keyboardStage { stages[keyboardStage]?.releaseKeyboardFocus() }
         }
     }
 
-    /// The toast's surface went with its stage. A leave or touch event
-    /// for a destroyed surface no longer names it, so the pointer and
-    /// fingers on it are let go here (a new enter comes if the pointer is
-    /// over the toast's new surface).
-    func surfaceLost(_ id: UInt32) {
-        if hovered == id {
+    /// The surface the user last pressed on toast `id`, while it exists.
+    func lastPressed(_ id: UInt32) -> ToastSurface? {
+        guard let pressed, pressed.id == id, let stage = views.stage(of: pressed.surface) else { return nil }
+        return views[id]?.copies[stage]?.surface
+    }
+
+    /// The toast's surface on `stage` went with the stage. A leave or
+    /// touch event for a destroyed surface no longer names it, so the
+    /// pointer and fingers on it are let go here (a new enter comes if the
+    /// pointer is over the toast's new surface).
+    func copyLost(_ id: UInt32, on stage: StageKey) {
+        if hovered == id, hoveredStage == stage {
             hovered = nil
             if let view = views[id] { view.highlight.hovered = nil }
             onInput?(.hover(id: id, false))
         }
-        let fingers = touches.filter { $0.value.id == id }
+        let fingers = touches.filter { $0.value.id == id && $0.value.stage == stage }
         guard !fingers.isEmpty else { return }
         for finger in fingers.keys { touches.removeValue(forKey: finger) }
         onInput?(.touch(id: id, .cancel))
@@ -74,18 +90,20 @@ final class InputRouter {
         switch event {
         case .enter(let surface, let x, let y):
             hovered = views.id(of: surface)
+            hoveredStage = views.stage(of: surface)
             pointerX = x
             pointerY = y
-            guard let id = hovered, let view = views[id] else { return }
+            guard let id = hovered, let view = views[id], let key = hoveredStage else { return }
             // Keys (Tab, Return, Escape) go to the toast with buttons under
             // the pointer. With layer-shell v4 the compositor gives the
             // keyboard on a click (on_demand); v3 has no such mode, so
             // there the stage takes it while the pointer rests on the toast
             // and gives it back when the pointer leaves.
-            let stage = stages[view.lane]
+            let stage = stages[key]
             if view.hasActions {
                 if stage?.focusesOnDemand ?? true { stage?.allowKeyboardFocus() } else { stage?.takeKeyboard() }
                 keyboardTarget = id
+                keyboardStage = key
             } else {
                 stage?.allowKeyboardFocus()
             }
@@ -94,9 +112,11 @@ final class InputRouter {
         case .leave:
             guard let left = hovered else { return }
             hovered = nil
-            if let view = views[left], view.hasActions, let stage = stages[view.lane], !stage.focusesOnDemand {
+            if let view = views[left], view.hasActions, let key = hoveredStage, let stage = stages[key],
+               !stage.focusesOnDemand {
                 stage.releaseKeyboardFocus()
             }
+            hoveredStage = nil
             setHighlight(of: left) { $0.hovered = nil }
             onInput?(.hover(id: left, false))
         case .motion(let x, let y):
@@ -106,6 +126,8 @@ final class InputRouter {
         case .button(let button, let pressed):
             guard pressed, let id = hovered, let view = views[id] else { return }
             keyboardTarget = id
+            keyboardStage = hoveredStage
+            if let key = hoveredStage, let surface = view.copies[key]?.surface { self.pressed = (id, surface.handle) }
             onInput?(.click(id: id, button: button, action: view.geometry?.button(at: pointerX, y: pointerY)?.id))
         }
     }
@@ -125,7 +147,7 @@ final class InputRouter {
         change(&highlight)
         guard highlight != view.highlight else { return }
         view.highlight = highlight
-        view.isStale = true
+        view.markStale()
         onNeedsRefresh?()
     }
 
@@ -135,8 +157,9 @@ final class InputRouter {
         switch event {
         case .focus(let surface):
             // Focus lands on the stage; keys go to the toast last touched in it.
-            if keyboardTarget == nil, let lane = stages.lane(of: surface) {
-                keyboardTarget = views.any(in: lane)?.id
+            if keyboardTarget == nil, let key = stages.key(of: surface) {
+                keyboardTarget = views.any(in: key.lane)?.id
+                keyboardStage = key
             }
         case .focusLost:
             if let id = keyboardTarget { setHighlight(of: id) { $0.focused = nil } }
@@ -168,19 +191,22 @@ final class InputRouter {
         func instant(_ time: UInt32) -> Instant { Instant(nanoseconds: Int64(time) * 1_000_000) }
         switch event {
         case .down(let surface, let finger, let x, let y, let time):
-            guard let id = views.id(of: surface), let view = views[id], let toastSurface = view.surface else { return }
+            guard let id = views.id(of: surface), let key = views.stage(of: surface),
+                  let toastSurface = views[id]?.copies[key]?.surface else { return }
             // Gestures work in stage coordinates: the toast moves under the
             // finger while it swipes.
             toastSurface.assumeSettled()
             let origin = toastSurface.appliedPosition
             let gesture = TouchGesture(x: x + Double(origin.x), y: y + Double(origin.y), at: instant(time),
                                        width: Double(toastWidth))
-            touches[finger] = Finger(id: id, gesture: gesture, localX: x, localY: y)
+            touches[finger] = Finger(id: id, stage: key, gesture: gesture, localX: x, localY: y)
             keyboardTarget = id
-            stages[view.lane]?.allowKeyboardFocus()
+            keyboardStage = key
+            pressed = (id, surface)
+            stages[key]?.allowKeyboardFocus()
             onInput?(.touch(id: id, .down))
         case .motion(let finger, let x, let y, let time):
-            guard var entry = touches[finger], let surface = views[entry.id]?.surface else { return }
+            guard var entry = touches[finger], let surface = views[entry.id]?.copies[entry.stage]?.surface else { return }
             let origin = surface.appliedPosition
             let wasSwiping = entry.gesture.isSwiping
             entry.gesture.move(x: x + Double(origin.x), y: y + Double(origin.y), at: instant(time))
@@ -206,7 +232,7 @@ final class InputRouter {
     /// the compositor has the new positions.
     func positionsCommitted() {
         for finger in touches.values {
-            views[finger.id]?.surface?.trackAppliedPosition()
+            views[finger.id]?.copies[finger.stage]?.surface.trackAppliedPosition()
         }
     }
 }

@@ -28,8 +28,9 @@ final class Scene {
     private let stages: StageSet
     private let painter: ToastPainter
     private let router: InputRouter
-    /// The "+N more" marker of each stack that shows one, on its lane's stage.
-    private var markers: [Lane: MarkerView] = [:]
+    /// The "+N more" marker of each stack that shows one, on each of its
+    /// lane's stages.
+    private var markers: [StageKey: MarkerView] = [:]
 
     var onInput: ((SceneInput) -> Void)? {
         get { router.onInput }
@@ -54,17 +55,17 @@ final class Scene {
         painter = ToastPainter(style: look.style)
         router = InputRouter(views: views, stages: stages, toastWidth: look.style.width)
 
-        stages.onConfigure = { [unowned self] lane in
+        stages.onConfigure = { [unowned self] key in
             // A new width matters to banners, which span the stage; toasts
             // in a stack have the configured width whatever the stage's.
-            if lane == .banner { self.views.markStale(in: lane) }
+            if key.lane == .banner { self.views.markStale(on: key) }
         }
-        stages.onScaleChanged = { [unowned self] lane in
-            self.views.markStale(in: lane)
-            self.markers[lane]?.count = 0
+        stages.onScaleChanged = { [unowned self] key in
+            self.views.markStale(on: key)
+            self.markers[key]?.count = 0
         }
         stages.onFrame = { [unowned self] _, time in self.frameFired(at: Scene.instant(ofFrame: time)) }
-        stages.onStageLost = { [unowned self] lane in self.stageLost(lane) }
+        stages.onStageLost = { [unowned self] key in self.stageLost(key) }
         stages.onNeedsRefresh = { [unowned self] in self.onNeedsRefresh?() }
         router.onNeedsRefresh = { [unowned self] in self.onNeedsRefresh?() }
         router.onCursor = { [unowned self] shape in self.connection.setCursorShape(shape) }
@@ -109,7 +110,7 @@ final class Scene {
     func addToast(id: UInt32, content: ToastContent, lane: Lane, style: ToastStyle, hasActions: Bool) {
         // Made now so that its configure is on the way while the board lays
         // the toast out; a homeless lane tries again for a new notification.
-        stages.stage(for: lane)
+        stages.stages(for: lane)
         if let replaced = views.remove(id: id) { router.forget(replaced) }
         var style = style
         style.width = look.style.width
@@ -154,11 +155,14 @@ final class Scene {
     /// An xdg-activation token from the user's last press, for the program
     /// whose action on toast `id` was invoked (nil: none to be had).
     func requestActivationToken(for id: UInt32, done: @escaping (String?) -> Void) {
-        connection.requestActivationToken(surface: views[id]?.surface, done: done)
+        connection.requestActivationToken(surface: router.lastPressed(id) ?? views[id]?.anySurface, done: done)
     }
 
-    /// The configured height of a lane's stage, once known.
-    func stageHeight(for lane: Lane) -> Int? { stages[lane]?.size?.height }
+    /// The configured height of a lane's stage, once known (the least of
+    /// its stages' with `output=all`: the stack must fit on each).
+    func stageHeight(for lane: Lane) -> Int? {
+        stages.existingStages(for: lane).compactMap { $0.size?.height }.min()
+    }
 
     // MARK: Frames
 
@@ -189,19 +193,25 @@ final class Scene {
         stages.drop { board.stacks[$0] == nil }
         var committed = false
         for (lane, stack) in board.stacks where !stages.isHomeless(lane) {
-            let stage = stages.stage(for: lane)
-            guard let size = stage.size else {
-                predraw(stack, lane: lane, on: stage, at: now)
-                continue
+            let onStages = stages.stages(for: lane)
+            guard !onStages.isEmpty else { continue }
+            let frames = stack.frames(at: now)
+            let marker = stack.marker(at: now)
+            let animating = stack.isAnimating(at: now)
+            for (key, stage) in onStages {
+                guard let size = stage.size else {
+                    predraw(frames, lane: lane, on: stage, key: key)
+                    continue
+                }
+                if stage.isWaitingForFrame { continue }
+                for frame in frames {
+                    prepare(frame, on: stage, key: key, stageWidth: size.width)?.setPosition(x: frame.x, y: frame.y)
+                }
+                placeMarker(marker, key: key, on: stage)
+                if animating { stage.requestFrame() }
+                stage.commit()
+                committed = true
             }
-            if stage.isWaitingForFrame { continue }
-            for frame in stack.frames(at: now) {
-                prepare(frame, on: stage, stageWidth: size.width)?.setPosition(x: frame.x, y: frame.y)
-            }
-            placeMarker(stack.marker(at: now), lane: lane, on: stage)
-            if stack.isAnimating(at: now) { stage.requestFrame() }
-            stage.commit()
-            committed = true
         }
         if committed { router.positionsCommitted() }
     }
@@ -211,38 +221,33 @@ final class Scene {
     /// configure only needs the stage's commit to put them on screen. A
     /// toast's subsurface keeps its buffer until the stage commits. Banners
     /// wait: they are as wide as the stage, which is not known yet.
-    private func predraw(_ stack: ToastStack, lane: Lane, on stage: StageSurface, at now: Instant) {
+    private func predraw(_ frames: [ToastFrame], lane: Lane, on stage: StageSurface, key: StageKey) {
         guard case .stack = lane else { return }
-        for frame in stack.frames(at: now) {
-            prepare(frame, on: stage, stageWidth: look.style.width)
+        for frame in frames {
+            prepare(frame, on: stage, key: key, stageWidth: look.style.width)
         }
     }
 
-    /// A toast's surface for `frame`, made if it has none yet and drawn if
-    /// its content or opacity changed; nil for an id the scene does not have.
+    /// A toast's surface on this stage for `frame`, made if it has none
+    /// there yet and drawn if its content or opacity changed; nil for an
+    /// id the scene does not have.
     @discardableResult
-    private func prepare(_ frame: ToastFrame, on stage: StageSurface, stageWidth: Int) -> ToastSurface? {
+    private func prepare(_ frame: ToastFrame, on stage: StageSurface, key: StageKey, stageWidth: Int) -> ToastSurface? {
         guard let view = views[frame.id] else { return nil }
-        let surface = view.surface ?? makeSurface(for: view, on: stage)
-        if view.isStale || view.drawnOpacity != frame.opacity {
-            painter.paint(view, opacity: frame.opacity, stageWidth: stageWidth, scale: stage.scale)
+        let copy = view.copies[key] ?? views.attach(ToastSurface(connection: connection, stage: stage), to: view, on: key)
+        if copy.isStale || copy.drawnOpacity != frame.opacity {
+            painter.paint(view, copy, opacity: frame.opacity, stageWidth: stageWidth, scale: stage.scale)
         }
-        return surface
+        return copy.surface
     }
 
-    private func makeSurface(for view: ToastView, on stage: StageSurface) -> ToastSurface {
-        let surface = ToastSurface(connection: connection, stage: stage)
-        views.attach(surface, to: view)
-        return surface
-    }
-
-    private func placeMarker(_ frame: MarkerFrame?, lane: Lane, on stage: StageSurface) {
-        guard let frame, case .stack(let anchor) = lane else {
-            markers.removeValue(forKey: lane)
+    private func placeMarker(_ frame: MarkerFrame?, key: StageKey, on stage: StageSurface) {
+        guard let frame, case .stack(let anchor) = key.lane else {
+            markers.removeValue(forKey: key)
             return
         }
-        let marker = markers[lane] ?? MarkerView(surface: ToastSurface(connection: connection, stage: stage))
-        markers[lane] = marker
+        let marker = markers[key] ?? MarkerView(surface: ToastSurface(connection: connection, stage: stage))
+        markers[key] = marker
         painter.paint(marker, count: frame.count, scale: stage.scale)
         let width = look.style.width
         let x: Int
@@ -254,15 +259,15 @@ final class Scene {
         marker.surface.setPosition(x: x, y: frame.y)
     }
 
-    /// A lane's stage went (the compositor closed it, or it is made again
-    /// elsewhere): its surfaces go with it, and the next `present` makes
-    /// new ones on the lane's new stage.
-    private func stageLost(_ lane: Lane) {
-        markers.removeValue(forKey: lane)
-        for id in views.shown(in: lane) {
+    /// A stage went (the compositor closed it, its output went, or it is
+    /// made again elsewhere): the surfaces on it go with it, and the next
+    /// `present` makes new ones on the lane's new stage.
+    private func stageLost(_ key: StageKey) {
+        markers.removeValue(forKey: key)
+        for id in views.shown(on: key) {
             guard let view = views[id] else { continue }
-            views.dropSurface(of: view)
-            router.surfaceLost(id)
+            views.dropCopy(of: view, on: key)
+            router.copyLost(id, on: key)
         }
     }
 }

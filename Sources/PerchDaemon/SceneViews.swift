@@ -2,14 +2,14 @@ import PerchCore
 import PerchWayland
 
 /// The scene's toasts: each notification's view by id, and which
-/// notification each toast surface shows, for input. Shared by the scene
-/// (which adds, draws and places them) and the input router (which reads
-/// them and changes their highlight).
+/// notification (and which stage's copy of it) each toast surface shows,
+/// for input. Shared by the scene (which adds, draws and places them) and
+/// the input router (which reads them and changes their highlight).
 final class SceneViews {
     /// ToastView::id → the view; the scene owns them.
     private var byID: [UInt32: ToastView] = [:]
     /// Only surfaces that exist: an entry goes with its surface.
-    private var idOfSurface: [SurfaceHandle: UInt32] = [:]
+    private var copyOfSurface: [SurfaceHandle: (id: UInt32, stage: StageKey)] = [:]
 
     subscript(id: UInt32) -> ToastView? { byID[id] }
 
@@ -22,38 +22,41 @@ final class SceneViews {
     @discardableResult
     func remove(id: UInt32) -> ToastView? {
         guard let view = byID.removeValue(forKey: id) else { return nil }
-        dropSurface(of: view)
+        for stage in Array(view.copies.keys) { dropCopy(of: view, on: stage) }
         return view
     }
 
     /// The notification a surface shows, for an input event on it.
-    func id(of surface: SurfaceHandle) -> UInt32? { idOfSurface[surface] }
+    func id(of surface: SurfaceHandle) -> UInt32? { copyOfSurface[surface]?.id }
 
-    func attach(_ surface: ToastSurface, to view: ToastView) {
-        dropSurface(of: view)
-        view.surface = surface
-        view.isStale = true
-        idOfSurface[surface.handle] = view.id
+    /// The stage whose copy a surface is.
+    func stage(of surface: SurfaceHandle) -> StageKey? { copyOfSurface[surface]?.stage }
+
+    /// A new surface for the view on `stage` (drawn with the next present).
+    func attach(_ surface: ToastSurface, to view: ToastView, on stage: StageKey) -> ToastCopy {
+        dropCopy(of: view, on: stage)
+        let copy = ToastCopy(surface: surface, stage: stage)
+        view.add(copy)
+        copyOfSurface[surface.handle] = (view.id, stage)
+        return copy
     }
 
-    /// The view's surface is destroyed (its stage went, or it did); a new
-    /// one is made when it is next shown.
-    func dropSurface(of view: ToastView) {
-        guard let surface = view.surface else { return }
-        idOfSurface.removeValue(forKey: surface.handle)
-        view.surface = nil
-        view.isStale = true
+    /// The view's surface on `stage` is destroyed (the stage went, or the
+    /// toast did); a new one is made when it is next shown there.
+    func dropCopy(of view: ToastView, on stage: StageKey) {
+        guard let copy = view.removeCopy(on: stage) else { return }
+        copyOfSurface.removeValue(forKey: copy.surface.handle)
     }
 
-    /// The ids of the views in a lane that have a surface.
-    func shown(in lane: Lane) -> [UInt32] {
-        byID.values.filter { $0.lane == lane && $0.surface != nil }.map(\.id)
+    /// The ids of the views with a copy on `stage`.
+    func shown(on stage: StageKey) -> [UInt32] {
+        byID.values.filter { $0.copies[stage] != nil }.map(\.id)
     }
 
-    /// Marks every view of a lane for drawing again (a new scale, a new
+    /// Marks every copy on a stage for drawing again (a new scale, a new
     /// stage width).
-    func markStale(in lane: Lane) {
-        for view in byID.values where view.lane == lane { view.isStale = true }
+    func markStale(on stage: StageKey) {
+        for view in byID.values { view.copies[stage]?.isStale = true }
     }
 
     /// Some notification of the lane, for a stage that gets keyboard focus

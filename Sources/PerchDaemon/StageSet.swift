@@ -2,10 +2,22 @@ import PerchCore
 import PerchPlatform
 import PerchWayland
 
-/// The stages: one layer surface per lane in use, on the configured output
-/// and layer, with the configured margins. Keeps them through what the
-/// compositor does to them — configures, scale changes, frame callbacks,
-/// closing them — and tells the scene, which owns what is drawn on them.
+/// One stage: a lane's layer surface, on one output when `output=all`
+/// gives every output a copy of each stack.
+struct StageKey: Hashable, CustomStringConvertible {
+    let lane: Lane
+    /// The output's registry name with `output=all`; nil otherwise (one
+    /// stage per lane, wherever the placement puts it).
+    let output: UInt32?
+
+    var description: String { output.map { "\(lane) (output \($0))" } ?? "\(lane)" }
+}
+
+/// The stages: a layer surface per lane in use (per lane and output with
+/// `output=all`), on the configured output and layer, with the configured
+/// margins. Keeps them through what the compositor does to them —
+/// configures, scale changes, frame callbacks, closing them, outputs that
+/// come and go — and tells the scene, which owns what is drawn on them.
 /// Nothing here draws or commits a frame: every event ends in
 /// `onNeedsRefresh`, and the scene's next `present` does the work.
 final class StageSet {
@@ -23,22 +35,24 @@ final class StageSet {
     private let connection: WaylandConnection
     private(set) var placement: Placement
 
-    /// By lane; a lane is never both here and in `homeless`.
-    private var stages: [Lane: StageSurface] = [:]
-    /// Lanes whose stage the compositor closed, waiting for the outputs to
-    /// change (or a new notification) before a new stage is made.
+    private var stages: [StageKey: StageSurface] = [:]
+    /// Lanes with no stage, waiting for an output (their stage was closed,
+    /// or there is none): a lane is never both here and in `stages`.
     private var homeless: Set<Lane> = []
+    /// Copies (`all`) the compositor closed on an output that is still
+    /// there: not made again until the outputs change, so that a
+    /// compositor that keeps closing one cannot make Perch spin.
+    private var parked: Set<StageKey> = []
 
-    /// The lane's stage got a (new) size from the compositor.
-    var onConfigure: ((Lane) -> Void)?
-    /// The lane's stage moved to outputs of another scale.
-    var onScaleChanged: ((Lane) -> Void)?
-    /// The lane's stage may draw its next frame.
-    /// A lane's frame callback fired, with the compositor's timestamp (ms).
-    var onFrame: ((Lane, UInt32) -> Void)?
-    /// The lane's stage is gone (closed, or replaced to move it): whatever
-    /// was on it must be let go before a new stage takes its place.
-    var onStageLost: ((Lane) -> Void)?
+    /// A stage got a (new) size from the compositor.
+    var onConfigure: ((StageKey) -> Void)?
+    /// A stage moved to outputs of another scale.
+    var onScaleChanged: ((StageKey) -> Void)?
+    /// A stage's frame callback fired, with the compositor's timestamp (ms).
+    var onFrame: ((StageKey, UInt32) -> Void)?
+    /// A stage is gone (closed, replaced to move it, or its output went):
+    /// whatever was on it must be let go before a new stage takes its place.
+    var onStageLost: ((StageKey) -> Void)?
     var onNeedsRefresh: (() -> Void)?
 
     init(connection: WaylandConnection, placement: Placement) {
@@ -46,34 +60,55 @@ final class StageSet {
         self.placement = placement
     }
 
-    subscript(lane: Lane) -> StageSurface? { stages[lane] }
+    subscript(key: StageKey) -> StageSurface? { stages[key] }
 
     func isHomeless(_ lane: Lane) -> Bool { homeless.contains(lane) }
 
-    /// The lane whose stage a keyboard event names.
-    func lane(of surface: SurfaceHandle) -> Lane? {
+    /// The stage a keyboard event names.
+    func key(of surface: SurfaceHandle) -> StageKey? {
         stages.first { $0.value.handle == surface }?.key
     }
 
-    /// The lane's stage, made if it has none: a new stage is configured a
-    /// round trip later. A homeless lane gets a new try.
+    /// The lane's stages, made where missing (a new one is configured a
+    /// round trip later), in a fixed order. A homeless lane gets a new try.
     @discardableResult
-    func stage(for lane: Lane) -> StageSurface {
-        if let stage = stages[lane] { return stage }
+    func stages(for lane: Lane) -> [(key: StageKey, stage: StageSurface)] {
         homeless.remove(lane)
-        let stage = makeStage(for: lane)
-        stages[lane] = stage
+        var made = false
+        var result: [(key: StageKey, stage: StageSurface)] = []
+        for key in wantedKeys(for: lane) {
+            if let stage = stages[key] {
+                result.append((key, stage))
+            } else {
+                let stage = makeStage(for: key)
+                stages[key] = stage
+                result.append((key, stage))
+                made = true
+            }
+        }
+        if result.isEmpty { homeless.insert(lane) }
         // Start the compositor's round trip for the first configure now,
         // not after this turn's layout and drawing.
-        connection.flush()
-        return stage
+        if made { connection.flush() }
+        return result
+    }
+
+    /// The lane's stages as they are (none made).
+    func existingStages(for lane: Lane) -> [StageSurface] {
+        stages.filter { $0.key.lane == lane }.map(\.value)
+    }
+
+    /// One stage per lane; with `all`, one per lane and output there is.
+    private func wantedKeys(for lane: Lane) -> [StageKey] {
+        guard placement.output == .all else { return [StageKey(lane: lane, output: nil)] }
+        return connection.outputs.keys.sorted().map { StageKey(lane: lane, output: $0) }.filter { !parked.contains($0) }
     }
 
     /// Lets go of the stages (and homeless lanes) of lanes no longer used.
     func drop(where isUnused: (Lane) -> Bool) {
         // (Filters that keep nothing allocate nothing: this runs every frame.)
-        for lane in stages.keys.filter(isUnused) {
-            remove(lane)
+        for key in stages.keys.filter({ isUnused($0.lane) }) {
+            remove(key)
         }
         if !homeless.isEmpty { homeless = homeless.filter { !isUnused($0) } }
     }
@@ -85,34 +120,42 @@ final class StageSet {
     func move(to newPlacement: Placement) {
         guard newPlacement != placement else { return }
         placement = newPlacement
-        let lanes = Array(stages.keys) + homeless
+        let lanes = Set(stages.keys.map(\.lane)).union(homeless)
         homeless.removeAll()
-        for lane in stages.keys { remove(lane) }
-        for lane in lanes { stage(for: lane) }
+        parked.removeAll()
+        for key in stages.keys { remove(key) }
+        for lane in lanes { stages(for: lane) }
         onNeedsRefresh?()
     }
 
     /// Outputs came, went or changed: stages may be on another scale now;
     /// a stage whose output went is made again on one that remains (even
-    /// mid-slide: the board's motion carries on on the new stage); a stage
+    /// mid-slide: the board's motion carries on on the new stage) — with
+    /// `all`, its copy just goes, and a new output gets copies; a stage
     /// that fell back from its named output goes back when that output
     /// returns; homeless lanes may have somewhere to go.
     func outputsChanged() {
+        parked.removeAll()
         let named = namedOutput()
-        for (lane, stage) in stages {
+        let lanes = Set(stages.keys.map(\.lane)).union(homeless)
+        for (key, stage) in stages {
             stage.forgetRemovedOutputs()
-            if stage.isStranded {
-                Log.info("the \(lane) surface's output went; moving it to another output")
-                remake(lane)
+            if let output = key.output {
+                if connection.outputs[output] == nil { remove(key) } else { stage.updateScale() }
+            } else if stage.isStranded {
+                Log.info("the \(key) surface's output went; moving it to another output")
+                remake(key)
             } else if let named, stage.requestedOutput !== named {
-                Log.info("output \(named.name) is back; moving the \(lane) surface to it")
-                remake(lane)
+                Log.info("output \(named.name) is back; moving the \(key) surface to it")
+                remake(key)
             } else {
                 stage.updateScale()
             }
         }
-        if !connection.outputs.isEmpty {
-            for lane in homeless { stage(for: lane) }
+        if placement.output == .all {
+            for lane in lanes { stages(for: lane) }
+        } else if !connection.outputs.isEmpty {
+            for lane in homeless { stages(for: lane) }
         }
         onNeedsRefresh?()
     }
@@ -124,70 +167,75 @@ final class StageSet {
         return connection.outputs.values.first { $0.name == name }
     }
 
-    /// Makes a lane's stage again where the placement says now.
-    private func remake(_ lane: Lane) {
-        remove(lane)
+    /// Makes a stage again where the placement says now.
+    private func remake(_ key: StageKey) {
+        remove(key)
         if connection.outputs.isEmpty {
-            homeless.insert(lane)
+            homeless.insert(key.lane)
         } else {
-            stage(for: lane)
+            stages(for: key.lane)
         }
     }
 
     // MARK: Stage events
 
-    private func makeStage(for lane: Lane) -> StageSurface {
+    private func makeStage(for key: StageKey) -> StageSurface {
         let shape: StageSurface.Placement
-        switch lane {
+        switch key.lane {
         case .stack(let anchor): shape = .column(anchor, width: placement.width)
         case .banner: shape = .fullOutput
         }
-        // A named output that is not there: the compositor's choice (the
-        // focused output) until it comes back.
-        let output = namedOutput()
+        // Its own output with `all`; a named output that is not there: the
+        // compositor's choice (the focused output) until it comes back.
+        let output = key.output.flatMap { connection.outputs[$0] } ?? namedOutput()
         // Banners run across the output's very top.
         let stage = StageSurface(connection: connection, output: output, placement: shape,
-                                 margins: lane == .banner ? Margins(all: 0) : placement.margins,
+                                 margins: key.lane == .banner ? Margins(all: 0) : placement.margins,
                                  layer: placement.layer)
         stage.onConfigure = { [unowned self] in
-            self.onConfigure?(lane)
+            self.onConfigure?(key)
             self.onNeedsRefresh?()
         }
         stage.onFrame = { [unowned self] time in
-            self.onFrame?(lane, time)
+            self.onFrame?(key, time)
             self.onNeedsRefresh?()
         }
         stage.onScaleChanged = { [unowned self] in
-            self.onScaleChanged?(lane)
+            self.onScaleChanged?(key)
             self.onNeedsRefresh?()
         }
-        stage.onClosed = { [unowned self] in self.closed(lane) }
+        stage.onClosed = { [unowned self] in self.closed(key) }
         return stage
     }
 
-    /// Drops a lane's stage; what is on it goes first (a subsurface
-    /// outliving its parent is legal but inert).
-    private func remove(_ lane: Lane) {
-        guard let stage = stages.removeValue(forKey: lane) else { return }
-        withExtendedLifetime(stage) { onStageLost?(lane) }
+    /// Drops a stage; what is on it goes first (a subsurface outliving its
+    /// parent is legal but inert).
+    private func remove(_ key: StageKey) {
+        guard let stage = stages.removeValue(forKey: key) else { return }
+        withExtendedLifetime(stage) { onStageLost?(key) }
     }
 
     /// The compositor took a stage away (e.g. its output went): make a new
-    /// one for the lane at once — unless there is no output to put it on,
-    /// or the compositor closed it before ever configuring it; then wait
-    /// for the outputs to change instead of trying again at once.
-    private func closed(_ lane: Lane) {
+    /// one at once — unless there is no output to put it on, or the
+    /// compositor closed it before ever configuring it; then wait for the
+    /// outputs to change instead of trying again at once. A copy on one
+    /// output (`all`) waits for the outputs to change in any case.
+    private func closed(_ key: StageKey) {
         // Closed before it was ever configured: the compositor will not have
         // it now (no output for it); trying again at once would spin.
-        let closedAtOnce = !(stages[lane]?.isConfigured ?? false)
-        remove(lane)
-        if connection.outputs.isEmpty || closedAtOnce {
-            if homeless.insert(lane).inserted {
-                Log.info("the compositor closed the \(lane) surface; waiting for an output to show it again")
+        let closedAtOnce = !(stages[key]?.isConfigured ?? false)
+        remove(key)
+        if key.output != nil {
+            Log.info("the compositor closed the \(key) surface; waiting for the outputs to change")
+            parked.insert(key)
+            if stages.keys.allSatisfy({ $0.lane != key.lane }) { homeless.insert(key.lane) }
+        } else if connection.outputs.isEmpty || closedAtOnce {
+            if homeless.insert(key.lane).inserted {
+                Log.info("the compositor closed the \(key) surface; waiting for an output to show it again")
             }
         } else {
-            Log.info("the compositor closed the \(lane) surface; re-creating it")
-            stage(for: lane)
+            Log.info("the compositor closed the \(key) surface; re-creating it")
+            stages(for: key.lane)
         }
         // The new stage predraws its toasts while it waits for its configure.
         onNeedsRefresh?()

@@ -39,29 +39,29 @@ final class ToastPainter {
         return geometry
     }
 
-    /// Draws the view at `opacity` and `scale` and hands the buffer to its
-    /// surface, applied with the stage's next commit. A banner is as wide as
-    /// its stage; a stack toast as wide as the style says. Where the
-    /// compositor can fade a surface, a change of opacity alone draws
+    /// Draws the view's copy at `opacity` and `scale` and hands the buffer
+    /// to its surface, applied with the stage's next commit. A banner is as
+    /// wide as its stage; a stack toast as wide as the style says. Where
+    /// the compositor can fade a surface, a change of opacity alone draws
     /// nothing.
-    func paint(_ view: ToastView, opacity: Double, stageWidth: Int, scale: SurfaceScale) {
-        guard let surface = view.surface else { return }
-        if surface.canSetOpacity {
-            if view.isStale {
-                guard draw(view, opacity: 1, stageWidth: stageWidth, scale: scale, on: surface) else { return }
+    func paint(_ view: ToastView, _ copy: ToastCopy, opacity: Double, stageWidth: Int, scale: SurfaceScale) {
+        if copy.surface.canSetOpacity {
+            if copy.isStale {
+                guard draw(view, copy, opacity: 1, stageWidth: stageWidth, scale: scale) else { return }
             }
-            surface.setOpacity(opacity)
-            view.drawnOpacity = opacity
+            copy.surface.setOpacity(opacity)
+            copy.drawnOpacity = opacity
             return
         }
-        guard draw(view, opacity: opacity, stageWidth: stageWidth, scale: scale, on: surface) else { return }
-        view.drawnOpacity = opacity
+        guard draw(view, copy, opacity: opacity, stageWidth: stageWidth, scale: scale) else { return }
+        copy.drawnOpacity = opacity
     }
 
-    /// Draws into a free buffer of `surface` and presents it; false when
-    /// no buffer could be had.
-    private func draw(_ view: ToastView, opacity: Double, stageWidth: Int, scale: SurfaceScale,
-                      on surface: ToastSurface) -> Bool {
+    /// Draws into a free buffer of the copy's surface and presents it;
+    /// false when no buffer could be had.
+    private func draw(_ view: ToastView, _ copy: ToastCopy, opacity: Double, stageWidth: Int,
+                      scale: SurfaceScale) -> Bool {
+        let surface = copy.surface
         let width = view.lane == .banner ? stageWidth : style.width
         let height = geometry(of: view).height
         let backing = scale.backing(width: width, height: height)
@@ -75,22 +75,22 @@ final class ToastPainter {
         let target = PixelTarget(base: buffer.pixels, width: buffer.width, height: buffer.height,
                                  stride: buffer.stride)
         if opacity >= 1 {
-            view.master = nil
+            copy.master = nil
             render(view, width: width, into: target, scale: scale)
         } else {
             // Fading: lay the card out once, then copy it at each opacity.
             let master: PixelImage
-            if let kept = view.master, !view.isStale, kept.width == buffer.width, kept.height == buffer.height {
+            if let kept = copy.master, !copy.isStale, kept.width == buffer.width, kept.height == buffer.height {
                 master = kept
             } else {
                 master = PixelImage(width: buffer.width, height: buffer.height)
                 render(view, width: width, into: master.target, scale: scale)
-                view.master = master
+                copy.master = master
             }
             target.copy(from: master.target, opacity: max(0, opacity))
         }
         surface.present(buffer, scale: scale, width: backing.surfaceWidth, height: backing.surfaceHeight)
-        view.isStale = false
+        copy.isStale = false
         return true
     }
 

@@ -244,3 +244,74 @@ def at_scale_1_5_the_card_is_drawn_at_exactly_1_5(t):
           "the card's buffer should be 450 px wide (drawn at 1.5), not 600 scaled down; buffer widths %s" % widths)
     check(re.search(r"wp_viewport@\d+\.set_destination\(300, \d+\)", log),
           "the 450 px buffer should be shown at 300 surface px through wp_viewport")
+
+
+@test(compositors=("sway17", "sway110"), why="a second output needs swaymsg create_output")
+def output_all_puts_a_copy_on_every_output_and_a_click_on_one_dismisses_the_notification(t):
+    s = t.sway()
+    r = s.swaymsg("create_output")
+    check(r.returncode == 0, "swaymsg create_output failed: %s" % r.stderr)
+    second = [o["name"] for o in s.outputs() if o["name"] != "HEADLESS-1"]
+    check(len(second) == 1, "expected one new output: %s" % second)
+    second = second[0]
+    r = s.swaymsg("output", second, "resolution", "1280x720", "position", "1280", "0", "bg", "#336699", "solid_color")
+    check(r.returncode == 0, "configuring %s failed: %r %r" % (second, r.stdout, r.stderr))
+    placed, _ = poll(lambda: [o["rect"] for o in s.outputs() if o["name"] == second] == [
+        {"x": 1280, "y": 0, "width": 1280, "height": 720}], 3.0, 0.1)
+    check(placed, "%s did not become 1280x720 at x 1280" % second)
+    time.sleep(0.3)   # its background drawn
+    outputs = {o["name"]: o["rect"] for o in s.outputs()}
+    path = write_config(t, "output=all\n")
+    p = t.start_perch(args=("-c", path))
+    nid = p.post("Everywhere", "on every output", timeout=30)
+    left = SCREEN_W - MARGIN - CARD_W
+
+    def on_both():
+        boxes = [card_box(t.screenshot_output(name), left, MARGIN) for name in ("HEADLESS-1", second)]
+        return boxes if all(b and b[0] == left and b[1] == MARGIN for b in boxes) else None
+    boxes, _ = poll(on_both, 4.0, 0.1)
+    check(boxes, "a copy should rest at the top right of HEADLESS-1 and of %s" % second)
+    check(boxes[0] == boxes[1], "the copies should look the same: %s" % boxes)
+    check([n["id"] for n in p.list()] == [nid], "one notification: %s" % p.list())
+    # A left click on the second output's copy dismisses the notification:
+    # both copies leave.
+    # (The layout is given: perch-test-pointer may size it before sway has
+    # told it of the new output's place.)
+    x0 = outputs[second]["x"]
+    pointer(s, t.bindir, "sleep", "0.3", "move", x0 + left + 150, MARGIN + 20, "sleep", "0.1", "click", "left",
+            extent=(2560, 720))
+
+    def gone():
+        return all(card_box(t.screenshot_output(name), left, MARGIN) is None for name in ("HEADLESS-1", second))
+    ok, _ = poll(gone, 3.0, 0.1)
+    check(ok, "both copies should leave after a click on one")
+    check(p.list() == [], "the notification should be dismissed: %s" % p.list())
+    check(p.proc.poll() is None, "perch died: %s" % p.log()[-1500:])
+
+
+@test(compositors=("sway110",), why="`swaymsg output NAME unplug` is new in sway 1.8")
+def output_all_gives_an_output_that_comes_a_copy_and_lets_one_that_goes_take_its_copy(t):
+    s = t.sway()
+    path = write_config(t, "output=all\n")
+    p = t.start_perch(args=("-c", path))
+    nid = p.post("Everywhere", "outputs come and go", timeout=30)
+    left = SCREEN_W - MARGIN - CARD_W
+
+    def rests_on(name):
+        box = card_box(t.screenshot_output(name), left, MARGIN)
+        return box if box and box[0] == left and box[1] == MARGIN else None
+    box, _ = poll(lambda: rests_on("HEADLESS-1"), 4.0, 0.1)
+    check(box, "a copy should rest on HEADLESS-1")
+    r = s.swaymsg("create_output")
+    check(r.returncode == 0, "swaymsg create_output failed: %s" % r.stderr)
+    second = [o["name"] for o in s.outputs() if o["name"] != "HEADLESS-1"][0]
+    r = s.swaymsg("output", second, "resolution", "1280x720", "position", "1280", "0", "bg", "#336699", "solid_color")
+    check(r.returncode == 0, "configuring %s failed: %r" % (second, r.stderr))
+    box, _ = poll(lambda: rests_on(second), 4.0, 0.1)
+    check(box, "the new output %s should get a copy of the toast on screen" % second)
+    r = s.swaymsg("output", second, "unplug")
+    check(r.returncode == 0, "unplug failed: %s" % r.stderr)
+    time.sleep(0.5)
+    check(rests_on("HEADLESS-1"), "the copy on HEADLESS-1 should stay when %s goes" % second)
+    check(p.proc.poll() is None, "perch died: %s" % p.log()[-1500:])
+    check([n["id"] for n in p.list()] == [nid], "the notification should still be listed: %s" % p.list())
