@@ -193,18 +193,29 @@ public struct StatusReply: ControlReplyBody {
     /// The active modes, sorted.
     public var modes: [String]
     public var doNotDisturb: Bool
+    /// Live but off screen, their timers stopped, while a fullscreen
+    /// window holds them (`fullscreen=hold`); not counted in `queued`.
+    public var held: Int
+    /// The focused window is fullscreen where the toasts are.
+    public var fullscreen: Bool
+    /// The seat has been idle for `idle-threshold`: display timers stand still.
+    public var idle: Bool
     public var outputs: [Output]
     /// Whole seconds since the daemon started.
     public var uptime: Int
 
     public init(version: String = PerchVersion.string, shown: Int, queued: Int, history: Int, modes: [String],
-                doNotDisturb: Bool, outputs: [Output], uptime: Int) {
+                doNotDisturb: Bool, held: Int = 0, fullscreen: Bool = false, idle: Bool = false,
+                outputs: [Output], uptime: Int) {
         self.version = version
         self.shown = shown
         self.queued = queued
         self.history = history
         self.modes = modes
         self.doNotDisturb = doNotDisturb
+        self.held = held
+        self.fullscreen = fullscreen
+        self.idle = idle
         self.outputs = outputs
         self.uptime = uptime
     }
@@ -217,6 +228,10 @@ public struct StatusReply: ControlReplyBody {
         history = try object.count("history")
         modes = try object.strings("modes")
         doNotDisturb = try object.bool("do_not_disturb")
+        // A daemon from before issue 15 holds nothing and knows no idleness.
+        held = object.optional("held") == nil ? 0 : try object.count("held")
+        fullscreen = object.optional("fullscreen") == nil ? false : try object.bool("fullscreen")
+        idle = object.optional("idle") == nil ? false : try object.bool("idle")
         outputs = []
         let outputList = try object.required("outputs")
         for element in try ControlReplyObject.elements(of: outputList, at: object.path(of: "outputs")) {
@@ -253,6 +268,9 @@ public struct StatusReply: ControlReplyBody {
             "history": .number(Double(history)),
             "modes": .array(modes.map { .string($0) }),
             "do_not_disturb": .bool(doNotDisturb),
+            "held": .number(Double(held)),
+            "fullscreen": .bool(fullscreen),
+            "idle": .bool(idle),
             "outputs": .array(outputs.map {
                 ["name": .string($0.name), "width": .number(Double($0.width)), "height": .number(Double($0.height)),
                  "scale": .number($0.scale), "logical_width": .number(Double($0.logicalWidth)),

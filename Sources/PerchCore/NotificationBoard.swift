@@ -79,6 +79,9 @@ public struct NotificationBoard: Sendable {
 
     public func isSuspended(_ id: UInt32) -> Bool { suspended[id] != nil }
 
+    /// How many are suspended.
+    public var suspendedCount: Int { suspended.count }
+
     /// Adds a notification to its lane's stack; a nil height means not
     /// measured yet (see `unmeasured`). A suspended one goes straight off
     /// screen (see `suspend`) with its full display time.

@@ -54,10 +54,12 @@ extension Daemon {
                                logicalHeight: $0.logicalSize.height,
                                transform: StatusReply.Output.transforms[Int($0.transform & 7)])
         }
-        return StatusReply(shown: all.filter { !$0.isQueued && !$0.isLeaving }.count,
-                           queued: all.filter(\.isQueued).count, history: service.history.count,
-                           modes: service.modes.sorted(), doNotDisturb: service.isDoNotDisturb, outputs: outputs,
-                           uptime: Int((now - started).rounded()))
+        let held = service.board.suspendedCount
+        return StatusReply(shown: all.filter { !$0.isQueued && !$0.isLeaving && !service.board.isSuspended($0.id) }.count,
+                           queued: all.filter { $0.isQueued && !service.board.isSuspended($0.id) }.count,
+                           history: service.history.count, modes: service.modes.sorted(),
+                           doNotDisturb: service.isDoNotDisturb, held: held, fullscreen: service.isFullscreen,
+                           idle: service.areTimersFrozen, outputs: outputs, uptime: Int((now - started).rounded()))
     }
 
     /// Reads the config again and puts it in force for everything, what is

@@ -154,7 +154,9 @@ struct StatusCommand: Command {
         }
         let status = answer.reply
         print("perch \(status.version)")
-        print("shown: \(status.shown), queued: \(status.queued)")
+        print("shown: \(status.shown), queued: \(status.queued)" + (status.held > 0 ? ", held: \(status.held)" : ""))
+        if status.fullscreen { print("fullscreen: a fullscreen window holds notifications that are not critical") }
+        if status.idle { print("idle: display timers stand still until the next input") }
         print("modes: \(status.modes.isEmpty ? "(none)" : status.modes.joined(separator: " "))")
         for output in status.outputs {
             let turned = output.transform == "normal" ? "" : " transform \(output.transform)"

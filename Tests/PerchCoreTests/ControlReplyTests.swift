@@ -32,6 +32,7 @@ private let fullJSON = #"{"id":7,"app":"mail","title":"New mail","body":"from An
 
 private let status = StatusReply(
     version: "0.1.0", shown: 1, queued: 2, history: 3, modes: ["do-not-disturb", "work"], doNotDisturb: true,
+    held: 4, fullscreen: true, idle: true,
     outputs: [StatusReply.Output(name: "HEADLESS-1", width: 1280, height: 720, scale: 1,
                                  logicalWidth: 1280, logicalHeight: 720),
               StatusReply.Output(name: "HEADLESS-2", width: 1920, height: 1080, scale: 1.5,
@@ -68,7 +69,7 @@ struct ControlReplyTests {
             #"{"id":1,"result":[{"notification":"# + fullJSON + #","reason":"dismissed-by-user","closed_at":1700000000}]}"#,
             #"{"id":1,"result":{"id":3}}"#,
             #"{"id":1,"result":{"modes":["a","b"]}}"#,
-            #"{"id":1,"result":{"version":"0.1.0","shown":1,"queued":2,"history":3,"modes":["do-not-disturb","work"],"do_not_disturb":true,"outputs":[{"name":"HEADLESS-1","width":1280,"height":720,"scale":1,"logical_width":1280,"logical_height":720,"transform":"normal"},{"name":"HEADLESS-2","width":1920,"height":1080,"scale":1.5,"logical_width":720,"logical_height":1280,"transform":"90"}],"uptime":42}}"#,
+            #"{"id":1,"result":{"version":"0.1.0","shown":1,"queued":2,"history":3,"modes":["do-not-disturb","work"],"do_not_disturb":true,"held":4,"fullscreen":true,"idle":true,"outputs":[{"name":"HEADLESS-1","width":1280,"height":720,"scale":1,"logical_width":1280,"logical_height":720,"transform":"normal"},{"name":"HEADLESS-2","width":1920,"height":1080,"scale":1.5,"logical_width":720,"logical_height":1280,"transform":"90"}],"uptime":42}}"#,
             #"{"id":1,"result":{"version":"0.1.0","protocol":1}}"#,
             #"{"id":1,"result":{"reloaded":true,"warnings":["/c:3:1: warning: unknown key \"x\""]}}"#,
         ]
@@ -87,7 +88,7 @@ struct ControlReplyTests {
         let quiet = StatusReply(version: "0.1.0", shown: 0, queued: 0, history: 0, modes: [], doNotDisturb: false,
                                 outputs: [], uptime: 0)
         #expect(quiet.json.description
-            == #"{"version":"0.1.0","shown":0,"queued":0,"history":0,"modes":[],"do_not_disturb":false,"outputs":[],"uptime":0}"#)
+            == #"{"version":"0.1.0","shown":0,"queued":0,"history":0,"modes":[],"do_not_disturb":false,"held":0,"fullscreen":false,"idle":false,"outputs":[],"uptime":0}"#)
     }
 
     @Test("version defaults to this build and protocol revision 1")
@@ -135,6 +136,8 @@ struct ControlReplyTests {
         let line = #"{"version":"9.0","shown":0,"queued":0,"history":0,"modes":[],"do_not_disturb":false,"outputs":[{"name":"A","width":1,"height":2,"scale":1,"refresh":60}],"uptime":5,"clients":3}"#
         let read = try StatusReply(json: try parse(line))
         #expect(read.version == "9.0")
+        // Without the members issue 15 added: nothing held, not fullscreen, not idle.
+        #expect(read.held == 0 && !read.fullscreen && !read.idle)
         #expect(read.outputs == [StatusReply.Output(name: "A", width: 1, height: 2, scale: 1,
                                                     logicalWidth: 1, logicalHeight: 2)])
         let listed = try ListReply(json: try parse(#"[{"id":1,"app":"","title":"T","body":"","urgency":"low","expires_at":9,"actions":[{"id":"x","label":"X","icon":"y"}]}]"#))
@@ -180,6 +183,18 @@ struct ControlReplyTests {
             == #"history: "[0].notification.body" is missing"#)
         let output = #"{"version":"v","shown":0,"queued":0,"history":0,"modes":[],"do_not_disturb":false,"outputs":[{"name":"A","height":2,"scale":1}],"uptime":0}"#
         #expect(try replyError(output, for: .status) == #"status: "outputs[0].width" is missing"#)
+    }
+
+    @Test("held, fullscreen and idle, when given, are checked like the rest")
+    func holdMembers() throws {
+        func status(_ member: String) -> String {
+            #"{"version":"v","shown":0,"queued":0,"history":0,"modes":[],"do_not_disturb":false,"# + member
+                + #","outputs":[],"uptime":0}"#
+        }
+        #expect(try StatusReply(json: try parse(status(#""held":2,"fullscreen":true,"idle":false"#))).held == 2)
+        #expect(try replyError(status(#""held":-1"#), for: .status)?.hasPrefix(#"status: "held" must be"#) == true)
+        #expect(try replyError(status(#""fullscreen":"yes""#), for: .status)?.hasPrefix(#"status: "fullscreen" must be"#) == true)
+        #expect(try replyError(status(#""idle":1"#), for: .status)?.hasPrefix(#"status: "idle" must be"#) == true)
     }
 
     @Test("a member of the wrong type says what it is and what it should be")

@@ -64,7 +64,7 @@ def a_stack_whose_output_is_unplugged_mid_slide_moves_to_the_remaining_output(t)
     check([n["id"] for n in p.list()] == [nid], "the notification should still be listed: %s" % p.list())
 
 
-@test(compositors=("sway110",), why="wp_cursor_shape_v1 is offered by sway 1.10 only of the three")
+@test(compositors=("sway110", "labwc"), why="sway 1.7 does not offer wp_cursor_shape_v1")
 def the_cursor_is_an_arrow_over_a_toast_and_a_hand_over_a_button(t):
     s = t.sway()
     env = s.env(WAYLAND_DEBUG="client")
@@ -153,6 +153,10 @@ def a_fullscreen_window_holds_a_normal_toast_shows_a_critical_one_and_the_held_o
     img = t.screenshot()
     check(card_region_is_plain(img, foot_bg), "a normal toast must not show over a fullscreen window")
     check(held in [n["id"] for n in p.list()], "the held notification should be listed: %s" % p.list())
+    from test_controlplane import ok
+    st = ok(p, "status")
+    check(st["fullscreen"] is True and st["held"] == 1 and st["queued"] == 0 and st["shown"] == 0,
+          "status should say fullscreen, one held: %s" % {k: st[k] for k in ("fullscreen", "held", "queued", "shown")})
     critical = p.post("Critical", "shows anyway", timeout=0, urgency="critical")
 
     def critical_shows():
@@ -189,6 +193,8 @@ def idle_threshold_stops_display_timers_until_the_next_input(t):
     ids = [n["id"] for n in p.list()]
     check(nid in ids, "a 2 s toast should still be there after 4.5 s without input: %s" % ids)
     check(not card_region_is_plain(t.screenshot(), BG), "the toast should be on screen")
+    from test_controlplane import ok
+    check(ok(p, "status")["idle"] is True, "status should say idle")
     # Input again: wtype (a virtual keyboard) presses keys every 0.4 s, as a
     # user typing would; the seat is busy, so the timer runs out.
     t0 = time.monotonic()
@@ -200,8 +206,8 @@ def idle_threshold_stops_display_timers_until_the_next_input(t):
     check(took < 3.0, "it took %.1f s after the first key to leave (at most its 2 s plus start-up)" % took)
 
 
-@test(compositors=("sway110",), why="wp_fractional_scale_v1: sway 1.7 offers integer scales only (its scale 2 "
-                                    "case is test_icons' icon_svg_is_drawn_crisp_at_output_scale_2)")
+@test(compositors=("sway110",), why="a fractional scale set by IPC: sway 1.7 has integer scales only (its scale 2 "
+                                    "case is test_icons' icon_svg_is_drawn_crisp_at_output_scale_2; labwc has no IPC for it)")
 def at_scale_1_5_the_card_is_drawn_at_exactly_1_5(t):
     s = t.sway()
     # 1920x1080 at 1.5 is 1280x720 logical: the layout the other tests know,
