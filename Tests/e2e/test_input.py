@@ -584,3 +584,43 @@ if __name__ == "__main__":
     import run
     run.MODULES = []
     sys.exit(run.main())
+
+
+def hover_keyboard(t, version):
+    """Posts a toast with buttons on a compositor offering layer-shell
+    `version`, rests the pointer on it and then moves it away; returns the
+    stage's keyboard_interactivity before, while hovered and after."""
+    tc = testcomp.attach(t, args=("--layer-shell-version", str(version)))
+    tc.command("autoframe 16")
+    p = t.start_perch()
+    _, stage, toast = post_toast(t, tc, p, "Question", "Yes or no?", args=("--action", "yes=Yes", "--action", "no=No"))
+    sid = stage["id"]
+
+    def ki():
+        return tc.surface(sid)["layer"]["keyboard_interactivity"]
+    before = ki()
+    x, y = grab_point(toast)
+    tc.pointer_motion(x, y)
+    hovered = tc.wait_for(lambda: ki() or None, 2, what="the stage to change keyboard_interactivity on hover")
+    tc.pointer_motion(5, 700)   # off the toast, onto the desktop
+    time.sleep(0.3)
+    after = ki()
+    tc.check_no_protocol_errors()
+    return before, hovered, after
+
+
+@test
+def key_hover_on_layer_shell_4_makes_the_stage_on_demand_without_taking_the_keyboard(t):
+    before, hovered, after = hover_keyboard(t, 4)
+    check((before, hovered) == (0, 2),
+          "with layer-shell v4 hovering a toast with buttons should make its stage on_demand (2), not take "
+          "the keyboard (1): none %d -> %d" % (before, hovered))
+    check(after == 2, "on_demand stays after the pointer leaves (a click may still come): %d" % after)
+
+
+@test
+def key_hover_on_layer_shell_3_takes_the_keyboard_and_gives_it_back_on_leave(t):
+    before, hovered, after = hover_keyboard(t, 3)
+    check((before, hovered) == (0, 1),
+          "layer-shell v3 has no on_demand: hovering takes the keyboard (1): %d -> %d" % (before, hovered))
+    check(after == 0, "leaving the toast should give the keyboard back (0), it stays %d" % after)

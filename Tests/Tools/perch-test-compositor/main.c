@@ -4,7 +4,7 @@
  *
  * Usage:
  *   perch-test-compositor [-s SOCKET] [-o NAME:WxH[@SCALE]]... [--release MODE]
- *                         [--lenient-scale]
+ *                         [--lenient-scale] [--layer-shell-version 3|4]
  *
  *   -s SOCKET        socket name in $XDG_RUNTIME_DIR (default: wayland-N, the
  *                    first free one; reported in the "ready" event)
@@ -14,9 +14,12 @@
  *                    default commit
  *   --lenient-scale  do not post wl_surface.invalid_size when a buffer's size
  *                    is not a multiple of its scale
+ *   --layer-shell-version 3|4
+ *                    the zwlr_layer_shell_v1 version offered (default 4; 3
+ *                    has no on_demand keyboard interactivity)
  *
  * Globals: wl_compositor v4, wl_subcompositor v1, wl_shm v1 (argb8888,
- * xrgb8888; libwayland's pools), zwlr_layer_shell_v1 v4, wp_viewporter v1,
+ * xrgb8888; libwayland's pools), zwlr_layer_shell_v1 v4 (or v3), wp_viewporter v1,
  * wl_output v4 (one per output), wl_seat v5 "seat0" (pointer, keyboard with
  * an xkb "us" keymap, touch).
  *
@@ -452,7 +455,7 @@ static bool parse_output_spec(const char *spec, char *name, size_t nlen, int *w,
 static void usage(void)
 {
 	fprintf(stderr, "usage: perch-test-compositor [-s SOCKET] [-o NAME:WxH[@SCALE]]... "
-			"[--release commit|apply|replace|never] [--lenient-scale]\n");
+			"[--release commit|apply|replace|never] [--lenient-scale] [--layer-shell-version 3|4]\n");
 }
 
 int main(int argc, char **argv)
@@ -463,6 +466,7 @@ int main(int argc, char **argv)
 	memset(&S, 0, sizeof S);
 	S.strict_scale = true;
 	S.release_mode = RELEASE_COMMIT;
+	S.layer_shell_version = 4;
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "-s") == 0 && i + 1 < argc) {
 			socket = argv[++i];
@@ -474,6 +478,14 @@ int main(int argc, char **argv)
 			else if (strcmp(m, "apply") == 0) S.release_mode = RELEASE_APPLY;
 			else if (strcmp(m, "replace") == 0) S.release_mode = RELEASE_REPLACE;
 			else if (strcmp(m, "never") == 0) S.release_mode = RELEASE_NEVER;
+			else {
+				usage();
+				return 2;
+			}
+		} else if (strcmp(argv[i], "--layer-shell-version") == 0 && i + 1 < argc) {
+			const char *v = argv[++i];
+			if (strcmp(v, "3") == 0) S.layer_shell_version = 3;
+			else if (strcmp(v, "4") == 0) S.layer_shell_version = 4;
 			else {
 				usage();
 				return 2;

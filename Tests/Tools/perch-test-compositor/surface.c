@@ -1754,7 +1754,7 @@ void compositor_init(void)
 {
 	wl_global_create(S.display, &wl_compositor_interface, 4, NULL, bind_compositor);
 	wl_global_create(S.display, &wl_subcompositor_interface, 1, NULL, bind_subcompositor);
-	wl_global_create(S.display, &zwlr_layer_shell_v1_interface, 4, NULL, bind_layer_shell);
+	wl_global_create(S.display, &zwlr_layer_shell_v1_interface, S.layer_shell_version, NULL, bind_layer_shell);
 	wl_global_create(S.display, &wp_viewporter_interface, 1, NULL, bind_viewporter);
 	/* wl_shm v1 with argb8888 and xrgb8888 (always announced by libwayland). */
 	wl_display_init_shm(S.display);

@@ -271,6 +271,8 @@ struct server {
 	bool quit;
 	int exit_code;
 	bool strict_scale;
+	/* The zwlr_layer_shell_v1 version offered (3 or 4; 4 by default). */
+	uint32_t layer_shell_version;
 };
 
 extern struct server S;
