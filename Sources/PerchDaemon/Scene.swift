@@ -110,7 +110,7 @@ final class Scene {
     func addToast(id: UInt32, content: ToastContent, lane: Lane, style: ToastStyle, hasActions: Bool) {
         // Made now so that its configure is on the way while the board lays
         // the toast out; a homeless lane tries again for a new notification.
-        stages.stages(for: lane)
+        stages.ensureStages(for: lane)
         if let replaced = views.remove(id: id) { router.forget(replaced) }
         var style = style
         style.width = look.style.width
@@ -160,9 +160,7 @@ final class Scene {
 
     /// The configured height of a lane's stage, once known (the least of
     /// its stages' with `output=all`: the stack must fit on each).
-    func stageHeight(for lane: Lane) -> Int? {
-        stages.existingStages(for: lane).compactMap { $0.size?.height }.min()
-    }
+    func stageHeight(for lane: Lane) -> Int? { stages.configuredHeight(of: lane) }
 
     // MARK: Frames
 
@@ -193,22 +191,20 @@ final class Scene {
         stages.drop { board.stacks[$0] == nil }
         var committed = false
         for (lane, stack) in board.stacks where !stages.isHomeless(lane) {
-            let onStages = stages.stages(for: lane)
-            guard !onStages.isEmpty else { continue }
-            let frames = stack.frames(at: now)
-            let marker = stack.marker(at: now)
-            let animating = stack.isAnimating(at: now)
-            for (key, stage) in onStages {
+            // Worked out once for the lane's stages, and only if one of them
+            // draws this time (most frames answer one stage's callback).
+            var frames: [ToastFrame]?
+            stages.forEachStage(of: lane) { key, stage in
                 guard let size = stage.size else {
-                    predraw(frames, lane: lane, on: stage, key: key)
-                    continue
+                    predraw(frames.take(or: stack.frames(at: now)), lane: lane, on: stage, key: key)
+                    return
                 }
-                if stage.isWaitingForFrame { continue }
-                for frame in frames {
+                if stage.isWaitingForFrame { return }
+                for frame in frames.take(or: stack.frames(at: now)) {
                     prepare(frame, on: stage, key: key, stageWidth: size.width)?.setPosition(x: frame.x, y: frame.y)
                 }
-                placeMarker(marker, key: key, on: stage)
-                if animating { stage.requestFrame() }
+                placeMarker(stack.marker(at: now), key: key, on: stage)
+                if stack.isAnimating(at: now) { stage.requestFrame() }
                 stage.commit()
                 committed = true
             }
@@ -269,5 +265,15 @@ final class Scene {
             views.dropCopy(of: view, on: key)
             router.copyLost(id, on: key)
         }
+    }
+}
+
+private extension Optional {
+    /// The value, worked out and kept on first use.
+    mutating func take(or make: @autoclosure () -> Wrapped) -> Wrapped {
+        if let value = self { return value }
+        let value = make()
+        self = value
+        return value
     }
 }

@@ -69,39 +69,50 @@ final class StageSet {
         stages.first { $0.value.handle == surface }?.key
     }
 
-    /// The lane's stages, made where missing (a new one is configured a
-    /// round trip later), in a fixed order. A homeless lane gets a new try.
-    @discardableResult
-    func stages(for lane: Lane) -> [(key: StageKey, stage: StageSurface)] {
-        homeless.remove(lane)
-        var made = false
-        var result: [(key: StageKey, stage: StageSurface)] = []
-        for key in wantedKeys(for: lane) {
-            if let stage = stages[key] {
-                result.append((key, stage))
-            } else {
-                let stage = makeStage(for: key)
-                stages[key] = stage
-                result.append((key, stage))
-                made = true
-            }
+    /// Calls `body` with each of the lane's stages, made where missing (a
+    /// new one is configured a round trip later), in a fixed order. A
+    /// homeless lane gets a new try. Allocates nothing when the stages are
+    /// there: it runs for every notification and every frame.
+    func forEachStage(of lane: Lane, _ body: (StageKey, StageSurface) -> Void) {
+        if !homeless.isEmpty { homeless.remove(lane) }
+        guard placement.output == .all else {
+            let key = StageKey(lane: lane, output: nil)
+            body(key, stages[key] ?? make(key))
+            return
         }
-        if result.isEmpty { homeless.insert(lane) }
+        var any = false
+        for output in connection.outputs.keys.sorted() {
+            let key = StageKey(lane: lane, output: output)
+            guard !parked.contains(key) else { continue }
+            body(key, stages[key] ?? make(key))
+            any = true
+        }
+        if !any { homeless.insert(lane) }
+    }
+
+    /// Makes sure the lane has its stages.
+    func ensureStages(for lane: Lane) {
+        forEachStage(of: lane) { _, _ in }
+    }
+
+    /// A new stage for `key`; its configure is on the way at once.
+    private func make(_ key: StageKey) -> StageSurface {
+        let stage = makeStage(for: key)
+        stages[key] = stage
         // Start the compositor's round trip for the first configure now,
         // not after this turn's layout and drawing.
-        if made { connection.flush() }
-        return result
+        connection.flush()
+        return stage
     }
 
-    /// The lane's stages as they are (none made).
-    func existingStages(for lane: Lane) -> [StageSurface] {
-        stages.filter { $0.key.lane == lane }.map(\.value)
-    }
-
-    /// One stage per lane; with `all`, one per lane and output there is.
-    private func wantedKeys(for lane: Lane) -> [StageKey] {
-        guard placement.output == .all else { return [StageKey(lane: lane, output: nil)] }
-        return connection.outputs.keys.sorted().map { StageKey(lane: lane, output: $0) }.filter { !parked.contains($0) }
+    /// The least height of the lane's configured stages (the stack must
+    /// fit on each), nil before any is configured.
+    func configuredHeight(of lane: Lane) -> Int? {
+        var least: Int?
+        for (key, stage) in stages where key.lane == lane {
+            if let height = stage.size?.height { least = min(least ?? height, height) }
+        }
+        return least
     }
 
     /// Lets go of the stages (and homeless lanes) of lanes no longer used.
@@ -124,7 +135,7 @@ final class StageSet {
         homeless.removeAll()
         parked.removeAll()
         for key in stages.keys { remove(key) }
-        for lane in lanes { stages(for: lane) }
+        for lane in lanes { ensureStages(for: lane) }
         onNeedsRefresh?()
     }
 
@@ -153,9 +164,9 @@ final class StageSet {
             }
         }
         if placement.output == .all {
-            for lane in lanes { stages(for: lane) }
+            for lane in lanes { ensureStages(for: lane) }
         } else if !connection.outputs.isEmpty {
-            for lane in homeless { stages(for: lane) }
+            for lane in homeless { ensureStages(for: lane) }
         }
         onNeedsRefresh?()
     }
@@ -173,7 +184,7 @@ final class StageSet {
         if connection.outputs.isEmpty {
             homeless.insert(key.lane)
         } else {
-            stages(for: key.lane)
+            ensureStages(for: key.lane)
         }
     }
 
@@ -235,7 +246,7 @@ final class StageSet {
             }
         } else {
             Log.info("the compositor closed the \(key) surface; re-creating it")
-            stages(for: key.lane)
+            ensureStages(for: key.lane)
         }
         // The new stage predraws its toasts while it waits for its configure.
         onNeedsRefresh?()
