@@ -1,82 +1,31 @@
 import Testing
 @testable import PerchCore
 
-private let t0 = Instant(seconds: 100)
+private let t0 = serviceTestStart
 
-/// A service with `text` as its config and a scene stand-in that measures
-/// every toast at 60 px on a 700 px stage, as in NotificationServiceTests.
-private struct Harness {
-    var service: NotificationService
-    var effects: [ServiceEffect] = []
+/// The rule tests' harness, posting with a 2 s timeout unless told.
+private func harness(_ text: String = "") -> ServiceHarness { ServiceHarness(text, timeout: 2) }
 
-    init(_ text: String = "") {
-        let (config, diagnostics) = ConfigFile.parse(text: text)
-        precondition(config != nil, "bad test config: \(diagnostics)")
-        service = NotificationService(config: config!, wallClock: { 1_700_000_000 })
-        service.setStageHeightHint(700)
-    }
-
-    @discardableResult
-    mutating func post(_ title: String, urgency: Urgency = .normal, timeout: Double? = 2, replaces: UInt32? = nil,
-                       at now: Instant) -> UInt32 {
-        var request = NotifyRequest(title: title)
-        request.urgency = urgency
-        request.timeout = timeout
-        request.replaces = replaces
-        let (id, effects) = service.post(request, from: nil, at: now)
-        self.effects += effects
-        advance(to: now)
-        return id
-    }
-
-    mutating func advance(to now: Instant) {
-        var unmeasured = service.unmeasured
-        while !unmeasured.isEmpty {
-            for id in unmeasured { service.setHeight(60, of: id, at: now) }
-            unmeasured = service.unmeasured
-        }
-        for lane in service.board.stacks.keys { service.setStageHeight(700, for: lane) }
-        effects += service.advance(to: now)
-    }
-
+private extension ServiceHarness {
     mutating func fullscreen(_ on: Bool, at now: Instant) {
         effects += service.setFullscreen(on, at: now)
         advance(to: now)
     }
 
-    mutating func reload(_ text: String, at now: Instant) {
-        let (config, _) = ConfigFile.parse(text: text)
-        effects += service.reload(config!, at: now)
-        advance(to: now)
-    }
-
-    mutating func take() -> [ServiceEffect] {
-        defer { effects.removeAll() }
-        return effects
-    }
-
-    var liveIDs: [UInt32] { service.live.map(\.id) }
     /// On a stack (entering, shown or queued), as opposed to suspended.
     var onStacks: [UInt32] { service.board.stacks.values.flatMap(\.all).map(\.id).sorted() }
-    var historyReasons: [DismissReason] { service.history.entries.map(\.reason) }
     func isShown(_ id: UInt32) -> Bool { service.board.toast(id: id)?.phase == .shown }
-}
-
-private extension [ServiceEffect] {
-    var added: [UInt32] { compactMap { if case .addToast(let p) = $0 { p.id } else { nil } } }
-    var removed: [UInt32] { compactMap { if case .removeToast(let id) = $0 { id } else { nil } } }
-    var eventNames: [String] { compactMap { if case .event(let e, _) = $0 { e.name } else { nil } } }
 }
 
 @Suite("Fullscreen hold")
 struct FullscreenHoldTests {
     @Test("a normal notification posted during fullscreen waits off screen, its timer stopped, and enters when fullscreen ends")
     func heldThenShown() {
-        var h = Harness()
+        var h = harness()
         h.fullscreen(true, at: t0)
         let id = h.post("mail", at: t0)
         let posted = h.take()
-        #expect(posted.added.isEmpty, "the scene does not hear of it yet")
+        #expect(posted.addedToasts.isEmpty, "the scene does not hear of it yet")
         #expect(posted.eventNames == ["queued"])
         #expect(h.liveIDs == [id])
         #expect(h.onStacks.isEmpty)
@@ -84,7 +33,7 @@ struct FullscreenHoldTests {
         h.advance(to: t0 + 60)
         #expect(h.liveIDs == [id], "no timer ran while held")
         h.fullscreen(false, at: t0 + 60)
-        #expect(h.take().added == [id])
+        #expect(h.take().addedToasts == [id])
         #expect(h.onStacks == [id])
         h.advance(to: t0 + 60.8)
         #expect(h.isShown(id))
@@ -98,29 +47,29 @@ struct FullscreenHoldTests {
 
     @Test("a critical notification shows during fullscreen")
     func criticalShows() {
-        var h = Harness()
+        var h = harness()
         h.fullscreen(true, at: t0)
         let id = h.post("battery", urgency: .critical, at: t0)
-        #expect(h.take().added == [id])
+        #expect(h.take().addedToasts == [id])
         h.advance(to: t0 + 1)
         #expect(h.isShown(id))
     }
 
     @Test("a toast on screen when fullscreen starts leaves at once and comes back with the time it had left")
     func suspendedAndResumed() throws {
-        var h = Harness()
+        var h = harness()
         let id = h.post("mail", at: t0)
         h.advance(to: t0 + 1.7)
         let left = try #require(h.service.board.toast(id: id)?.timer.remaining(at: t0 + 1.7))
         _ = h.take()
         h.fullscreen(true, at: t0 + 1.7)
-        #expect(h.take().removed == [id], "its surface goes with no exit")
+        #expect(h.take().removedToasts == [id], "its surface goes with no exit")
         #expect(h.onStacks.isEmpty)
         #expect(h.liveIDs == [id])
         #expect(h.service.board.toast(id: id)?.timer.remaining(at: t0 + 30) == left)
         h.advance(to: t0 + 30)
         h.fullscreen(false, at: t0 + 30)
-        #expect(h.take().added == [id])
+        #expect(h.take().addedToasts == [id])
         h.advance(to: t0 + 30.8)
         #expect(h.isShown(id))
         h.advance(to: t0 + 30.6 + left)
@@ -131,7 +80,7 @@ struct FullscreenHoldTests {
 
     @Test("held ones come back oldest first, around a critical one that stayed")
     func severalComeBack() {
-        var h = Harness()
+        var h = harness()
         h.fullscreen(true, at: t0)
         let a = h.post("a", at: t0)
         let critical = h.post("c", urgency: .critical, at: t0 + 1)
@@ -139,7 +88,7 @@ struct FullscreenHoldTests {
         #expect(h.onStacks == [critical])
         _ = h.take()
         h.fullscreen(false, at: t0 + 5)
-        #expect(h.take().added == [a, b])
+        #expect(h.take().addedToasts == [a, b])
         #expect(h.liveIDs == [a, critical, b])
         h.advance(to: t0 + 6)
         #expect(h.isShown(a) && h.isShown(b) && h.isShown(critical))
@@ -147,7 +96,7 @@ struct FullscreenHoldTests {
 
     @Test("a held notification can be dismissed, replaced, and made critical (which shows it)")
     func heldCanBeChanged() {
-        var h = Harness()
+        var h = harness()
         h.fullscreen(true, at: t0)
         let gone = h.post("gone", at: t0)
         let kept = h.post("kept", at: t0)
@@ -160,13 +109,13 @@ struct FullscreenHoldTests {
         #expect(h.service.board.isSuspended(kept))
         _ = h.take()
         h.post("kept, urgent", urgency: .critical, replaces: kept, at: t0 + 3)
-        #expect(h.take().added == [kept])
+        #expect(h.take().addedToasts == [kept])
         #expect(h.onStacks == [kept])
     }
 
     @Test("a held notification is saved with the time it had left")
     func snapshotKeepsHeld() {
-        var h = Harness()
+        var h = harness()
         let id = h.post("mail", at: t0)
         h.advance(to: t0 + 1.2)
         h.fullscreen(true, at: t0 + 1.2)
@@ -177,7 +126,7 @@ struct FullscreenHoldTests {
 
     @Test("fullscreen=hide sends non-critical ones to history, those on screen included; critical ones show")
     func hide() {
-        var h = Harness("fullscreen=hide")
+        var h = harness("fullscreen=hide")
         let before = h.post("before", at: t0)
         h.advance(to: t0 + 1)
         h.fullscreen(true, at: t0 + 1)
@@ -192,32 +141,32 @@ struct FullscreenHoldTests {
 
     @Test("fullscreen=show changes nothing")
     func show() {
-        var h = Harness("fullscreen=show")
+        var h = harness("fullscreen=show")
         h.fullscreen(true, at: t0)
         let id = h.post("mail", at: t0)
-        #expect(h.take().added == [id])
+        #expect(h.take().addedToasts == [id])
         h.advance(to: t0 + 3)
         #expect(h.historyReasons == [.expired])
     }
 
     @Test("a reload to fullscreen=show lets held ones in; back to hold takes them off again")
     func reloadChangesTheRule() {
-        var h = Harness()
+        var h = harness()
         h.fullscreen(true, at: t0)
         let id = h.post("mail", at: t0)
         _ = h.take()
         h.reload("fullscreen=show", at: t0 + 1)
-        #expect(h.take().added == [id])
+        #expect(h.take().addedToasts == [id])
         #expect(h.onStacks == [id])
         h.advance(to: t0 + 1.8)
         h.reload("fullscreen=hold", at: t0 + 1.8)
-        #expect(h.take().removed == [id])
+        #expect(h.take().removedToasts == [id])
         #expect(h.service.board.isSuspended(id))
     }
 
     @Test("a reload that moves the anchor puts a held one on the new stack when it comes back")
     func reloadMovesHeld() {
-        var h = Harness()
+        var h = harness()
         h.fullscreen(true, at: t0)
         let id = h.post("mail", at: t0)
         h.reload("anchor=bottom-left", at: t0 + 1)
@@ -231,7 +180,7 @@ struct FullscreenHoldTests {
 struct IdleTimerTests {
     @Test("while the seat is idle no timer runs; at the first input they run on with the time left")
     func idleFreezes() {
-        var h = Harness("idle-threshold=1000")
+        var h = harness("idle-threshold=1000")
         let id = h.post("mail", at: t0)
         h.advance(to: t0 + 1)
         let left = h.service.board.toast(id: id)!.timer.remaining(at: t0 + 1)!
@@ -248,7 +197,7 @@ struct IdleTimerTests {
 
     @Test("a toast that appears while the seat is idle starts its timer at the first input")
     func appearsWhileIdle() {
-        var h = Harness("idle-threshold=1000")
+        var h = harness("idle-threshold=1000")
         h.service.setIdle(true, at: t0)
         let id = h.post("mail", at: t0)
         h.advance(to: t0 + 30)
@@ -263,7 +212,7 @@ struct IdleTimerTests {
 
     @Test("a hovered toast stays paused when the seat comes back from idle")
     func hoverOutlastsIdle() {
-        var h = Harness("idle-threshold=1000")
+        var h = harness("idle-threshold=1000")
         let id = h.post("mail", at: t0)
         h.advance(to: t0 + 1)
         _ = h.service.handle(.hover(true), on: id, at: t0 + 1)
@@ -275,13 +224,13 @@ struct IdleTimerTests {
 
     @Test("with idle-threshold=0, idle stops nothing; a reload to 0 runs stopped timers on")
     func thresholdOff() {
-        var off = Harness()
+        var off = harness()
         off.post("mail", at: t0)
         off.service.setIdle(true, at: t0)
         off.advance(to: t0 + 3)
         #expect(off.historyReasons == [.expired])
 
-        var h = Harness("idle-threshold=500")
+        var h = harness("idle-threshold=500")
         let id = h.post("mail", at: t0)
         h.service.setIdle(true, at: t0 + 1)
         h.advance(to: t0 + 10)
@@ -294,7 +243,7 @@ struct IdleTimerTests {
 
     @Test("a held toast that comes back while the seat is idle waits for input too")
     func heldAndIdle() {
-        var h = Harness("idle-threshold=1000")
+        var h = harness("idle-threshold=1000")
         h.fullscreen(true, at: t0)
         let id = h.post("mail", at: t0)
         h.service.setIdle(true, at: t0 + 1)

@@ -1,77 +1,9 @@
 import Testing
 @testable import PerchCore
 
-private let t0 = Instant(seconds: 100)
+private let t0 = serviceTestStart
 
-/// A service with `text` as its config, a fixed wall clock, and a scene
-/// stand-in that measures every toast at 60 px on a 700 px stage.
-private struct Harness {
-    var service: NotificationService
-    /// Everything the operations returned, in order.
-    var effects: [ServiceEffect] = []
-
-    init(_ text: String = "") {
-        let (config, diagnostics) = ConfigFile.parse(text: text)
-        precondition(config != nil, "bad test config: \(diagnostics)")
-        service = NotificationService(config: config!, wallClock: { 1_700_000_000 })
-        service.setStageHeightHint(700)
-    }
-
-    /// Posts, brings the board up to date as the daemon would at the end of
-    /// that turn, and returns the id.
-    @discardableResult
-    mutating func post(_ title: String, app: String = "app", urgency: Urgency = .normal, timeout: Double? = nil,
-                       replaces: UInt32? = nil, tag: String? = nil, actions: [NotificationAction] = [],
-                       resident: Bool = false, from sender: ClientToken? = nil, at now: Instant = t0) -> UInt32 {
-        var request = NotifyRequest(title: title)
-        request.app = app
-        request.urgency = urgency
-        request.timeout = timeout
-        request.replaces = replaces
-        request.synchronousTag = tag
-        request.actions = actions
-        request.resident = resident
-        let (id, effects) = service.post(request, from: sender, at: now)
-        self.effects += effects
-        // As the daemon's refresh at the end of the turn.
-        advance(to: now)
-        return id
-    }
-
-    /// Measures what waits to be measured and advances to `now`, as the
-    /// daemon's refresh does.
-    mutating func advance(to now: Instant) {
-        var unmeasured = service.unmeasured
-        while !unmeasured.isEmpty {
-            for id in unmeasured { service.setHeight(60, of: id, at: now) }
-            unmeasured = service.unmeasured
-        }
-        for lane in service.board.stacks.keys { service.setStageHeight(700, for: lane) }
-        effects += service.advance(to: now)
-    }
-
-    mutating func dismiss(_ target: DismissTarget, at now: Instant = t0) -> Result<[UInt32], ControlError> {
-        let (result, effects) = service.dismiss(target, at: now)
-        self.effects += effects
-        return result
-    }
-
-    mutating func take() -> [ServiceEffect] {
-        defer { effects.removeAll() }
-        return effects
-    }
-
-    var liveIDs: [UInt32] { service.live.map(\.id) }
-    var historyTitles: [String] { service.history.entries.map(\.notification.title) }
-    var historyReasons: [DismissReason] { service.history.entries.map(\.reason) }
-}
-
-private extension [ServiceEffect] {
-    var records: [JournalRecord] { compactMap { if case .record(let r) = $0 { r } else { nil } } }
-    var eventNames: [String] { compactMap { if case .event(let e, _) = $0 { e.name } else { nil } } }
-    var closed: [DismissReason] { compactMap { if case .closed(_, let r) = $0 { r } else { nil } } }
-    var removedToasts: [UInt32] { compactMap { if case .removeToast(let id) = $0 { id } else { nil } } }
-}
+private typealias Harness = ServiceHarness
 
 @Suite("Changes are final when they happen")
 struct ServiceDurabilityTests {
