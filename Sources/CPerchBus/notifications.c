@@ -44,6 +44,7 @@ static const sd_bus_vtable notifications_vtable[] = {
     SD_BUS_SIGNAL_WITH_ARGS("NotificationClosed", SD_BUS_ARGS("u", id, "u", reason), 0),
     SD_BUS_SIGNAL_WITH_ARGS("ActionInvoked", SD_BUS_ARGS("u", id, "s", action_key), 0),
     SD_BUS_SIGNAL_WITH_ARGS("ActivationToken", SD_BUS_ARGS("u", id, "s", activation_token), 0),
+    SD_BUS_SIGNAL_WITH_ARGS("NotificationReplied", SD_BUS_ARGS("u", id, "s", text), 0),
     SD_BUS_VTABLE_END
 };
 

@@ -25,6 +25,7 @@ extension BusNotify {
         request.category = category
         request.progress = value
         request.synchronousTag = synchronousTag
+        request.replyPlaceholder = replyPlaceholder
         request.image = image.flatMap(\.toastImage)
         return request
     }

@@ -34,6 +34,9 @@ public struct BusNotify: Equatable, Sendable {
     /// The `x-canonical-private-synchronous` hint: a notification with the
     /// same tag replaces the previous one (volume and brightness popups).
     public var synchronousTag: String?
+    /// The `x-kde-reply-placeholder-text` hint: what the reply field of a
+    /// notification with the `inline-reply` action shows while empty.
+    public var replyPlaceholder: String?
     /// Milliseconds; -1 = the server's default, 0 = never expires.
     public var expireTimeout: Int32
     /// The caller's unique bus name (`:1.42`), when known.
@@ -118,6 +121,9 @@ public struct BusNotify: Equatable, Sendable {
         case "x-canonical-private-synchronous":
             guard case .string(let text) = value else { return wrongType(key, value, expected: "a string") }
             synchronousTag = text
+        case "x-kde-reply-placeholder-text":
+            guard case .string(let text) = value else { return wrongType(key, value, expected: "a string") }
+            replyPlaceholder = text
         default:
             // sound-file, sound-name, suppress-sound, action-icons, x, y and
             // vendor hints: accepted and ignored.

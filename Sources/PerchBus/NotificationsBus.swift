@@ -221,6 +221,15 @@ public final class NotificationsBus {
         }
     }
 
+    /// NotificationReplied(id, text): the user answered a notification that
+    /// offered `inline-reply` (KDE's extension of the spec).
+    public func emitNotificationReplied(id: UInt32, text: String) {
+        emit("NotificationReplied") { message in
+            message.append(id)
+            message.append(text)
+        }
+    }
+
     /// Builds the signal now and holds it for `flushReplies()`.
     private func emit(_ member: String, _ build: (inout OutgoingBusMessage) -> Void) {
         guard !disconnected, connection.isOpen else { return }

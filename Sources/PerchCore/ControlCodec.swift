@@ -1,5 +1,5 @@
 extension ControlProtocol {
-    public static let methods = ["notify", "dismiss", "list", "invoke", "subscribe", "history", "restore",
+    public static let methods = ["notify", "dismiss", "list", "invoke", "reply", "subscribe", "history", "restore",
                                  "mode", "status", "version", "reload"]
 
     /// Decodes one request line (without its newline).
@@ -52,6 +52,14 @@ extension ControlProtocol {
                 throw ControlError(.invalidParams, "invoke: \"id\" is required")
             }
             request = .invoke(id: id, action: try params.string("action") ?? NotificationAction.defaultID)
+        case "reply":
+            guard let id = try params.notificationID("id") else {
+                throw ControlError(.invalidParams, "reply: \"id\" is required")
+            }
+            guard let text = try params.string("text") else {
+                throw ControlError(.invalidParams, "reply: \"text\" is required")
+            }
+            request = .reply(id: id, text: text)
         case "subscribe":
             request = .subscribe
         case "history":
@@ -106,6 +114,7 @@ extension ControlProtocol {
         notify.bounce = try params.bool("bounce")
         notify.resident = try params.bool("resident") ?? false
         notify.category = try params.string("category")
+        notify.replyPlaceholder = try params.string("reply_placeholder")
         if let progress = try params.number("progress") {
             guard progress >= 0, progress <= 100 else {
                 throw ControlError(.invalidParams, "notify: \"progress\" must be from 0 to 100")
@@ -228,6 +237,7 @@ extension ControlProtocol {
         if notification.resident { object["resident"] = true }
         if let category = notification.category { object["category"] = .string(category) }
         if let progress = notification.progress { object["progress"] = .number(Double(progress)) }
+        if let placeholder = notification.replyPlaceholder { object["reply_placeholder"] = .string(placeholder) }
         return .object(object)
     }
 
@@ -236,6 +246,7 @@ extension ControlProtocol {
         var object: JSONObject = ["event": .string(event.name), "notification": encode(event.notification)]
         switch event {
         case .actionInvoked(_, let action): object["action"] = .string(action)
+        case .replied(_, let text): object["text"] = .string(text)
         case .dismissed(_, let reason): object["reason"] = .string(reason.rawValue)
         case .queued, .willAppear, .appeared: break
         }

@@ -69,6 +69,8 @@ public struct NotifyRequest: Equatable, Sendable {
     /// Replaces the live notification posted with the same tag (D-Bus
     /// x-canonical-private-synchronous).
     public var synchronousTag: String?
+    /// The reply field's placeholder (D-Bus x-kde-reply-placeholder-text).
+    public var replyPlaceholder: String?
 
     public init(title: String) {
         self.title = title
@@ -108,6 +110,8 @@ public enum ControlRequest: Equatable, Sendable {
     case list
     /// Invoke an action of a notification, as if its button was clicked.
     case invoke(id: UInt32, action: String)
+    /// Answer a notification that offers `inline-reply` with text.
+    case reply(id: UInt32, text: String)
     /// Receive every notification's events on this connection.
     case subscribe
     /// The last dismissed notifications, newest first.
@@ -131,12 +135,14 @@ public enum NotificationEvent: Equatable, Sendable {
     /// Fully shown; its display timer runs.
     case appeared(Notification)
     case actionInvoked(Notification, action: String)
+    /// Answered with text (the text as sent); it is dismissed next.
+    case replied(Notification, text: String)
     case dismissed(Notification, reason: DismissReason)
 
     public var notification: Notification {
         switch self {
         case .queued(let notification), .willAppear(let notification), .appeared(let notification),
-             .actionInvoked(let notification, _), .dismissed(let notification, _):
+             .actionInvoked(let notification, _), .replied(let notification, _), .dismissed(let notification, _):
             notification
         }
     }
@@ -145,7 +151,7 @@ public enum NotificationEvent: Equatable, Sendable {
     /// waits for), rather than a step on the way.
     public var isOutcome: Bool {
         switch self {
-        case .actionInvoked, .dismissed: true
+        case .actionInvoked, .replied, .dismissed: true
         case .queued, .willAppear, .appeared: false
         }
     }
@@ -157,6 +163,7 @@ public enum NotificationEvent: Equatable, Sendable {
         case .willAppear: "will-appear"
         case .appeared: "appeared"
         case .actionInvoked: "action-invoked"
+        case .replied: "replied"
         case .dismissed: "dismissed"
         }
     }

@@ -7,7 +7,7 @@ extension ControlProtocol {
 
 /// The control methods, by their names on the wire.
 public enum ControlMethod: String, CaseIterable, Sendable {
-    case notify, dismiss, list, invoke, subscribe, history, restore, mode, status, version, reload
+    case notify, dismiss, list, invoke, reply, subscribe, history, restore, mode, status, version, reload
 }
 
 extension ControlRequest {
@@ -18,6 +18,7 @@ extension ControlRequest {
         case .dismiss: .dismiss
         case .list: .list
         case .invoke: .invoke
+        case .reply: .reply
         case .subscribe: .subscribe
         case .history: .history
         case .restore: .restore
@@ -37,6 +38,7 @@ public enum ControlReply: Equatable, Sendable {
     case dismiss(DismissReply)
     case list(ListReply)
     case invoke(InvokeReply)
+    case reply(RepliedReply)
     case subscribe(SubscribeReply)
     case history(HistoryReply)
     case restore(PostedReply)
@@ -51,6 +53,7 @@ public enum ControlReply: Equatable, Sendable {
         case .dismiss: .dismiss
         case .list: .list
         case .invoke: .invoke
+        case .reply: .reply
         case .subscribe: .subscribe
         case .history: .history
         case .restore: .restore
@@ -68,6 +71,7 @@ public enum ControlReply: Equatable, Sendable {
         case .dismiss(let body): body
         case .list(let body): body
         case .invoke(let body): body
+        case .reply(let body): body
         case .subscribe(let body): body
         case .history(let body): body
         case .mode(let body): body
@@ -88,6 +92,7 @@ public enum ControlReply: Equatable, Sendable {
         case .dismiss: self = .dismiss(try DismissReply(json: json, for: method))
         case .list: self = .list(try ListReply(json: json, for: method))
         case .invoke: self = .invoke(try InvokeReply(json: json, for: method))
+        case .reply: self = .reply(try RepliedReply(json: json, for: method))
         case .subscribe: self = .subscribe(try SubscribeReply(json: json, for: method))
         case .history: self = .history(try HistoryReply(json: json, for: method))
         case .restore: self = .restore(try PostedReply(json: json, for: method))

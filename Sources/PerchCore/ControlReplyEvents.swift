@@ -22,6 +22,8 @@ public enum ControlEvent: Equatable, Sendable {
             case "action-invoked":
                 self = .notification(.actionInvoked(try reader.notification("notification"),
                                                     action: try reader.string("action")))
+            case "replied":
+                self = .notification(.replied(try reader.notification("notification"), text: try reader.string("text")))
             case "dismissed":
                 self = .notification(.dismissed(try reader.notification("notification"),
                                                 reason: try reader.choice("reason", of: DismissReason.self)))

@@ -33,6 +33,7 @@ extension ControlReplyObject {
             }
             notification.progress = Int(progress)
         }
+        notification.replyPlaceholder = try optionalString("reply_placeholder")
         return notification
     }
 

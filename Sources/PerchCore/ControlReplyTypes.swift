@@ -64,6 +64,22 @@ public struct InvokeReply: ControlReplyBody {
     public var json: JSONValue { ["invoked": .string(invoked)] }
 }
 
+/// `reply`: `{"replied": "text"}`, the text as it was sent (control
+/// characters removed, cut to `ReplyText.maximumLength`).
+public struct RepliedReply: ControlReplyBody {
+    public var replied: String
+
+    public init(replied: String) {
+        self.replied = replied
+    }
+
+    public init(json: JSONValue) throws(ControlReplyError) {
+        replied = try ControlReplyObject(json, at: "").string("replied")
+    }
+
+    public var json: JSONValue { ["replied": .string(replied)] }
+}
+
 /// `subscribe`: `{"subscribed": true}`.
 public struct SubscribeReply: ControlReplyBody {
     public var subscribed: Bool

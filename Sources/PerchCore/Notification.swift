@@ -11,6 +11,9 @@ public struct NotificationAction: Equatable, Hashable, Sendable {
     }
 
     public static let defaultID = "default"
+    /// The action of a notification that takes a written answer
+    /// (NotificationReplied); its label names the field's send button.
+    public static let inlineReplyID = "inline-reply"
 }
 
 /// How urgent a notification is (the freedesktop levels).
@@ -39,6 +42,9 @@ public struct Notification: Equatable, Sendable {
     public var image: ToastImage?
     /// Progress 0...100 drawn as a bar (D-Bus `value` hint).
     public var progress: Int?
+    /// What the reply field shows while empty (D-Bus
+    /// `x-kde-reply-placeholder-text`); nil = Perch's own.
+    public var replyPlaceholder: String?
 
     public init(id: UInt32 = 0, app: String = "", title: String, body: String = "",
                 iconPath: String? = nil, urgency: Urgency = .normal, timeout: Double? = nil,
@@ -55,6 +61,7 @@ public struct Notification: Equatable, Sendable {
         category = nil
         image = nil
         progress = nil
+        replyPlaceholder = nil
     }
 
     public var content: ToastContent {
@@ -65,6 +72,12 @@ public struct Notification: Equatable, Sendable {
 
     public var defaultAction: NotificationAction? {
         actions.first { $0.id == NotificationAction.defaultID }
+    }
+
+    /// Whether it can be answered with text (`reply`): the sender offered
+    /// the `inline-reply` action.
+    public var acceptsReplies: Bool {
+        actions.contains { $0.id == NotificationAction.inlineReplyID }
     }
 }
 

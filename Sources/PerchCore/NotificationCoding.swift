@@ -43,6 +43,7 @@ extension Notification {
             }
             progress = Int(value)
         }
+        replyPlaceholder = try object.optionalString("reply_placeholder")
         // `image` (pixels) is not part of the wire form: a restored
         // notification falls back to its icon path.
         try object.rejectUnread()

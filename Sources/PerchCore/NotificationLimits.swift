@@ -26,6 +26,8 @@ public enum NotificationLimits {
     public static let maximumActionIDLength = 256
     public static let maximumActionLabelLength = 256
     public static let maximumSynchronousTagLength = 256
+    /// A placeholder is a few words in an empty field ("Reply to Ana…").
+    public static let maximumReplyPlaceholderLength = 256
     /// Pixels per side of image data: four times the largest icon the
     /// config can ask for at scale 1, so nothing visible is lost, and 4 MiB
     /// of RGBA at most instead of the 64 MiB a 4096×4096 image holds.
@@ -61,6 +63,7 @@ public enum NotificationLimits {
         drop(&request.iconPath, "icon path", maximumIconPathLength, &warnings)
         drop(&request.category, "category", maximumCategoryLength, &warnings)
         drop(&request.synchronousTag, "synchronous tag", maximumSynchronousTagLength, &warnings)
+        cut(&request.replyPlaceholder, "reply placeholder", maximumReplyPlaceholderLength, &warnings)
         bound(&request.actions, &warnings)
         bound(timeout: &request.timeout, &warnings)
         bound(progress: &request.progress, &warnings)
@@ -78,6 +81,7 @@ public enum NotificationLimits {
         cut(&notification.app, "app name", maximumAppNameLength, &warnings)
         drop(&notification.iconPath, "icon path", maximumIconPathLength, &warnings)
         drop(&notification.category, "category", maximumCategoryLength, &warnings)
+        cut(&notification.replyPlaceholder, "reply placeholder", maximumReplyPlaceholderLength, &warnings)
         bound(&notification.actions, &warnings)
         bound(timeout: &notification.timeout, &warnings)
         bound(progress: &notification.progress, &warnings)
@@ -128,6 +132,12 @@ public enum NotificationLimits {
         guard length > limit else { return }
         text = truncated(text, toBytes: limit)
         warnings.append("\(name) of \(length) bytes cut to \(text.utf8.count)")
+    }
+
+    private static func cut(_ text: inout String?, _ name: String, _ limit: Int, _ warnings: inout [String]) {
+        guard var value = text else { return }
+        cut(&value, name, limit, &warnings)
+        text = value
     }
 
     private static func drop(_ text: inout String?, _ name: String, _ limit: Int, _ warnings: inout [String]) {

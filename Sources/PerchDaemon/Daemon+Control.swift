@@ -13,6 +13,10 @@ extension Daemon {
             let (result, effects) = service.invoke(id, action: action, at: now)
             execute(effects)
             return result.map { .invoke(InvokeReply(invoked: action)) }
+        case .reply(let id, let text):
+            let (result, effects) = service.reply(id, text: text, at: now)
+            execute(effects)
+            return result.map { .reply(RepliedReply(replied: $0)) }
         case .subscribe:
             return .success(.subscribe(SubscribeReply()))
         case .dismiss(let target):

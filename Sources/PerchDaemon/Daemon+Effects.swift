@@ -22,6 +22,8 @@ extension Daemon {
                 bus?.emitNotificationClosed(id: id, reason: reason)
             case .actionInvoked(let id, let action):
                 announceAction(id: id, action: action)
+            case .replied(let id, let text):
+                bus?.emitNotificationReplied(id: id, text: text)
             case .hook(let run):
                 pendingHooks.append(run)
             case .warning(let text):

@@ -110,6 +110,9 @@ struct PostCommand: Command {
             case .actionInvoked(_, let action):
                 print(json ? JSON.serialize(.object(object)) : action)
                 return 0
+            case .replied(_, let text):
+                print(json ? JSON.serialize(.object(object)) : text)
+                return 0
             case .dismissed(_, let reason):
                 print(json ? JSON.serialize(.object(object)) : reason.rawValue)
                 return PostCommand.exitStatus(for: reason)

@@ -60,6 +60,28 @@ struct InvokeCommand: Command {
     }
 }
 
+struct ReplyCommand: Command {
+    static let name = "reply"
+    static let synopsis = "reply ID TEXT [--json]"
+    static let help = "Answers a notification that offers inline-reply with TEXT (it is then dismissed)."
+    var params: JSONObject = [:]
+    var json = false
+
+    init(parsing arguments: ArraySlice<String>) throws(UsageError) {
+        let options = try CommonOptions(arguments, verb: Self.name)
+        json = options.json
+        guard options.positionals.count == 2 else { throw UsageError("reply takes ID and TEXT (quote it)") }
+        params["id"] = .number(Double(try parseID(options.positionals[0], verb: Self.name)))
+        params["text"] = .string(options.positionals[1])
+    }
+
+    func run(_ client: ControlClient) throws(CommandFailure) -> Int32 {
+        let answer = try client.request(.reply, params, as: RepliedReply.self)
+        if json { print(JSON.serialize(answer.json)) }
+        return 0
+    }
+}
+
 struct HistoryCommand: Command {
     static let name = "history"
     static let synopsis = "history [--json]"

@@ -7,7 +7,7 @@ import PerchPlatform
 Log.program = "perchctl"
 
 let commands: [any Command.Type] = [
-    PostCommand.self, DismissCommand.self, ListCommand.self, InvokeCommand.self, HistoryCommand.self,
+    PostCommand.self, DismissCommand.self, ListCommand.self, InvokeCommand.self, ReplyCommand.self, HistoryCommand.self,
     RestoreCommand.self, WatchCommand.self, ModeCommand.self, StatusCommand.self, VersionCommand.self,
     ReloadCommand.self,
 ]

@@ -36,6 +36,7 @@ extension NotificationService {
         notification.category = request.category
         notification.image = request.image
         notification.progress = request.progress
+        notification.replyPlaceholder = request.replyPlaceholder
         var replaces = request.replaces
         if replaces == nil, let tag = request.synchronousTag { replaces = synchronousTags[tag] }
         if let id = replaces, liveToast(id: id) != nil {

@@ -45,6 +45,8 @@ public enum ServiceEffect: Equatable, Sendable {
     case closed(id: UInt32, reason: DismissReason)
     /// D-Bus ActionInvoked.
     case actionInvoked(id: UInt32, action: String)
+    /// D-Bus NotificationReplied (the KDE extension behind `inline-reply`).
+    case replied(id: UInt32, text: String)
     case hook(HookRun)
     /// Something in the input was cut or refused: one line for the log.
     case warning(String)
