@@ -73,6 +73,16 @@ private func image(width: Int = 2, height: Int = 2, rowstride: Int = 8, hasAlpha
         #expect(notify.diagnostics.isEmpty)
     }
 
+    @Test func theReplyPlaceholderHintReachesTheRequest() throws {
+        let notify = try decode(actions: ["inline-reply", "Reply"],
+                                hints: [("x-kde-reply-placeholder-text", .string("Answer Ann"))])
+        #expect(notify.replyPlaceholder == "Answer Ann")
+        #expect(notify.notifyRequest.replyPlaceholder == "Answer Ann")
+        let wrong = try decode(hints: [("x-kde-reply-placeholder-text", .int32(1))])
+        #expect(wrong.replyPlaceholder == nil)
+        #expect(wrong.diagnostics == ["hint x-kde-reply-placeholder-text has type i, expected a string; ignored"])
+    }
+
     @Test func progressIsClampedToAPercentage() throws {
         #expect(try decode(hints: [("value", .int32(250))]).value == 100)
         #expect(try decode(hints: [("value", .int32(-3))]).value == 0)

@@ -34,6 +34,20 @@ struct ControlCodecTests {
         #expect(errorCode(#"{"id":1,"method":"dismiss","params":{"id":1.5}}"#) == .invalidParams)
     }
 
+    @Test("reply takes an id and the text, both required; notify takes a reply placeholder")
+    func replyDecodes() throws {
+        #expect(try decode(#"{"id":1,"method":"reply","params":{"id":4,"text":"on my way"}}"#).request.get()
+            == .reply(id: 4, text: "on my way"))
+        #expect(errorCode(#"{"id":1,"method":"reply","params":{"text":"t"}}"#) == .invalidParams)
+        #expect(errorCode(#"{"id":1,"method":"reply","params":{"id":4}}"#) == .invalidParams)
+        #expect(errorCode(#"{"id":1,"method":"reply","params":{"id":4,"text":7}}"#) == .invalidParams)
+        #expect(errorCode(#"{"id":1,"method":"reply","params":{"id":4,"text":"t","action":"x"}}"#) == .invalidParams)
+        var expected = NotifyRequest(title: "T")
+        expected.replyPlaceholder = "Answer"
+        #expect(try decode(#"{"id":1,"method":"notify","params":{"title":"T","reply_placeholder":"Answer"}}"#)
+            .request.get() == .notify(expected))
+    }
+
     @Test("bad lines get the matching error code")
     func badLines() {
         #expect(errorCode("hello") == .parseError)

@@ -15,6 +15,7 @@ struct ControlReplyEventTests {
         notification.progress = 10
         for event: NotificationEvent in [.queued(notification), .appeared(notification),
                                          .actionInvoked(notification, action: "go"),
+                                         .replied(notification, text: "see you\nat 8"),
                                          .dismissed(notification, reason: .suppressed)] {
             let line = ControlProtocol.encodeEvent(event)
             #expect(try ControlEvent(json: try object(line)) == .notification(event))

@@ -25,10 +25,11 @@ private let full: Notification = {
                                     resident: true)
     notification.category = "email.arrived"
     notification.progress = 40
+    notification.replyPlaceholder = "Answer Ann"
     return notification
 }()
 
-private let fullJSON = #"{"id":7,"app":"mail","title":"New mail","body":"from Ann","urgency":"critical","icon":"/i.png","timeout":2.5,"actions":[{"id":"default","label":"Open"},{"id":"reply","label":"Reply"}],"resident":true,"category":"email.arrived","progress":40}"#
+private let fullJSON = #"{"id":7,"app":"mail","title":"New mail","body":"from Ann","urgency":"critical","icon":"/i.png","timeout":2.5,"actions":[{"id":"default","label":"Open"},{"id":"reply","label":"Reply"}],"resident":true,"category":"email.arrived","progress":40,"reply_placeholder":"Answer Ann"}"#
 
 private let status = StatusReply(
     version: "0.1.0", shown: 1, queued: 2, history: 3, modes: ["do-not-disturb", "work"], doNotDisturb: true,
@@ -45,6 +46,7 @@ private let everyReply: [ControlReply] = [
     .dismiss(DismissReply(dismissed: [1, 2])),
     .list(ListReply([full, Notification(id: 8, title: "T")])),
     .invoke(InvokeReply(invoked: "yes")),
+    .reply(RepliedReply(replied: "on my way")),
     .subscribe(SubscribeReply()),
     .history(HistoryReply([HistoryEntry(notification: full, reason: .dismissedByUser, closedAt: 1_700_000_000)])),
     .restore(PostedReply(id: 3)),
@@ -65,6 +67,7 @@ struct ControlReplyTests {
             #"{"id":1,"result":{"dismissed":[1,2]}}"#,
             #"{"id":1,"result":["# + fullJSON + #",{"id":8,"app":"","title":"T","body":"","urgency":"normal"}]}"#,
             #"{"id":1,"result":{"invoked":"yes"}}"#,
+            #"{"id":1,"result":{"replied":"on my way"}}"#,
             #"{"id":1,"result":{"subscribed":true}}"#,
             #"{"id":1,"result":[{"notification":"# + fullJSON + #","reason":"dismissed-by-user","closed_at":1700000000}]}"#,
             #"{"id":1,"result":{"id":3}}"#,
@@ -124,6 +127,7 @@ struct ControlReplyTests {
         #expect(ControlMethod.allCases.map(\.rawValue) == ControlProtocol.methods)
         #expect(ControlRequest.mode(.get).method == .mode)
         #expect(ControlRequest.invoke(id: 1, action: "a").method == .invoke)
+        #expect(ControlRequest.reply(id: 1, text: "t").method == .reply)
         for reply in everyReply {
             #expect(reply.json == reply.body.json)
         }

@@ -11,6 +11,7 @@ private let everything: Notification = {
         resident: true)
     notification.category = "email.arrived"
     notification.progress = 40
+    notification.replyPlaceholder = "Reply to \"Ann\"…"
     return notification
 }()
 
@@ -77,7 +78,7 @@ struct PersistentStateTests {
         // `image` is deliberately left out: pixels are not saved or listed.
         let labels = Mirror(reflecting: everything).children.compactMap(\.label).filter { $0 != "image" }
         #expect(labels == ["id", "app", "title", "body", "iconPath", "urgency", "timeout", "actions", "resident",
-                           "category", "progress"])
+                           "category", "progress", "replyPlaceholder"])
     }
 
     @Test("modes are kept sorted and without repeats, on load and on change")
