@@ -12,7 +12,7 @@ struct PostCommand: Command {
     static let help = """
         Shows a notification (or updates one in place with --replace) and prints its id.
               With --wait, then waits for its outcome and prints the chosen action's id
-              (exit 0) or why it went: dismissed (exit 2), expired (3), closed (4),
+              or the reply's text (exit 0) or why it went: dismissed (exit 2), expired (3), closed (4),
               kept off screen by do-not-disturb (6).
         """
 

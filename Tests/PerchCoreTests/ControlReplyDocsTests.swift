@@ -83,13 +83,14 @@ struct ControlReplyDocsTests {
 
     @Test("the documented events decode once their elided notification is filled in")
     func documentedEvents() throws {
-        #expect(documentedEventLines.count == 6)
+        #expect(documentedEventLines.count == 7)
         let notification = #"{"id":5,"app":"","title":"T","body":"","urgency":"normal"}"#
         let expected: [ControlEvent] = [
             .notification(.queued(Notification(id: 5, title: "T"))),
             .notification(.willAppear(Notification(id: 5, title: "T"))),
             .notification(.appeared(Notification(id: 5, title: "T"))),
             .notification(.actionInvoked(Notification(id: 5, title: "T"), action: "yes")),
+            .notification(.replied(Notification(id: 5, title: "T"), text: "on my way")),
             .notification(.dismissed(Notification(id: 5, title: "T"), reason: .expired)),
             .modes(["do-not-disturb"]),
         ]
@@ -101,18 +102,21 @@ struct ControlReplyDocsTests {
         }
     }
 
-    @Test("the events that follow a documented reply are dismissals, written as the daemon writes them")
+    @Test("the events that follow a documented reply are outcomes, written as the daemon writes them")
     func followingEvents() throws {
-        #expect(documentedFollowingEvents.count == 2)
+        #expect(documentedFollowingEvents.count == 5)
+        var outcomes: [String] = []
         for line in documentedFollowingEvents {
             let object = try #require(try JSON.parse(Array(line.utf8)).objectValue)
             let event = try ControlEvent(json: object)
-            guard case .notification(.dismissed(_, let reason)) = event else {
-                Issue.record("\(line) is not a dismissal")
-                continue
+            switch event {
+            case .notification(.dismissed(_, let reason)): outcomes.append(reason.rawValue)
+            case .notification(.replied(_, let text)): outcomes.append("replied " + text)
+            default: Issue.record("\(line) is not an outcome")
             }
-            #expect(reason == .closedByCall)
             #expect(event.line == line)
         }
+        #expect(outcomes == ["closed-by-call", "closed-by-call", "replied on my way now", "dismissed-by-user",
+                             "closed-by-call"])
     }
 }
