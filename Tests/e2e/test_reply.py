@@ -1,0 +1,60 @@
+"""Inline replies without the field: a notification that offers
+`inline-reply`, answered with `perchctl reply`, reaches its program as
+NotificationReplied and then closes as dismissed by the user."""
+
+import subprocess
+import time
+
+from harness import check, test
+from harness import SWAY17
+from test_dbus import gdbus, start
+
+# Which compositors these tests run on (harness.test).
+COMPOSITORS = SWAY17
+COMPOSITORS_WHY = "D-Bus and the control socket only"
+
+
+def notify(t, env, title, actions, hints="{}"):
+    r = gdbus(t, env, "--method", "org.freedesktop.Notifications.Notify", "chat", "0", "", title, "",
+              actions, hints, "0")
+    check(r.returncode == 0, "Notify failed: %r" % r.stderr)
+    return int(r.stdout.strip().strip("(),").split()[-1])
+
+
+@test
+def perchctl_reply_sends_notification_replied_then_closes_with_reason_2(t):
+    p, env = start(t)
+    r = gdbus(t, env, "--method", "org.freedesktop.Notifications.GetCapabilities")
+    check(r.returncode == 0 and "'inline-reply'" not in r.stdout,
+          "inline-reply must not be advertised before the field exists: %r" % r.stdout)
+    nid = notify(t, env, "Ann: lunch?", "['inline-reply', 'Reply']",
+                 "{'x-kde-reply-placeholder-text': <'Answer Ann'>}")
+    items = p.list()
+    check(len(items) == 1 and items[0].get("reply_placeholder") == "Answer Ann",
+          "list should show the placeholder hint: %r" % items)
+    monitor = t.sway().popen(["gdbus", "monitor", "--session", "--dest", "org.freedesktop.Notifications"],
+                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(0.5)
+    p.ctl_ok("reply", str(nid), "from the command line")
+    replied = "NotificationReplied (uint32 %d, 'from the command line')" % nid
+    closed = "NotificationClosed (uint32 %d, uint32 2)" % nid
+    time.sleep(1.0)
+    monitor.terminate()
+    out = monitor.communicate(timeout=5)[0].decode()
+    check(replied in out and closed in out,
+          "expected %s and %s on the bus; monitor saw:\n%s" % (replied, closed, out))
+    check(out.index(replied) < out.index(closed), "NotificationReplied must come before NotificationClosed:\n%s" % out)
+    check(p.list() == [], "the answered notification should be gone: %r" % p.list())
+
+
+@test
+def perchctl_reply_refuses_a_notification_without_inline_reply(t):
+    p, env = start(t)
+    nid = notify(t, env, "Build finished", "['default', 'Open']")
+    r = p.ctl("reply", str(nid), "thanks")
+    check(r.returncode == 1, "perchctl reply should exit 1, exited %d: %r %r" % (r.returncode, r.stdout, r.stderr))
+    check("notification %d does not take replies (it has no \"inline-reply\" action)" % nid in r.stderr,
+          "perchctl reply should say why: stderr=%r" % r.stderr)
+    check([item["id"] for item in p.list()] == [nid], "the notification should stay: %r" % p.list())
+    r = p.ctl("reply", "999", "hi")
+    check(r.returncode == 1 and "no notification 999" in r.stderr, "reply to a missing id: %r" % r.stderr)
