@@ -109,15 +109,20 @@ public struct ToastContent: Equatable, Sendable {
     public var image: ToastImage?
     /// A progress bar under the body, 0...100; nil = none.
     public var progress: Int?
+    /// The reply field at the bottom (a notification that offers
+    /// `inline-reply`); nil = none.
+    public var reply: ReplyField?
 
     public init(title: String, body: String = "", iconPath: String? = nil,
-                buttons: [NotificationAction] = [], image: ToastImage? = nil, progress: Int? = nil) {
+                buttons: [NotificationAction] = [], image: ToastImage? = nil, progress: Int? = nil,
+                reply: ReplyField? = nil) {
         self.title = title
         self.body = body
         self.iconPath = iconPath
         self.buttons = buttons
         self.image = image
         self.progress = progress
+        self.reply = reply
     }
 }
 

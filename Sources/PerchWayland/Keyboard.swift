@@ -11,6 +11,16 @@ public enum Key: Equatable, Sendable {
     /// Shift+Tab (ISO_Left_Tab in most layouts).
     case backTab
     case space
+    /// Text the keys typed (after the layout, dead keys and compose), for
+    /// a reply field: printable characters only, never empty.
+    case text(String)
+    /// Backspace; `word` with Ctrl held.
+    case backspace(word: Bool)
+    case delete
+    case left
+    case right
+    case home
+    case end
 }
 
 public enum KeyEvent: Equatable, Sendable {
