@@ -239,6 +239,13 @@ public struct NotificationBoard: Sendable {
         stacks[lane]?.setHovered(id: id, hovered, at: now)
     }
 
+    /// A reply is being written in the toast's field: like hovering, it
+    /// holds the timer.
+    public mutating func setComposing(id: UInt32, _ composing: Bool, at now: Instant) {
+        guard let lane = laneOfID[id] else { return }
+        stacks[lane]?.setComposing(id: id, composing, at: now)
+    }
+
     public mutating func setHeld(id: UInt32, _ held: Bool, at now: Instant) {
         guard let lane = laneOfID[id] else { return }
         stacks[lane]?.setHeld(id: id, held, at: now)

@@ -29,11 +29,13 @@ public struct Toast: Equatable, Sendable {
     public internal(set) var isHovered = false
     /// A finger is on the toast: its timer stays paused too.
     public internal(set) var isHeld = false
+    /// A reply is being written in its field: the timer waits for it.
+    public internal(set) var isComposing = false
     /// Sideways pull from a swipe, surface pixels; springs back to 0.
     public internal(set) var swipe = Glide(at: 0)
 
-    /// Whether something holds the timer (pointer or finger).
-    var isAttended: Bool { isHovered || isHeld }
+    /// Whether something holds the timer (pointer, finger, a reply).
+    var isAttended: Bool { isHovered || isHeld || isComposing }
 
     public var id: UInt32 { notification.id }
 

@@ -132,6 +132,7 @@ public struct ToastStack: Sendable {
         toast.swipe = Glide(at: 0)
         toast.isHovered = false
         toast.isHeld = false
+        toast.isComposing = false
         toast.timer.pause(at: now)
         queue.append(toast)
         promote(at: now)
@@ -272,6 +273,14 @@ public struct ToastStack: Sendable {
     public mutating func setHovered(id: UInt32, _ hovered: Bool, at now: Instant) {
         guard let index = visible.firstIndex(where: { $0.id == id }) else { return }
         visible[index].isHovered = hovered
+        updateTimer(index, at: now)
+    }
+
+    /// A reply is being written (true) or no longer (false) in a toast's
+    /// field: like hovering, it holds the timer.
+    public mutating func setComposing(id: UInt32, _ composing: Bool, at now: Instant) {
+        guard let index = visible.firstIndex(where: { $0.id == id }) else { return }
+        visible[index].isComposing = composing
         updateTimer(index, at: now)
     }
 

@@ -9,6 +9,22 @@ public enum ToastInput: Equatable, Sendable {
     /// A key while the toast has the keyboard; the action button with the
     /// focus ring, if any.
     case key(ToastKey, focusedButton: String?)
+    /// The reply field was clicked or tapped: it takes the keyboard.
+    case replyFieldPressed
+    /// A key for the reply field, while it has the keyboard.
+    case replyEdit(ReplyEdit)
+}
+
+/// What a key does to the text in a reply field (`ReplyDraft`).
+public enum ReplyEdit: Equatable, Sendable {
+    case insert(String)
+    case backspace(word: Bool)
+    case delete
+    case left, right, home, end
+    /// Return: the reply is sent.
+    case send
+    /// Escape: the field lets go of the keyboard; what was typed stays.
+    case cancel
 }
 
 /// What a finger did to a toast.
@@ -43,6 +59,10 @@ extension NotificationService {
             }
         case .touch(let touch):
             self.touch(touch, on: id, at: now, into: &effects)
+        case .replyFieldPressed:
+            focusReplyField(id, at: now, into: &effects)
+        case .replyEdit(let edit):
+            self.edit(edit, replyOf: id, at: now, into: &effects)
         case .key(let key, let focused):
             guard let toast = liveToast(id: id) else { break }
             switch key {

@@ -147,6 +147,11 @@ extension NotificationService {
             content.title = expanded.title
             content.body = expanded.body
         }
+        content.reply = replyField(for: notification)
+        if content.reply != nil {
+            // The field is how to answer: no "Reply" button as well.
+            content.buttons.removeAll { $0.id == NotificationAction.inlineReplyID }
+        }
         var style = resolved.style
         // Every toast is as wide as its stage, whatever a rule says.
         style.width = global.style.width

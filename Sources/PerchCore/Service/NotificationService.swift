@@ -40,6 +40,11 @@ public struct NotificationService: Sendable {
     /// Toasts whose content changed while on screen: measured again before
     /// the next frame (see `unmeasured`).
     var remeasure: Set<UInt32> = []
+    /// What is typed in each live notification's reply field so far (kept
+    /// when the notification is replaced; gone with it).
+    var drafts: [UInt32: ReplyDraft] = [:]
+    /// The notification whose reply field has the keyboard.
+    public internal(set) var replying: UInt32?
     /// Unix time in seconds, for history and records (wall time means the
     /// same after a restart; `Instant` does not).
     let wallClock: @Sendable () -> Int64
@@ -148,6 +153,7 @@ public struct NotificationService: Sendable {
         overrides.removeValue(forKey: notification.id)
         if !synchronousTags.isEmpty { synchronousTags = synchronousTags.filter { $0.value != notification.id } }
         remeasure.remove(notification.id)
+        forgetReplyField(notification.id)
         hook(settings(for: notification).hooks.onDismiss, name: "on-dismiss", notification, reason: reason,
              into: &effects)
     }

@@ -1,0 +1,132 @@
+import Testing
+@testable import PerchCore
+
+private let t0 = serviceTestStart
+
+private let replyAction = NotificationAction(id: NotificationAction.inlineReplyID, label: "Reply")
+
+private extension ServiceHarness {
+    mutating func input(_ input: ToastInput, on id: UInt32, at now: Instant) {
+        effects += service.handle(input, on: id, at: now)
+        advance(to: now)
+    }
+
+    /// The reply field the scene was last told to draw for `id`.
+    func field(_ id: UInt32, in effects: [ServiceEffect]) -> ReplyField? {
+        for effect in effects.reversed() {
+            switch effect {
+            case .addToast(let p) where p.id == id, .updateToast(let p) where p.id == id: return p.content.reply
+            default: continue
+            }
+        }
+        return nil
+    }
+}
+
+@Suite("The reply field")
+struct ReplyFieldTests {
+    @Test("a notification that offers inline-reply shows a field with its placeholder and no Reply button")
+    func fieldInsteadOfButton() {
+        var h = ServiceHarness()
+        var request = NotifyRequest(title: "Ann: lunch?")
+        request.actions = [replyAction, NotificationAction(id: "mute", label: "Mute")]
+        request.replyPlaceholder = "Answer Ann"
+        let (id, effects) = h.service.post(request, from: nil, at: t0)
+        let presented = effects.compactMap { if case .addToast(let p) = $0 { p } else { nil } }.first
+        #expect(presented?.content.reply == ReplyField(placeholder: "Answer Ann"))
+        #expect(presented?.content.buttons.map(\.id) == ["mute"])
+        let plain = h.post("no replies")
+        #expect(h.field(plain, in: h.take()) == nil)
+        _ = id
+    }
+
+    @Test("typing in the field holds the timer; Return sends the reply and closes the notification")
+    func typeAndSend() {
+        var h = ServiceHarness()
+        let id = h.post("Ann: lunch?", timeout: 2, actions: [replyAction])
+        h.advance(to: t0 + 1)   // entered (0.7 s) and shown
+        _ = h.take()
+        h.input(.replyFieldPressed, on: id, at: t0 + 1)
+        #expect(h.field(id, in: h.take())?.isFocused == true)
+        for text in ["on ", "my ", "wax"] { h.input(.replyEdit(.insert(text)), on: id, at: t0 + 1.5) }
+        h.input(.replyEdit(.backspace(word: false)), on: id, at: t0 + 1.5)
+        h.input(.replyEdit(.insert("y")), on: id, at: t0 + 1.5)
+        let typed = h.field(id, in: h.take())
+        #expect(typed?.text == "on my way" && typed?.cursor == 9)
+        // Long past the 2 s: the timer waits for the reply.
+        h.advance(to: t0 + 30)
+        #expect(h.liveIDs == [id])
+        h.input(.replyEdit(.send), on: id, at: t0 + 31)
+        let sent = h.take()
+        #expect(sent.contains(.replied(id: id, text: "on my way")))
+        #expect(sent.closed == [.dismissedByUser])
+        #expect(h.liveIDs.isEmpty)
+        #expect(h.service.replying == nil)
+    }
+
+    @Test("Escape lets go of the keyboard and keeps the text; the timer waits while text is there")
+    func escapeKeepsText() {
+        var h = ServiceHarness()
+        let id = h.post("Ann", timeout: 2, actions: [replyAction])
+        h.advance(to: t0 + 1)
+        h.input(.replyFieldPressed, on: id, at: t0 + 1)
+        h.input(.replyEdit(.insert("later")), on: id, at: t0 + 1)
+        h.input(.replyEdit(.cancel), on: id, at: t0 + 1.2)
+        let field = h.field(id, in: h.take())
+        #expect(field?.isFocused == false && field?.text == "later")
+        h.advance(to: t0 + 10)
+        #expect(h.liveIDs == [id], "a half-written reply keeps the toast")
+        // Keys without the field's focus do nothing.
+        h.input(.replyEdit(.insert("x")), on: id, at: t0 + 10)
+        #expect(h.field(id, in: h.take()) == nil)
+    }
+
+    @Test("Escape on an empty field lets the timer run on")
+    func escapeEmpty() {
+        var h = ServiceHarness()
+        let id = h.post("Ann", timeout: 2, actions: [replyAction])
+        h.advance(to: t0 + 1)
+        h.input(.replyFieldPressed, on: id, at: t0 + 1)
+        h.advance(to: t0 + 20)
+        #expect(h.liveIDs == [id])
+        h.input(.replyEdit(.cancel), on: id, at: t0 + 20)
+        h.advance(to: t0 + 25)
+        #expect(h.liveIDs.isEmpty, "with nothing typed the toast expires again")
+    }
+
+    @Test("a notification replaced while its reply is written keeps the text typed so far")
+    func replaceKeepsDraft() {
+        var h = ServiceHarness()
+        let id = h.post("Ann: lunch?", actions: [replyAction])
+        h.advance(to: t0 + 1)
+        h.input(.replyFieldPressed, on: id, at: t0 + 1)
+        h.input(.replyEdit(.insert("on my")), on: id, at: t0 + 1)
+        _ = h.take()
+        h.post("Ann: lunch? at noon", replaces: id, actions: [replyAction], at: t0 + 2)
+        let field = h.field(id, in: h.take())
+        #expect(field?.text == "on my" && field?.isFocused == true)
+    }
+
+    @Test("Return with only spaces sends nothing")
+    func blankSendsNothing() {
+        var h = ServiceHarness()
+        let id = h.post("Ann", actions: [replyAction])
+        h.advance(to: t0 + 1)
+        h.input(.replyFieldPressed, on: id, at: t0 + 1)
+        h.input(.replyEdit(.insert("   ")), on: id, at: t0 + 1)
+        h.input(.replyEdit(.send), on: id, at: t0 + 1)
+        #expect(!h.take().contains { if case .replied = $0 { true } else { false } })
+        #expect(h.liveIDs == [id])
+    }
+
+    @Test("pressing the field of a notification without inline-reply does nothing")
+    func noField() {
+        var h = ServiceHarness()
+        let id = h.post("plain")
+        h.advance(to: t0 + 1)
+        _ = h.take()
+        h.input(.replyFieldPressed, on: id, at: t0 + 1)
+        #expect(h.service.replying == nil)
+        #expect(h.take().isEmpty)
+    }
+}
