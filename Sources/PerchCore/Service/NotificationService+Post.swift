@@ -147,6 +147,9 @@ extension NotificationService {
             content.title = expanded.title
             content.body = expanded.body
         }
+        // After `content.reply` is set: a toast with the field has no
+        // "Reply" button.
+        content.leaveOutReplyButton()
         var style = resolved.style
         // Every toast is as wide as its stage, whatever a rule says.
         style.width = global.style.width
