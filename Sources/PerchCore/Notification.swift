@@ -79,6 +79,13 @@ public struct Notification: Equatable, Sendable {
     public var acceptsReplies: Bool {
         actions.contains { $0.id == NotificationAction.inlineReplyID }
     }
+
+    /// The reply field its toast starts with: empty, unfocused, with the
+    /// sender's placeholder or Perch's own; nil when it takes no replies.
+    public var emptyReplyField: ReplyField? {
+        guard acceptsReplies else { return nil }
+        return ReplyField(placeholder: replyPlaceholder ?? ReplyField.defaultPlaceholder)
+    }
 }
 
 /// Why a notification left the screen (the event stream's reasons).

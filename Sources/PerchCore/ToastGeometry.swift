@@ -15,6 +15,9 @@ public struct ToastGeometry: Equatable, Sendable {
     /// card has none. The bar is `style.progressHeight` tall and spans
     /// `style.buttonRowWidth` from `style.padding`, like a row of buttons.
     public var progressBarY: Int?
+    /// The reply field along the very bottom, card-local surface pixels;
+    /// nil when the card has none.
+    public var replyField: FieldBox?
 
     /// A card of a fixed height with no separate body area (banners).
     public init(height: Int) {
@@ -22,19 +25,24 @@ public struct ToastGeometry: Equatable, Sendable {
         bodyHeight = 0
         buttons = []
         progressBarY = nil
+        replyField = nil
     }
 
-    /// The card grows to fit its title, body, icon, progress bar and
-    /// buttons, up to `style.maxHeight`. Past that, the body gives way: it
-    /// is ellipsized to leave the bar and the buttons their full height at
-    /// the bottom of the card, because a button cut in half cannot be read or
-    /// clicked with confidence, and a progress bar is the one thing a
-    /// progress notification is sent for. Only when the title (and icon),
-    /// the bar and every row cannot fit even with no body are whole rows
-    /// left out, from the last one up: `maxHeight` is a hard limit, so a
-    /// sender with fifty actions cannot make a card taller than the screen.
-    /// With the default style five rows always fit. The bar is never left
-    /// out (it is a few pixels).
+    /// The card grows to fit its title, body, icon, progress bar, buttons
+    /// and reply field, up to `style.maxHeight`. Past that, the body gives
+    /// way: it is ellipsized to leave the bar, the buttons and the field
+    /// their full height at the bottom of the card, because a button cut in
+    /// half cannot be read or clicked with confidence, and a progress bar is
+    /// the one thing a progress notification is sent for. Only when the
+    /// title (and icon), the bar, the field and every row cannot fit even
+    /// with no body are whole rows left out, from the last one up:
+    /// `maxHeight` is a hard limit, so a sender with fifty actions cannot
+    /// make a card taller than the screen. With the default style five rows
+    /// always fit (four with a reply field). The bar and the field are never
+    /// left out: the field is how the notification is answered.
+    ///
+    /// From the top: the text (and icon), the bar, the buttons, the field,
+    /// each with `buttonTopGap` above it.
     ///
     /// - Parameters:
     ///   - titleHeight: height of the single-line title.
@@ -43,8 +51,11 @@ public struct ToastGeometry: Equatable, Sendable {
     ///   - buttons: the action buttons' label widths, in order.
     ///   - hasProgress: whether a progress bar is drawn; ignored when
     ///     `style.progressHeight` is not positive.
+    ///   - hasReplyField: whether the card ends with a reply field
+    ///     (`ToastContent.reply`); ignored when `style.replyFieldHeight` is
+    ///     not positive.
     public init(titleHeight: Int, naturalBodyHeight: Int, hasIcon: Bool, style: ToastStyle,
-                buttons labels: [ButtonLabel] = [], hasProgress: Bool = false) {
+                buttons labels: [ButtonLabel] = [], hasProgress: Bool = false, hasReplyField: Bool = false) {
         let chrome = 2 * style.padding
         let layout = ButtonLayout(labels: labels, style: style)
         // The button rows plus the gap above them, when there are any.
@@ -55,6 +66,10 @@ public struct ToastGeometry: Equatable, Sendable {
         // text, so they keep the same distance from it.
         let showsBar = hasProgress && style.progressHeight > 0
         let barBlock = showsBar ? style.buttonTopGap + style.progressHeight : 0
+        let showsField = hasReplyField && style.replyFieldHeight > 0
+        let fieldBlock = showsField ? style.buttonTopGap + style.replyFieldHeight : 0
+        // What stays at the bottom whatever happens to the body and the rows.
+        let fixedControls = barBlock + fieldBlock
         var rows = layout.rows.count
         let bodyBlock = naturalBodyHeight > 0 ? style.titleGap + naturalBodyHeight : 0
         // An icon on top (`iconLocation == .top`) stacks above the text with
@@ -65,27 +80,60 @@ public struct ToastGeometry: Equatable, Sendable {
             return iconAbove > 0 ? iconAbove + text : max(text, style.iconSize)
         }
         let content = withIcon(titleHeight + bodyBlock)
-        let natural = chrome + content + barBlock + buttonBlock(rows)
+        let natural = chrome + content + fixedControls + buttonBlock(rows)
         if natural <= style.maxHeight {
             height = natural
             bodyHeight = naturalBodyHeight
         } else {
             height = style.maxHeight
             let leastContent = withIcon(titleHeight)
-            while rows > 0 && chrome + leastContent + barBlock + buttonBlock(rows) > height { rows -= 1 }
-            let room = height - chrome - barBlock - buttonBlock(rows)
+            while rows > 0 && chrome + leastContent + fixedControls + buttonBlock(rows) > height { rows -= 1 }
+            let room = height - chrome - fixedControls - buttonBlock(rows)
             bodyHeight = min(naturalBodyHeight, max(0, room - iconAbove - titleHeight - style.titleGap))
         }
-        // The bar and the buttons sit at the bottom, inside the padding:
-        // right under the content when the card has its natural height, and
-        // where the ellipsized body ends when it is capped.
-        buttons = layout.boxes(rows: rows, top: height - style.padding - layout.height(rows: rows))
-        progressBarY = showsBar ? height - style.padding - buttonBlock(rows) - style.progressHeight : nil
+        // The bar, the buttons and the field sit at the bottom, inside the
+        // padding: right under the content when the card has its natural
+        // height, and where the ellipsized body ends when it is capped.
+        let fieldTop = height - style.padding - style.replyFieldHeight
+        replyField = showsField
+            ? FieldBox(x: style.padding, y: fieldTop, width: style.buttonRowWidth, height: style.replyFieldHeight)
+            : nil
+        let aboveField = height - style.padding - fieldBlock
+        buttons = layout.boxes(rows: rows, top: aboveField - layout.height(rows: rows))
+        progressBarY = showsBar ? aboveField - buttonBlock(rows) - style.progressHeight : nil
     }
 
     /// The button at a card-local point (surface pixels, as pointer events
     /// report them), if any.
     public func button(at x: Double, y: Double) -> ButtonBox? {
         buttons.first { $0.contains(x: x, y: y) }
+    }
+
+    /// Whether a card-local point (surface pixels) is on the reply field;
+    /// false when the card has none.
+    public func isInReplyField(x: Double, y: Double) -> Bool {
+        replyField?.contains(x: x, y: y) ?? false
+    }
+}
+
+/// Where a box that is not a button is on a card (the reply field), in
+/// card-local surface pixels.
+public struct FieldBox: Equatable, Sendable {
+    public var x: Int
+    public var y: Int
+    public var width: Int
+    public var height: Int
+
+    public init(x: Int, y: Int, width: Int, height: Int) {
+        self.x = x
+        self.y = y
+        self.width = width
+        self.height = height
+    }
+
+    /// Whether the point is inside the box; the right and bottom edges are
+    /// outside, as `ButtonBox.contains` has them.
+    public func contains(x px: Double, y py: Double) -> Bool {
+        px >= Double(x) && px < Double(x + width) && py >= Double(y) && py < Double(y + height)
     }
 }

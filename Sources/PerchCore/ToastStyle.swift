@@ -68,6 +68,14 @@ public struct ToastStyle: Equatable, Sendable {
     /// 0 or less draws no bar.
     public var progressHeight = 6
 
+    // The reply field (`ToastContent.reply`): the card's last row, as wide
+    // as a row of buttons, with `buttonTopGap` above it. It is drawn like a
+    // button (background, border, corner radius, focus ring) and its text
+    // is in `bodyFont`, `buttonPadding` in from its ends.
+    /// Height of the field, surface pixels: room for one line of the body
+    /// font with the text cursor and a little air.
+    public var replyFieldHeight = 28
+
     /// Whether bodies are Pango markup (the spec's body-markup: `<b>`, `<i>`,
     /// `<u>`, `<a>`, `<img>`); false shows `<` and `&` as they are. Titles
     /// are always plain text.
@@ -123,6 +131,15 @@ public struct ToastContent: Equatable, Sendable {
         self.image = image
         self.progress = progress
         self.reply = reply
+    }
+
+    /// `buttons` without the `inline-reply` action when the toast has a
+    /// reply field: the field is that action (Return sends), so a "Reply"
+    /// button beside it would only repeat it. Without a field the button
+    /// stays, the one way to answer from the toast.
+    public mutating func leaveOutReplyButton() {
+        guard reply != nil else { return }
+        buttons.removeAll { $0.id == NotificationAction.inlineReplyID }
     }
 }
 

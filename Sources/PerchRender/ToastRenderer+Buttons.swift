@@ -33,31 +33,12 @@ extension ToastRenderer {
             let (x, y) = (snap(Double(box.x)), snap(Double(box.y)))
             let width = snap(Double(box.x + box.width)) - x, height = snap(Double(box.y + box.height)) - y
             let line = lineWidth(1)
-            let radius = Double(style.buttonCornerRadius)
-
-            // Background and a 1 px border inside the box: CardShape keeps
-            // the stroke within the bounds it is given, on whole pixels.
-            cairo_save(cairo)
-            cairo_translate(cairo, x, y)
-            CardShape.addPath(to: cairo, width: width, height: height, cornerRadius: radius, borderWidth: line)
-            setSource(cairo, highlight.hovered == box.id ? style.buttonHoverBackground : style.buttonBackground)
-            cairo_fill_preserve(cairo)
-            cairo_set_line_width(cairo, line)
-            setSource(cairo, style.buttonBorder)
-            cairo_stroke(cairo)
-            cairo_restore(cairo)
+            paintControlBox(cairo, x: x, y: y, width: width, height: height, style: style,
+                            background: highlight.hovered == box.id ? style.buttonHoverBackground
+                                : style.buttonBackground)
 
             if highlight.focused == box.id {
-                let ring = lineWidth(Self.focusWidth)
-                let out = snap(Self.focusGap) + ring
-                cairo_save(cairo)
-                cairo_translate(cairo, x - out, y - out)
-                CardShape.addPath(to: cairo, width: width + 2 * out, height: height + 2 * out,
-                                  cornerRadius: radius + out, borderWidth: ring)
-                cairo_set_line_width(cairo, ring)
-                setSource(cairo, style.buttonFocusRing)
-                cairo_stroke(cairo)
-                cairo_restore(cairo)
+                paintFocusRing(cairo, x: x, y: y, width: width, height: height, style: style)
             }
 
             layOutLabel(action.label, style: style)
@@ -73,6 +54,42 @@ extension ToastRenderer {
             buttonLabel.show(in: cairo)
             cairo_restore(cairo)
         }
+    }
+
+    /// A button's rounded box at `x`, `y`, `width`, `height` (snapped,
+    /// surface pixels): `background` and a 1 px `buttonBorder` inside the
+    /// box, which CardShape keeps within the bounds it is given, on whole
+    /// pixels. The reply field is drawn the same way.
+    func paintControlBox(_ cairo: OpaquePointer, x: Double, y: Double, width: Double, height: Double,
+                         style: ToastStyle, background: RGBA) {
+        let line = lineWidth(1)
+        cairo_save(cairo)
+        cairo_translate(cairo, x, y)
+        CardShape.addPath(to: cairo, width: width, height: height, cornerRadius: Double(style.buttonCornerRadius),
+                          borderWidth: line)
+        setSource(cairo, background)
+        cairo_fill_preserve(cairo)
+        cairo_set_line_width(cairo, line)
+        setSource(cairo, style.buttonBorder)
+        cairo_stroke(cairo)
+        cairo_restore(cairo)
+    }
+
+    /// The focus ring around a box whose edges are at `x`, `y`, `width`,
+    /// `height` (snapped, surface pixels): a button's, or the reply field's.
+    func paintFocusRing(_ cairo: OpaquePointer, x: Double, y: Double, width: Double, height: Double,
+                        style: ToastStyle) {
+        let radius = Double(style.buttonCornerRadius)
+        let ring = lineWidth(Self.focusWidth)
+        let out = snap(Self.focusGap) + ring
+        cairo_save(cairo)
+        cairo_translate(cairo, x - out, y - out)
+        CardShape.addPath(to: cairo, width: width + 2 * out, height: height + 2 * out,
+                          cornerRadius: radius + out, borderWidth: ring)
+        cairo_set_line_width(cairo, ring)
+        setSource(cairo, style.buttonFocusRing)
+        cairo_stroke(cairo)
+        cairo_restore(cairo)
     }
 
     /// One line in the body font, ellipsized to the widest label a button

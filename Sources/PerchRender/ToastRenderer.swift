@@ -5,7 +5,8 @@ import PerchCore
 /// things the daemon shows: the banner (`ToastRenderer+Banner.swift`) and
 /// the "+N more" marker (`ToastRenderer+MoreMarker.swift`). A card's action
 /// buttons are measured and drawn in `ToastRenderer+Buttons.swift`, its
-/// progress bar in `ToastRenderer+Progress.swift`.
+/// progress bar in `ToastRenderer+Progress.swift`, its reply field in
+/// `ToastRenderer+ReplyField.swift`.
 ///
 /// One renderer serves the whole daemon, on its one thread: it keeps a
 /// Pango context, reusable layouts and small icon caches alive between
@@ -40,6 +41,8 @@ public final class ToastRenderer {
     /// Shared by all button labels: they are short, so laying one out again
     /// for each button is cheaper than keeping a layout per button.
     lazy var buttonLabel = TextBlock(layout: fonts.makeLayout(), role: .title)
+    /// The reply field's text or placeholder.
+    lazy var replyLine = FieldLine(layout: fonts.makeLayout())
     private let icons = IconCache(capacity: 16)
     /// Gives the locator that finds the file an icon name stands for (the
     /// Icon Theme Specification), asked only when a toast has an icon; nil
@@ -69,7 +72,7 @@ public final class ToastRenderer {
         return ToastGeometry(titleHeight: heights.title, naturalBodyHeight: heights.body,
                              hasIcon: hasIcon, style: style,
                              buttons: measureButtons(content.buttons, style: style),
-                             hasProgress: content.progress != nil)
+                             hasProgress: content.progress != nil, hasReplyField: content.reply != nil)
     }
 
     /// Draws the whole card into `target`, which should be
@@ -110,6 +113,9 @@ public final class ToastRenderer {
             }
             paintButtons(content.buttons, cairo, style: style, boxes: geometry.buttons,
                          highlight: highlight)
+            if let field = content.reply, let box = geometry.replyField {
+                paintReplyField(field, cairo, style: style, box: box)
+            }
         }
     }
 
@@ -251,8 +257,10 @@ public final class ToastRenderer {
         let left = snap(Double(origin.x))
         let top = snap(Double(origin.y))
 
-        // The text ends where the gap above the bar or the buttons starts.
+        // The text ends where the gap above the bar, the buttons or the
+        // reply field starts.
         let controls = (geometry.progressBarY.map { [$0] } ?? []) + geometry.buttons.map(\.y)
+            + (geometry.replyField.map { [$0.y] } ?? [])
         let bottom = controls.min().map { $0 - style.buttonTopGap } ?? geometry.height - style.padding
 
         cairo_save(cairo)

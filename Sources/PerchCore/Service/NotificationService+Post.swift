@@ -148,10 +148,8 @@ extension NotificationService {
             content.body = expanded.body
         }
         content.reply = replyField(for: notification)
-        if content.reply != nil {
-            // The field is how to answer: no "Reply" button as well.
-            content.buttons.removeAll { $0.id == NotificationAction.inlineReplyID }
-        }
+        // A toast with the field has no "Reply" button as well.
+        content.leaveOutReplyButton()
         var style = resolved.style
         // Every toast is as wide as its stage, whatever a rule says.
         style.width = global.style.width
