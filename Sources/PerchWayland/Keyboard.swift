@@ -40,10 +40,13 @@ final class Keyboard {
     private let context: OpaquePointer?
     private var keymap: OpaquePointer?
     private var state: OpaquePointer?
+    /// Made with the context; loads its compose table on the first press.
+    private let translator: KeyTranslator?
 
     init(seat: OpaquePointer) {
         proxy = wl_seat_get_keyboard(seat)
         context = xkb_context_new(XKB_CONTEXT_NO_FLAGS)
+        translator = context.map { KeyTranslator(context: $0) }
         wl_keyboard_add_listener(proxy, keyboardListener, Unmanaged.passUnretained(self).toOpaque())
     }
 
@@ -79,22 +82,13 @@ final class Keyboard {
         if let keymap { xkb_keymap_unref(keymap) }
         keymap = newKeymap
         state = xkb_state_new(newKeymap)
+        translator?.reset()
     }
 
     fileprivate func key(_ code: UInt32, pressed: Bool) {
-        guard pressed, let state else { return }
+        guard pressed, let state, let translator else { return }
         // Wayland key codes are evdev codes; xkb's are offset by 8.
-        let symbol = xkb_state_key_get_one_sym(state, code + 8)
-        let shifted = xkb_state_mod_name_is_active(state, XKB_MOD_NAME_SHIFT, XKB_STATE_MODS_EFFECTIVE) > 0
-        let key: Key
-        switch Int32(bitPattern: symbol) {
-        case XKB_KEY_Escape: key = .escape
-        case XKB_KEY_Return, XKB_KEY_KP_Enter: key = .enter
-        case XKB_KEY_ISO_Left_Tab: key = .backTab
-        case XKB_KEY_Tab: key = shifted ? .backTab : .tab
-        case XKB_KEY_space: key = .space
-        default: return
-        }
+        guard let key = translator.press(code + 8, in: state) else { return }
         onEvent?(.press(key))
     }
 
@@ -104,6 +98,12 @@ final class Keyboard {
     }
 
     fileprivate func deliver(_ event: KeyEvent) { onEvent?(event) }
+
+    /// A compose sequence does not carry over to the next focus.
+    fileprivate func focusLost() {
+        translator?.reset()
+        onEvent?(.focusLost)
+    }
 }
 
 private func keyboard(_ data: UnsafeMutableRawPointer?) -> Keyboard? {
@@ -122,7 +122,7 @@ nonisolated(unsafe) private let keyboardListener: UnsafeMutablePointer<wl_keyboa
             guard let surface else { return }
             keyboard(data)?.deliver(.focus(SurfaceHandle(surface)))
         },
-        leave: { data, _, _, _ in keyboard(data)?.deliver(.focusLost) },
+        leave: { data, _, _, _ in keyboard(data)?.focusLost() },
         key: { data, _, serial, _, code, state in
             if state == WL_KEYBOARD_KEY_STATE_PRESSED.rawValue { keyboard(data)?.onSerial?(serial) }
             keyboard(data)?.key(code, pressed: state == WL_KEYBOARD_KEY_STATE_PRESSED.rawValue)
