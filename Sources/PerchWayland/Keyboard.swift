@@ -42,6 +42,10 @@ final class Keyboard {
     private var state: OpaquePointer?
     /// Made with the context; loads its compose table on the first press.
     private let translator: KeyTranslator?
+    private var keyRepeat = KeyRepeat()
+    /// Armed only while a key that repeats is held; nil until the
+    /// connection serves a loop (no repeat before that).
+    private var repeatTimer: DeadlineTimer?
 
     init(seat: OpaquePointer) {
         proxy = wl_seat_get_keyboard(seat)
@@ -51,6 +55,7 @@ final class Keyboard {
     }
 
     deinit {
+        repeatTimer = nil
         if let state { xkb_state_unref(state) }
         if let keymap { xkb_keymap_unref(keymap) }
         if let context { xkb_context_unref(context) }
@@ -83,13 +88,50 @@ final class Keyboard {
         keymap = newKeymap
         state = xkb_state_new(newKeymap)
         translator?.reset()
+        stopRepeat()
+    }
+
+    /// Repeats held keys with the loop's timer.
+    func attach(to loop: EventLoop) {
+        guard repeatTimer == nil else { return }
+        do {
+            repeatTimer = try DeadlineTimer(loop: loop) { [unowned self] in self.repeatDue() }
+        } catch {
+            Log.warning("keyboard: no key repeat: \(error)")
+        }
     }
 
     fileprivate func key(_ code: UInt32, pressed: Bool) {
-        guard pressed, let state, let translator else { return }
+        guard let state, let keymap, let translator else { return }
+        guard pressed else {
+            keyRepeat.release(code: code)
+            repeatTimer?.arm(at: keyRepeat.deadline)
+            return
+        }
         // Wayland key codes are evdev codes; xkb's are offset by 8.
-        guard let key = translator.press(code + 8, in: state) else { return }
-        onEvent?(.press(key))
+        let key = translator.press(code + 8, in: state)
+        if let repeatTimer {
+            keyRepeat.press(code: code, key: key, keymapRepeats: xkb_keymap_key_repeats(keymap, code + 8) != 0,
+                            at: MonotonicClock.now())
+            repeatTimer.arm(at: keyRepeat.deadline)
+        }
+        if let key { onEvent?(.press(key)) }
+    }
+
+    fileprivate func repeatInfo(rate: Int32, delay: Int32) {
+        keyRepeat.configure(rate: rate, delay: delay)
+        repeatTimer?.arm(at: keyRepeat.deadline)
+    }
+
+    private func repeatDue() {
+        let key = keyRepeat.fire(at: MonotonicClock.now())
+        repeatTimer?.arm(at: keyRepeat.deadline)
+        if let key { onEvent?(.press(key)) }
+    }
+
+    private func stopRepeat() {
+        keyRepeat.stop()
+        repeatTimer?.arm(at: nil)
     }
 
     fileprivate func modifiers(depressed: UInt32, latched: UInt32, locked: UInt32, group: UInt32) {
@@ -99,9 +141,10 @@ final class Keyboard {
 
     fileprivate func deliver(_ event: KeyEvent) { onEvent?(event) }
 
-    /// A compose sequence does not carry over to the next focus.
+    /// Neither a compose sequence nor a repeat carries over to the next focus.
     fileprivate func focusLost() {
         translator?.reset()
+        stopRepeat()
         onEvent?(.focusLost)
     }
 }
@@ -130,6 +173,6 @@ nonisolated(unsafe) private let keyboardListener: UnsafeMutablePointer<wl_keyboa
         modifiers: { data, _, _, depressed, latched, locked, group in
             keyboard(data)?.modifiers(depressed: depressed, latched: latched, locked: locked, group: group)
         },
-        repeat_info: { _, _, _, _ in }))
+        repeat_info: { data, _, rate, delay in keyboard(data)?.repeatInfo(rate: rate, delay: delay) }))
     return listener
 }()
