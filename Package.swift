@@ -59,6 +59,9 @@ let package = Package(
 
         .testTarget(name: "PerchCoreTests", dependencies: ["PerchCore"]),
         .testTarget(name: "PerchPlatformTests", dependencies: ["PerchPlatform", "PerchCore"]),
+        // The keyboard's key translation, against xkbcommon's own keymaps
+        // and compose tables (xkb-data, libx11-data); no compositor.
+        .testTarget(name: "PerchWaylandTests", dependencies: ["PerchWayland", "PerchCore", "CXKBCommon"]),
         .testTarget(name: "PerchBusTests", dependencies: ["PerchBus", "PerchCore", "PerchPlatform"]),
         .testTarget(name: "PerchRenderTests", dependencies: ["PerchRender"],
                     resources: [.copy("Fixtures")]),

@@ -40,14 +40,22 @@ final class Keyboard {
     private let context: OpaquePointer?
     private var keymap: OpaquePointer?
     private var state: OpaquePointer?
+    /// Made with the context; loads its compose table on the first press.
+    private let translator: KeyTranslator?
+    private var keyRepeat = KeyRepeat()
+    /// Armed only while a key that repeats is held; nil until the
+    /// connection serves a loop (no repeat before that).
+    private var repeatTimer: DeadlineTimer?
 
     init(seat: OpaquePointer) {
         proxy = wl_seat_get_keyboard(seat)
         context = xkb_context_new(XKB_CONTEXT_NO_FLAGS)
+        translator = context.map { KeyTranslator(context: $0) }
         wl_keyboard_add_listener(proxy, keyboardListener, Unmanaged.passUnretained(self).toOpaque())
     }
 
     deinit {
+        repeatTimer = nil
         if let state { xkb_state_unref(state) }
         if let keymap { xkb_keymap_unref(keymap) }
         if let context { xkb_context_unref(context) }
@@ -79,23 +87,51 @@ final class Keyboard {
         if let keymap { xkb_keymap_unref(keymap) }
         keymap = newKeymap
         state = xkb_state_new(newKeymap)
+        translator?.reset()
+        stopRepeat()
+    }
+
+    /// Repeats held keys with the loop's timer.
+    func attach(to loop: EventLoop) {
+        guard repeatTimer == nil else { return }
+        do {
+            repeatTimer = try DeadlineTimer(loop: loop) { [unowned self] in self.repeatDue() }
+        } catch {
+            Log.warning("keyboard: no key repeat: \(error)")
+        }
     }
 
     fileprivate func key(_ code: UInt32, pressed: Bool) {
-        guard pressed, let state else { return }
-        // Wayland key codes are evdev codes; xkb's are offset by 8.
-        let symbol = xkb_state_key_get_one_sym(state, code + 8)
-        let shifted = xkb_state_mod_name_is_active(state, XKB_MOD_NAME_SHIFT, XKB_STATE_MODS_EFFECTIVE) > 0
-        let key: Key
-        switch Int32(bitPattern: symbol) {
-        case XKB_KEY_Escape: key = .escape
-        case XKB_KEY_Return, XKB_KEY_KP_Enter: key = .enter
-        case XKB_KEY_ISO_Left_Tab: key = .backTab
-        case XKB_KEY_Tab: key = shifted ? .backTab : .tab
-        case XKB_KEY_space: key = .space
-        default: return
+        guard let state, let keymap, let translator else { return }
+        guard pressed else {
+            keyRepeat.release(code: code)
+            repeatTimer?.arm(at: keyRepeat.deadline)
+            return
         }
-        onEvent?(.press(key))
+        // Wayland key codes are evdev codes; xkb's are offset by 8.
+        let key = translator.press(code + 8, in: state)
+        if let repeatTimer {
+            keyRepeat.press(code: code, key: key, keymapRepeats: xkb_keymap_key_repeats(keymap, code + 8) != 0,
+                            at: MonotonicClock.now())
+            repeatTimer.arm(at: keyRepeat.deadline)
+        }
+        if let key { onEvent?(.press(key)) }
+    }
+
+    fileprivate func repeatInfo(rate: Int32, delay: Int32) {
+        keyRepeat.configure(rate: rate, delay: delay)
+        repeatTimer?.arm(at: keyRepeat.deadline)
+    }
+
+    private func repeatDue() {
+        let key = keyRepeat.fire(at: MonotonicClock.now())
+        repeatTimer?.arm(at: keyRepeat.deadline)
+        if let key { onEvent?(.press(key)) }
+    }
+
+    private func stopRepeat() {
+        keyRepeat.stop()
+        repeatTimer?.arm(at: nil)
     }
 
     fileprivate func modifiers(depressed: UInt32, latched: UInt32, locked: UInt32, group: UInt32) {
@@ -104,6 +140,13 @@ final class Keyboard {
     }
 
     fileprivate func deliver(_ event: KeyEvent) { onEvent?(event) }
+
+    /// Neither a compose sequence nor a repeat carries over to the next focus.
+    fileprivate func focusLost() {
+        translator?.reset()
+        stopRepeat()
+        onEvent?(.focusLost)
+    }
 }
 
 private func keyboard(_ data: UnsafeMutableRawPointer?) -> Keyboard? {
@@ -122,7 +165,7 @@ nonisolated(unsafe) private let keyboardListener: UnsafeMutablePointer<wl_keyboa
             guard let surface else { return }
             keyboard(data)?.deliver(.focus(SurfaceHandle(surface)))
         },
-        leave: { data, _, _, _ in keyboard(data)?.deliver(.focusLost) },
+        leave: { data, _, _, _ in keyboard(data)?.focusLost() },
         key: { data, _, serial, _, code, state in
             if state == WL_KEYBOARD_KEY_STATE_PRESSED.rawValue { keyboard(data)?.onSerial?(serial) }
             keyboard(data)?.key(code, pressed: state == WL_KEYBOARD_KEY_STATE_PRESSED.rawValue)
@@ -130,6 +173,6 @@ nonisolated(unsafe) private let keyboardListener: UnsafeMutablePointer<wl_keyboa
         modifiers: { data, _, _, depressed, latched, locked, group in
             keyboard(data)?.modifiers(depressed: depressed, latched: latched, locked: locked, group: group)
         },
-        repeat_info: { _, _, _, _ in }))
+        repeat_info: { data, _, rate, delay in keyboard(data)?.repeatInfo(rate: rate, delay: delay) }))
     return listener
 }()

@@ -1,5 +1,6 @@
 import CPerchSupport
 import CWaylandClient
+import PerchPlatform
 
 /// A wl_seat and its input devices. The pointer is created while the
 /// seat has one; touch and keyboard follow the same pattern.
@@ -22,6 +23,10 @@ public final class Seat {
     /// Set when the global is bound, which may come after the seat's:
     /// pointers are made on the capabilities event, a round trip later.
     var cursorShapeManager: OpaquePointer?
+    /// The loop the connection is served from, for key repeat's timer.
+    weak var loop: EventLoop? {
+        didSet { if let loop { keyboard?.attach(to: loop) } }
+    }
 
     init(proxy: OpaquePointer, cursorShapeManager: OpaquePointer?,
          onPointerEvent: @escaping (PointerEvent) -> Void,
@@ -75,6 +80,7 @@ public final class Seat {
             keyboard = Keyboard(seat: proxy)
             keyboard?.onEvent = onKeyEvent
             keyboard?.onSerial = { [unowned self] in self.onSerial(self, $0) }
+            if let loop { keyboard?.attach(to: loop) }
         } else if !hasKeyboard {
             keyboard = nil
         }

@@ -50,6 +50,8 @@ public final class WaylandConnection {
     private var tokenRequests: [ObjectIdentifier: ActivationTokenRequest] = [:]
 
     private var loopToken: EventLoop.Token?
+    /// Given to seats, new ones too, for their keyboards' repeat timers.
+    private weak var loop: EventLoop?
     private var readPrepared = false
     private var lost = false
 
@@ -146,6 +148,7 @@ public final class WaylandConnection {
                                    onTouchEvent: { [unowned self] in self.onTouchEvent?($0) },
                                    onKeyEvent: { [unowned self] in self.onKeyEvent?($0) },
                                    onSerial: { [unowned self] seat, serial in self.lastInput = (seat, serial) })
+                seats[name]?.loop = loop
             }
         default:
             break
@@ -224,6 +227,8 @@ public final class WaylandConnection {
 
     /// Serves the display from `loop`.
     public func attach(to loop: EventLoop) {
+        self.loop = loop
+        for seat in seats.values { seat.loop = loop }
         loopToken = loop.add(fd: fileDescriptor, events: Int16(POLLIN)) { [unowned self] revents in
             self.handleReady(revents, loop: loop)
         }
