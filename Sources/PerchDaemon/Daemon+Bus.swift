@@ -6,7 +6,7 @@ import PerchPlatform
 /// service operations as the control socket.
 extension Daemon {
     /// What Perch tells D-Bus clients it can do.
-    static let capabilities = ["actions", "body", "body-markup", "icon-static", "persistence",
+    static let capabilities = ["actions", "body", "body-markup", "icon-static", "inline-reply", "persistence",
                                "x-canonical-private-synchronous"]
 
     /// The request with the one icon string the notification keeps: the

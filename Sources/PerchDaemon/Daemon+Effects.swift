@@ -91,6 +91,10 @@ extension Daemon {
             case .text, .backspace, .delete, .left, .right, .home, .end: return  // a reply field's (the scene's)
             }
             execute(service.handle(.key(mapped, focusedButton: focused), on: id, at: now))
+        case .replyFieldPressed(let id):
+            execute(service.handle(.replyFieldPressed, on: id, at: now))
+        case .replyEdit(let id, let edit):
+            execute(service.handle(.replyEdit(edit), on: id, at: now))
         }
         needsRefresh = true
     }

@@ -112,8 +112,8 @@ final class InputRouter {
         case .leave:
             guard let left = hovered else { return }
             hovered = nil
-            if let view = views[left], view.hasActions, let key = hoveredStage, let stage = stages[key],
-               !stage.focusesOnDemand {
+            if let view = views[left], view.hasActions, view.content.reply?.isFocused != true,
+               let key = hoveredStage, let stage = stages[key], !stage.focusesOnDemand {
                 stage.releaseKeyboardFocus()
             }
             hoveredStage = nil
@@ -128,6 +128,9 @@ final class InputRouter {
             keyboardTarget = id
             keyboardStage = hoveredStage
             if let key = hoveredStage, let surface = view.copies[key]?.surface { self.pressed = (id, surface.handle) }
+            if button == Bindings.leftButton, view.geometry?.isInReplyField(x: pointerX, y: pointerY) == true {
+                return pressReplyField(of: view)
+            }
             onInput?(.click(id: id, button: button, action: view.geometry?.button(at: pointerX, y: pointerY)?.id))
         }
     }
@@ -165,12 +168,45 @@ final class InputRouter {
             if let id = keyboardTarget { setHighlight(of: id) { $0.focused = nil } }
         case .press(let key):
             guard let id = keyboardTarget, let view = views[id] else { return }
+            if view.content.reply?.isFocused == true {
+                if let edit = Self.replyEdit(for: key) { onInput?(.replyEdit(id: id, edit)) }
+                return
+            }
             switch key {
             case .tab, .backTab:
                 moveFocusRing(on: view, forward: key == .tab)
             default:
                 onInput?(.key(id: id, key, focusedButton: view.highlight.focused))
             }
+        }
+    }
+
+    /// The reply field was pressed: it is to get the keyboard. With
+    /// layer-shell v4 the press itself makes the compositor give it
+    /// (on_demand); v3 has only exclusive, taken until the field lets go
+    /// (the toast goes, or the pointer leaves with the field done).
+    private func pressReplyField(of view: ToastView) {
+        keyboardTarget = view.id
+        if let key = keyboardStage, let stage = stages[key] {
+            if stage.focusesOnDemand { stage.allowKeyboardFocus() } else { stage.takeKeyboard() }
+        }
+        onInput?(.replyFieldPressed(id: view.id))
+    }
+
+    /// What a key does in a reply field that has the keyboard.
+    static func replyEdit(for key: Key) -> ReplyEdit? {
+        switch key {
+        case .text(let text): .insert(text)
+        case .space: .insert(" ")
+        case .enter: .send
+        case .escape: .cancel
+        case .backspace(let word): .backspace(word: word)
+        case .delete: .delete
+        case .left: .left
+        case .right: .right
+        case .home: .home
+        case .end: .end
+        case .tab, .backTab: nil
         }
     }
 
@@ -217,6 +253,11 @@ final class InputRouter {
         case .up(let finger, let time):
             guard let entry = touches.removeValue(forKey: finger) else { return }
             let outcome = entry.gesture.release(at: instant(time))
+            if outcome == .tap, let view = views[entry.id],
+               view.geometry?.isInReplyField(x: entry.localX, y: entry.localY) == true {
+                onInput?(.touch(id: entry.id, .cancel))   // the finger's hold on the timer ends
+                return pressReplyField(of: view)
+            }
             let action = outcome == .tap
                 ? views[entry.id]?.geometry?.button(at: entry.localX, y: entry.localY)?.id : nil
             onInput?(.touch(id: entry.id, .release(outcome, action: action)))

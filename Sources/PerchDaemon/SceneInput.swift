@@ -14,6 +14,10 @@ enum SceneInput: Equatable {
     /// A key pressed while it has keyboard focus (Tab and Shift+Tab move the
     /// focus ring and are not reported); the button with the ring, if any.
     case key(id: UInt32, Key, focusedButton: String?)
+    /// Its reply field was clicked or tapped.
+    case replyFieldPressed(id: UInt32)
+    /// A key for its reply field, which has the keyboard.
+    case replyEdit(id: UInt32, ReplyEdit)
 }
 
 /// What a finger did to a notification.

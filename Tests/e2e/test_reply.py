@@ -1,6 +1,7 @@
-"""Inline replies without the field: a notification that offers
-`inline-reply`, answered with `perchctl reply`, reaches its program as
-NotificationReplied and then closes as dismissed by the user."""
+"""Inline replies: a notification that offers `inline-reply`, answered
+with `perchctl reply` or typed into its toast's reply field, reaches its
+program as NotificationReplied and then closes as dismissed by the
+user."""
 
 import subprocess
 import time
@@ -25,8 +26,8 @@ def notify(t, env, title, actions, hints="{}"):
 def perchctl_reply_sends_notification_replied_then_closes_with_reason_2(t):
     p, env = start(t)
     r = gdbus(t, env, "--method", "org.freedesktop.Notifications.GetCapabilities")
-    check(r.returncode == 0 and "'inline-reply'" not in r.stdout,
-          "inline-reply must not be advertised before the field exists: %r" % r.stdout)
+    check(r.returncode == 0 and "'inline-reply'" in r.stdout,
+          "GetCapabilities should list inline-reply: %r" % r.stdout)
     nid = notify(t, env, "Ann: lunch?", "['inline-reply', 'Reply']",
                  "{'x-kde-reply-placeholder-text': <'Answer Ann'>}")
     items = p.list()
@@ -58,3 +59,43 @@ def perchctl_reply_refuses_a_notification_without_inline_reply(t):
     check([item["id"] for item in p.list()] == [nid], "the notification should stay: %r" % p.list())
     r = p.ctl("reply", "999", "hi")
     check(r.returncode == 1 and "no notification 999" in r.stderr, "reply to a missing id: %r" % r.stderr)
+
+
+def bus_signals(monitor):
+    monitor.terminate()
+    return monitor.communicate(timeout=5)[0].decode()
+
+
+@test(compositors=("sway110", "labwc"), why="typing needs wtype, which is in the Debian 13 root")
+def typing_in_the_reply_field_and_return_sends_the_reply(t):
+    from harness import CARD_LEFT, MARGIN, poll, runs_in_column
+    from pointer import pointer
+    from test_compositors import start_in_root
+    p, env = start(t)
+    nid = notify(t, env, "Ann: lunch?", "['inline-reply', 'Reply']",
+                 "{'x-kde-reply-placeholder-text': <'Answer Ann'>}")
+    x = CARD_LEFT + 150
+
+    def at_rest():
+        runs = runs_in_column(t.screenshot(), x)
+        return runs if len(runs) == 1 and runs[0][0] == MARGIN else None
+    runs, _ = poll(at_rest, 4.0, 0.1)
+    check(runs, "no card came to rest at the top right")
+    bottom = runs[0][1]
+    monitor = t.sway().popen(["gdbus", "monitor", "--session", "--dest", "org.freedesktop.Notifications"],
+                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(0.5)
+    # The field is the card's last row: 28 px above the 10 px padding.
+    pointer(t.sway(), t.bindir, "sleep", "0.3", "move", x, bottom - 10 - 14, "sleep", "0.1", "click", "left")
+    time.sleep(0.3)
+    check(p.list() and p.list()[0]["id"] == nid, "a click on the field must not dismiss the notification")
+    typer = start_in_root(t.sway(), ["wtype", "hi there", "-k", "Return"])
+    typer.wait(timeout=10)
+    gone, _ = poll(lambda: p.list() == [], 3.0, 0.1)
+    out = bus_signals(monitor)
+    replied = "NotificationReplied (uint32 %d, 'hi there')" % nid
+    closed = "NotificationClosed (uint32 %d, uint32 2)" % nid
+    check(replied in out and closed in out and out.index(replied) < out.index(closed),
+          "typing 'hi there' and Return in the field should send %s then %s; the bus saw:\n%s"
+          % (replied, closed, out))
+    check(gone, "the answered notification should be gone: %r" % p.list())
