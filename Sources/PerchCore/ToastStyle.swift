@@ -110,7 +110,8 @@ public struct ToastContent: Equatable, Sendable {
     /// Path of a PNG image drawn where `style.iconLocation` puts it, scaled to `iconSize`.
     public var iconPath: String?
     /// Buttons drawn under the body, in order. The `default` action is
-    /// never among them (clicking the card invokes it).
+    /// never among them (clicking the card invokes it), nor `inline-reply`
+    /// when the card has a reply field (see `leaveOutReplyButton`).
     public var buttons: [NotificationAction]
     /// Pixels sent with the notification (D-Bus image-data); drawn where
     /// the icon goes, in preference to `iconPath`.

@@ -45,7 +45,10 @@ extension ToastRenderer {
         let top = snap(y + ((height - line.height) / 2).rounded(.down))
 
         cairo_save(cairo)
-        cairo_rectangle(cairo, left, y, room, height)
+        // Inside the border too, so a font taller than the field never
+        // draws over it.
+        let border = lineWidth(1)
+        cairo_rectangle(cairo, left, y + border, room, max(0, height - 2 * border))
         cairo_clip(cairo)
         var colour = style.text
         if !typed { colour.alpha *= Self.placeholderAlpha }

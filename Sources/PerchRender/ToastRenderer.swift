@@ -63,6 +63,7 @@ public final class ToastRenderer {
     /// surface pixels. The title is one line, ellipsized at the end; the
     /// body wraps at words (then characters) in `style.textWidth(hasIcon:)`.
     /// Button labels are one line in the body font (see `ButtonLayout`).
+    /// A reply field (`content.reply`) has a fixed height from the style.
     /// An icon that cannot be loaded counts as no icon, as in `draw`; an
     /// image (`content.image`) always counts as one.
     public func geometry(for content: ToastContent, style: ToastStyle) -> ToastGeometry {
