@@ -68,20 +68,15 @@ def bus_signals(monitor):
 
 @test(compositors=("sway110", "labwc"), why="typing needs wtype, which is in the Debian 13 root")
 def typing_in_the_reply_field_and_return_sends_the_reply(t):
-    from harness import CARD_LEFT, MARGIN, poll, runs_in_column
+    from harness import CARD_LEFT, poll
     from pointer import pointer
     from test_compositors import start_in_root
+    from test_dbus import card_at_rest
     p, env = start(t)
     nid = notify(t, env, "Ann: lunch?", "['inline-reply', 'Reply']",
                  "{'x-kde-reply-placeholder-text': <'Answer Ann'>}")
     x = CARD_LEFT + 150
-
-    def at_rest():
-        runs = runs_in_column(t.screenshot(), x)
-        return runs if len(runs) == 1 and runs[0][0] == MARGIN else None
-    runs, _ = poll(at_rest, 4.0, 0.1)
-    check(runs, "no card came to rest at the top right")
-    bottom = runs[0][1]
+    bottom = card_at_rest(t)[0][1]
     monitor = t.sway().popen(["gdbus", "monitor", "--session", "--dest", "org.freedesktop.Notifications"],
                              env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     time.sleep(0.5)
@@ -89,7 +84,11 @@ def typing_in_the_reply_field_and_return_sends_the_reply(t):
     pointer(t.sway(), t.bindir, "sleep", "0.3", "move", x, bottom - 10 - 14, "sleep", "0.1", "click", "left")
     time.sleep(0.3)
     check(p.list() and p.list()[0]["id"] == nid, "a click on the field must not dismiss the notification")
-    typer = start_in_root(t.sway(), ["wtype", "hi there", "-k", "Return"])
+    # wtype plugs in a virtual keyboard as it starts: the seat only then has
+    # a keyboard, which perch binds a round trip later; keys sent at once
+    # would go to no one, so it waits 0.3 s first (a real keyboard is there
+    # all along).
+    typer = start_in_root(t.sway(), ["wtype", "-s", "300", "hi there", "-k", "Return"])
     typer.wait(timeout=10)
     gone, _ = poll(lambda: p.list() == [], 3.0, 0.1)
     out = bus_signals(monitor)
