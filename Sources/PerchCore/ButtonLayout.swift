@@ -31,7 +31,7 @@ public struct ButtonBox: Equatable, Sendable {
     /// Whether the point is inside the box; the right and bottom edges are
     /// outside, so two boxes never both contain a point.
     public func contains(x px: Double, y py: Double) -> Bool {
-        px >= Double(x) && px < Double(x + width) && py >= Double(y) && py < Double(y + height)
+        FieldBox(x: x, y: y, width: width, height: height).contains(x: px, y: py)
     }
 }
 

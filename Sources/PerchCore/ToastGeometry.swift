@@ -132,7 +132,8 @@ public struct FieldBox: Equatable, Sendable {
     }
 
     /// Whether the point is inside the box; the right and bottom edges are
-    /// outside, as `ButtonBox.contains` has them.
+    /// outside, so two boxes side by side never both contain a point
+    /// (`ButtonBox.contains` is this too).
     public func contains(x px: Double, y py: Double) -> Bool {
         px >= Double(x) && px < Double(x + width) && py >= Double(y) && py < Double(y + height)
     }

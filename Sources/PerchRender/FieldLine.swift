@@ -27,9 +27,7 @@ final class FieldLine {
     func setFont(_ name: String) {
         guard name != fontName else { return }
         fontName = name
-        let description = pango_font_description_from_string(name)
-        pango_layout_set_font_description(layout, description)  // copies
-        pango_font_description_free(description)
+        setPangoFont(name, on: layout)
     }
 
     /// Sets the text, always plain (what is typed is never markup).

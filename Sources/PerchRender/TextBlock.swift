@@ -53,9 +53,7 @@ final class TextBlock {
     func setFont(_ name: String) {
         guard name != fontName else { return }
         fontName = name
-        let description = pango_font_description_from_string(name)
-        pango_layout_set_font_description(layout, description)  // copies
-        pango_font_description_free(description)
+        setPangoFont(name, on: layout)
     }
 
     /// Sets the text. Returns a problem worth logging (bad markup), if any;
@@ -172,4 +170,12 @@ final class TextBlock {
         let scale = Int(PANGO_SCALE)
         return (Int(pangoUnits) + scale - 1) / scale
     }
+}
+
+/// Gives a Pango layout the font a description such as "Sans Bold 11"
+/// names (the layout keeps a copy).
+func setPangoFont(_ name: String, on layout: OpaquePointer) {
+    let description = pango_font_description_from_string(name)
+    pango_layout_set_font_description(layout, description)
+    pango_font_description_free(description)
 }
