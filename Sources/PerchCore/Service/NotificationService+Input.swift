@@ -23,7 +23,8 @@ public enum ReplyEdit: Equatable, Sendable {
     case left, right, home, end
     /// Return: the reply is sent.
     case send
-    /// Escape: the field lets go of the keyboard; what was typed stays.
+    /// Escape: the reply is cancelled (the text goes, the field lets go
+    /// of the keyboard).
     case cancel
 }
 

@@ -6,8 +6,8 @@
 ///   so a half-written answer is never swept away.
 /// - Keys edit the draft (`ReplyDraft`: capped, control characters out);
 ///   Return sends it (`reply`: NotificationReplied, then closed as
-///   dismissed by the user); Escape lets go of the keyboard and keeps
-///   the text, and with the field empty the timer runs on.
+///   dismissed by the user); Escape cancels the reply: the text goes,
+///   the field lets go of the keyboard and the timer runs on.
 /// - A replaced notification keeps its draft; a closed one loses it.
 extension NotificationService {
     mutating func focusReplyField(_ id: UInt32, at now: Instant, into effects: inout [ServiceEffect]) {
@@ -35,6 +35,7 @@ extension NotificationService {
             return
         case .cancel:
             replying = nil
+            draft.clear()
         }
         drafts[id] = draft.isEmpty ? nil : draft
         refreshReplyField(id, at: now, into: &effects)
