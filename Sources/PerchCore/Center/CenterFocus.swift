@@ -1,0 +1,75 @@
+/// The keys the center's focus ring answers.
+public enum CenterKey: Equatable, Sendable {
+    case up, down
+    /// Delete: dismiss the focused entry.
+    case delete
+    /// Return: invoke the focused entry's default action.
+    case enter
+}
+
+/// What a key asks the service to do with an entry. `isLive` says which
+/// the id is: a live notification, or a history entry (which has no
+/// sender left to invoke; the service decides what Return means there).
+public enum CenterRequest: Equatable, Sendable {
+    case dismiss(id: UInt32, isLive: Bool)
+    case invoke(id: UInt32, isLive: Bool)
+}
+
+/// The keyboard's focus ring over the center's entries: Up and Down step
+/// through the entries in list order, skipping folded groups (they are
+/// not in the layout), and scroll the focused one into view.
+public struct CenterFocus: Equatable, Sendable {
+    /// The focused entry's notification id; nil until a key moves it.
+    public private(set) var focused: UInt32?
+
+    public init(focused: UInt32? = nil) {
+        self.focused = focused
+    }
+
+    /// Handles a key; Delete and Return return the request for the focused
+    /// entry (nil when nothing is focused).
+    public mutating func handle(_ key: CenterKey, content: CenterContent, layout: CenterLayout,
+                                scroll: inout CenterScroll, at now: Instant) -> CenterRequest? {
+        switch key {
+        case .up, .down:
+            let ids = layout.entryIDs
+            guard !ids.isEmpty else {
+                focused = nil
+                return nil
+            }
+            // Nothing focused yet: either key starts at the top, the newest.
+            if let current = focused, let index = ids.firstIndex(of: current) {
+                focused = ids[key == .down ? min(index + 1, ids.count - 1) : max(index - 1, 0)]
+            } else {
+                focused = ids[0]
+            }
+            if let id = focused, let row = layout.row(ofEntry: id) {
+                scroll.reveal(top: row.y, bottom: row.bottom, viewportHeight: layout.viewportHeight, at: now)
+            }
+            return nil
+        case .delete, .enter:
+            guard let id = focused, layout.row(ofEntry: id) != nil, let entry = content.entry(id: id) else {
+                return nil
+            }
+            return key == .delete ? .dismiss(id: id, isLive: entry.isLive) : .invoke(id: id, isLive: entry.isLive)
+        }
+    }
+
+    /// The list changed from `previous` to `layout`: a focused entry that
+    /// went (dismissed, or its group folded) hands the ring to the entry
+    /// that followed it, or else to the one before it, as a list does
+    /// after a deletion.
+    public mutating func keep(in layout: CenterLayout, previous: CenterLayout) {
+        guard let current = focused else { return }
+        let ids = layout.entryIDs
+        guard !ids.contains(current) else { return }
+        let present = Set(ids)
+        let before = previous.entryIDs
+        guard let index = before.firstIndex(of: current) else {
+            focused = nil
+            return
+        }
+        focused = before[(index + 1)...].first { present.contains($0) }
+            ?? before[..<index].last { present.contains($0) }
+    }
+}
