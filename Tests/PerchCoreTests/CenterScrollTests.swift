@@ -182,6 +182,32 @@ struct CenterTouchTests {
         #expect(near(scroll.offset(at: t0 + 0.1), shown, within: 1e-3))
     }
 
+    @Test("a wheel notch during a fling stops it and scrolls on from where the list is")
+    func wheelDuringFling() {
+        var scroll = CenterScroll(maxOffset: 5000)
+        scroll.touchDown(y: 500, at: t0)
+        scroll.touchMove(y: 400, at: t0 + 0.05)
+        scroll.touchUp(at: t0 + 0.05)
+        // 0.25 s into the fling the list is at 475 (see above).
+        scroll.scroll(value120: 120, at: t0 + 0.3)
+        #expect(near(scroll.target(at: t0 + 0.3), 475 + 48))
+        #expect(near(scroll.offset(at: t0 + 1), 523))
+    }
+
+    @Test("a cancelled touch flings nothing but springs back from overscroll")
+    func cancelled() {
+        var scroll = CenterScroll(maxOffset: 5000)
+        scroll.touchDown(y: 500, at: t0)
+        scroll.touchMove(y: 400, at: t0 + 0.05)
+        scroll.touchCancel(at: t0 + 0.05)
+        #expect(scroll.offset(at: t0 + 1) == 100)
+        scroll.touchDown(y: 100, at: t0 + 1)
+        scroll.touchMove(y: 300, at: t0 + 1.05)
+        scroll.touchCancel(at: t0 + 1.05)
+        #expect(scroll.offset(at: t0 + 1.05) < 100)
+        #expect(scroll.offset(at: t0 + 1.4) == 0)
+    }
+
     @Test("the wheel does nothing while a finger holds the list")
     func wheelWhileDragging() {
         var scroll = CenterScroll(maxOffset: 500)

@@ -123,6 +123,14 @@ struct CenterLayoutTests {
         #expect(layout.visibleRows(offset: -40) == 0..<2)
     }
 
+    @Test("rows move together by the rounded offset: the gap between them never flickers")
+    func panelY() {
+        let layout = makeLayout()
+        #expect(layout.rows[1].panelY(offset: 30.6) == 17)
+        #expect(layout.rows[2].panelY(offset: 30.6) - layout.rows[1].panelY(offset: 30.6) == 86)
+        #expect(layout.rows[0].panelY(offset: -12.2) == 22)
+    }
+
     @Test("200 entries: a few rows visible wherever the list is scrolled")
     func long() {
         let history = (1...200).map {

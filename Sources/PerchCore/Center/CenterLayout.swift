@@ -32,6 +32,13 @@ public struct CenterRow: Equatable, Sendable {
 
     public var bottom: Int { y + height }
 
+    /// Where the row's surface goes in the panel scrolled to `offset`. The
+    /// offset is rounded once for every row, so the gaps between rows stay
+    /// exact while the list moves by fractions.
+    public func panelY(offset: Double) -> Int {
+        y - Int(offset.rounded())
+    }
+
     public var entryID: UInt32? {
         if case .entry(let id, _) = kind { return id }
         return nil

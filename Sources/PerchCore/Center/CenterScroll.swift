@@ -106,7 +106,7 @@ public struct CenterScroll: Equatable, Sendable {
     /// touchpad's continuous axis), it jumps. A finger on the list wins.
     public mutating func scroll(by pixels: Double, animated: Bool = true, at now: Instant) {
         guard !isDragging else { return }
-        let goal = clamped(target(at: now) + pixels)
+        let goal = clamped(base(at: now) + pixels)
         guard animated else { return motion = .rest(goal) }
         glide(to: goal, duration: Self.wheelDuration, at: now)
     }
@@ -159,7 +159,7 @@ public struct CenterScroll: Equatable, Sendable {
     /// taller than the panel shows its top.
     public mutating func reveal(top: Int, bottom: Int, viewportHeight: Int, at now: Instant) {
         guard !isDragging else { return }
-        let goal = target(at: now)
+        let goal = base(at: now)
         let above = Double(top) - Self.revealMargin
         let below = Double(bottom) + Self.revealMargin - Double(viewportHeight)
         let wanted = goal > above ? above : goal < below ? min(below, above) : goal
@@ -177,7 +177,22 @@ public struct CenterScroll: Equatable, Sendable {
         }
     }
 
+    /// The finger was taken away (`wl_touch.cancel`: the compositor
+    /// claimed the touch): no fling, but back from overscroll.
+    public mutating func touchCancel(at now: Instant) {
+        guard isDragging else { return }
+        glide(to: clamped(offset(at: now)), duration: Self.springDuration, at: now)
+    }
+
     // MARK: Helpers
+
+    /// What a wheel notch or a reveal moves from: the target of a glide
+    /// under way (so notches add up), else where the list is (a wheel
+    /// turned during a fling stops it there, within bounds).
+    private func base(at now: Instant) -> Double {
+        if case .glide(_, let to, _, _) = motion { return to }
+        return clamped(offset(at: now))
+    }
 
     /// Glides from the current offset to `goal`; at rest when already there.
     private mutating func glide(to goal: Double, duration: Double, at now: Instant) {
