@@ -60,7 +60,7 @@ struct CenterWheelTests {
 
     @Test("when the list shrinks, an offset past its new end moves to it")
     func shrink() {
-        var scroll = CenterScroll(maxOffset: 500, at: 400)
+        var scroll = CenterScroll(maxOffset: 500, offset: 400)
         scroll.setMaxOffset(250, at: t0)
         #expect(scroll.offset(at: t0) == 250)
     }
@@ -70,7 +70,7 @@ struct CenterWheelTests {
 struct CenterTouchTests {
     @Test("the list follows the finger: 100 px up scrolls 100 px down the list")
     func follows() {
-        var scroll = CenterScroll(maxOffset: 500, at: 50)
+        var scroll = CenterScroll(maxOffset: 500, offset: 50)
         scroll.touchDown(y: 300, at: t0)
         scroll.touchMove(y: 200, at: t0 + 0.05)
         #expect(scroll.offset(at: t0 + 0.05) == 150)
@@ -92,7 +92,7 @@ struct CenterTouchTests {
 
     @Test("past the bottom too, beyond the last offset")
     func rubberBandBottom() {
-        var scroll = CenterScroll(maxOffset: 500, at: 500)
+        var scroll = CenterScroll(maxOffset: 500, offset: 500)
         scroll.touchDown(y: 300, at: t0)
         scroll.touchMove(y: 200, at: t0 + 0.05)
         #expect(near(scroll.offset(at: t0 + 0.05), 500 + 80 * (1 - 1 / 1.6875)))

@@ -187,7 +187,7 @@ struct CenterFocusTests {
     @Test("moving the focus above the panel scrolls up to it")
     func revealsAbove() {
         let content = makeContent(), layout = makeLayout()
-        var scroll = CenterScroll(maxOffset: layout.maxOffset, at: 226)
+        var scroll = CenterScroll(maxOffset: layout.maxOffset, offset: 226)
         var focus = CenterFocus(focused: 4)
         _ = focus.handle(.up, content: content, layout: layout, scroll: &scroll, at: t0)
         // Still 4 (the first): its top 48 − 10.

@@ -51,7 +51,7 @@ public struct CenterScroll: Equatable, Sendable {
     public private(set) var maxOffset: Double
     private var motion: Motion
 
-    public init(maxOffset: Double, at offset: Double = 0) {
+    public init(maxOffset: Double, offset: Double = 0) {
         self.maxOffset = max(0, maxOffset)
         motion = .rest(min(max(offset, 0), self.maxOffset))
     }
