@@ -47,7 +47,8 @@ public struct CenterHeaderGeometry: Equatable, Sendable {
         clear = FieldBox(x: width - controlWidth, y: centred(center.controlHeight), width: controlWidth,
                          height: center.controlHeight)
         let badgeHeight = center.controlHeight - 4
-        let badgeWidth = max(badgeHeight, countWidth + badgeHeight / 2 * 2)
+        // A quarter of its height either side of the digits; one digit is a circle.
+        let badgeWidth = max(badgeHeight, countWidth + badgeHeight / 2)
         // The badge follows the name; a long name gives way to it and to "Clear".
         let nameRoom = max(0, clear.x - gap - badgeWidth - gap - x)
         name = FieldBox(x: x, y: centred(nameHeight), width: min(nameWidth, nameRoom), height: nameHeight)
