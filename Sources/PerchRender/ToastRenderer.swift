@@ -6,7 +6,9 @@ import PerchCore
 /// the "+N more" marker (`ToastRenderer+MoreMarker.swift`). A card's action
 /// buttons are measured and drawn in `ToastRenderer+Buttons.swift`, its
 /// progress bar in `ToastRenderer+Progress.swift`, its reply field in
-/// `ToastRenderer+ReplyField.swift`.
+/// `ToastRenderer+ReplyField.swift`. The notification center's pieces
+/// (entries, group headers, the top bar, the empty state, the panel's
+/// background) are `ToastRenderer+Center*.swift`.
 ///
 /// One renderer serves the whole daemon, on its one thread: it keeps a
 /// Pango context, reusable layouts and small icon caches alive between
