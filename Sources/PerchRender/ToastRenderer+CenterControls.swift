@@ -26,6 +26,8 @@ extension ToastRenderer {
         let left = centred ? (Double(box.x) + (Double(box.width) - centerLabel.firstLineWidth) / 2).rounded(.down)
                            : Double(box.x)
         cairo_save(cairo)
+        // Clipped sideways only, so the ellipsis or a glyph's overhang never
+        // reaches the next control; a font taller than the box still shows.
         cairo_rectangle(cairo, snap(Double(box.x)), 0, snap(Double(box.x + box.width)) - snap(Double(box.x)),
                         1_000_000)
         cairo_clip(cairo)
