@@ -6,7 +6,9 @@ import PerchCore
 /// the "+N more" marker (`ToastRenderer+MoreMarker.swift`). A card's action
 /// buttons are measured and drawn in `ToastRenderer+Buttons.swift`, its
 /// progress bar in `ToastRenderer+Progress.swift`, its reply field in
-/// `ToastRenderer+ReplyField.swift`.
+/// `ToastRenderer+ReplyField.swift`. The notification center's pieces
+/// (entries, group headers, the top bar, the empty state, the panel's
+/// background) are `ToastRenderer+Center*.swift`.
 ///
 /// One renderer serves the whole daemon, on its one thread: it keeps a
 /// Pango context, reusable layouts and small icon caches alive between
@@ -43,6 +45,9 @@ public final class ToastRenderer {
     lazy var buttonLabel = TextBlock(layout: fonts.makeLayout(), role: .title)
     /// The reply field's text or placeholder.
     lazy var replyLine = FieldLine(layout: fonts.makeLayout())
+    /// The notification center's short one-line texts (ages, names, counts,
+    /// control labels), laid out again for each, as button labels are.
+    lazy var centerLabel = TextBlock(layout: fonts.makeLayout(), role: .title)
     private let icons = IconCache(capacity: 16)
     /// Gives the locator that finds the file an icon name stands for (the
     /// Icon Theme Specification), asked only when a toast has an icon; nil
@@ -68,12 +73,21 @@ public final class ToastRenderer {
     /// image (`content.image`) always counts as one.
     public func geometry(for content: ToastContent, style: ToastStyle) -> ToastGeometry {
         diagnostics.removeAll()
+        return measureCard(content, style: style).geometry
+    }
+
+    /// `geometry(for:style:)` without clearing the diagnostics, with the
+    /// title `titleReserve` surface pixels narrower than the text column
+    /// (a center entry's age and ×), and the title's height.
+    func measureCard(_ content: ToastContent, style: ToastStyle,
+                     titleReserve: Int = 0) -> (geometry: ToastGeometry, titleHeight: Int) {
         let hasIcon = hasIcon(content, style: style)
-        let heights = layOutText(content, style: style, hasIcon: hasIcon, bodyLimit: nil)
-        return ToastGeometry(titleHeight: heights.title, naturalBodyHeight: heights.body,
-                             hasIcon: hasIcon, style: style,
-                             buttons: measureButtons(content.buttons, style: style),
-                             hasProgress: content.progress != nil, hasReplyField: content.reply != nil)
+        let heights = layOutText(content, style: style, hasIcon: hasIcon, bodyLimit: nil, titleReserve: titleReserve)
+        let geometry = ToastGeometry(titleHeight: heights.title, naturalBodyHeight: heights.body,
+                                     hasIcon: hasIcon, style: style,
+                                     buttons: measureButtons(content.buttons, style: style),
+                                     hasProgress: content.progress != nil, hasReplyField: content.reply != nil)
+        return (geometry, heights.title)
     }
 
     /// Draws the whole card into `target`, which should be
@@ -99,24 +113,33 @@ public final class ToastRenderer {
         diagnostics.removeAll()
         paint(into: target, scale: scale, opacity: opacity, caller: "draw", shape: "card",
               width: style.width, height: geometry.height) { cairo in
-            paintCard(cairo, style: style, height: geometry.height)
-            let icon = icon(for: content, style: style, scale: scale)
-            if let icon {
-                let box = CardPlacement.iconBox(style: style, scale: scale)
-                paintIcon(icon, cairo, boxX: box.x, boxY: box.y, style: style, scale: scale)
-            }
-            // Image-data always has its room, as measured (it can fail
-            // here only if Cairo runs out of memory).
-            let hasIcon = icon != nil || (content.image != nil && style.iconSize > 0)
-            paintText(content, cairo, style: style, geometry: geometry, hasIcon: hasIcon)
-            if let progress = content.progress, let y = geometry.progressBarY {
-                paintProgressBar(progress, cairo, style: style, y: y)
-            }
-            paintButtons(content.buttons, cairo, style: style, boxes: geometry.buttons,
-                         highlight: highlight)
-            if let field = content.reply, let box = geometry.replyField {
-                paintReplyField(field, cairo, style: style, box: box)
-            }
+            paintCardContents(content, cairo, style: style, geometry: geometry, scale: scale, highlight: highlight)
+        }
+    }
+
+    /// The whole card, as `draw` paints it, with the title `titleReserve`
+    /// surface pixels narrower (see `measureCard`).
+    func paintCardContents(_ content: ToastContent, _ cairo: OpaquePointer, style: ToastStyle,
+                           geometry: ToastGeometry, scale: Double, highlight: ButtonHighlight,
+                           titleReserve: Int = 0) {
+        paintCard(cairo, style: style, height: geometry.height)
+        let icon = icon(for: content, style: style, scale: scale)
+        if let icon {
+            let box = CardPlacement.iconBox(style: style, scale: scale)
+            paintIcon(icon, cairo, boxX: box.x, boxY: box.y, style: style, scale: scale)
+        }
+        // Image-data always has its room, as measured (it can fail
+        // here only if Cairo runs out of memory).
+        let hasIcon = icon != nil || (content.image != nil && style.iconSize > 0)
+        paintText(content, cairo, style: style, geometry: geometry, hasIcon: hasIcon,
+                  titleReserve: titleReserve)
+        if let progress = content.progress, let y = geometry.progressBarY {
+            paintProgressBar(progress, cairo, style: style, y: y)
+        }
+        paintButtons(content.buttons, cairo, style: style, boxes: geometry.buttons,
+                     highlight: highlight)
+        if let field = content.reply, let box = geometry.replyField {
+            paintReplyField(field, cairo, style: style, box: box)
         }
     }
 
@@ -251,8 +274,9 @@ public final class ToastRenderer {
     }
 
     private func paintText(_ content: ToastContent, _ cairo: OpaquePointer, style: ToastStyle,
-                           geometry: ToastGeometry, hasIcon: Bool) {
-        let heights = layOutText(content, style: style, hasIcon: hasIcon, bodyLimit: geometry.bodyHeight)
+                           geometry: ToastGeometry, hasIcon: Bool, titleReserve: Int) {
+        let heights = layOutText(content, style: style, hasIcon: hasIcon, bodyLimit: geometry.bodyHeight,
+                                 titleReserve: titleReserve)
         let origin = CardPlacement.textOrigin(style: style, hasIcon: hasIcon)
         // On whole buffer pixels, like the rest of the card.
         let left = snap(Double(origin.x))
@@ -287,17 +311,18 @@ public final class ToastRenderer {
 
     // MARK: - Shared by measuring and drawing
 
-    /// Lays out the title and body (with `bodyLimit` surface pixels, or
-    /// none) and returns their heights in surface pixels; the body's is 0
-    /// when it is empty.
+    /// Lays out the title (`titleReserve` narrower than the column) and
+    /// body (with `bodyLimit` surface pixels, or none) and returns their
+    /// heights in surface pixels; the body's is 0 when it is empty.
     private func layOutText(_ content: ToastContent, style: ToastStyle, hasIcon: Bool,
-                            bodyLimit: Int?) -> (title: Int, body: Int) {
+                            bodyLimit: Int?, titleReserve: Int) -> (title: Int, body: Int) {
         let width = style.textWidth(hasIcon: hasIcon)
+        let titleWidth = max(1, width - titleReserve)
         title.setFont(style.titleFont)
-        title.setWidth(width)
+        title.setWidth(titleWidth)
         title.setAlignment(style.textAlignment)
         // The spec makes the summary plain text, whatever the body is.
-        note(title.setText(VisibleText.title(content.title, width: width), format: .plain), in: "title")
+        note(title.setText(VisibleText.title(content.title, width: titleWidth), format: .plain), in: "title")
         guard !content.body.isEmpty else { return (title.height, 0) }
         body.setFont(style.bodyFont)
         body.setWidth(width)

@@ -1,0 +1,20 @@
+/// What a group header of the notification center shows.
+public struct CenterHeaderContent: Equatable, Sendable {
+    public var appName: String
+    /// An icon name or path, as a toast's `iconPath`; nil = none.
+    public var iconPath: String?
+    /// How many entries the group has.
+    public var count: Int
+    /// Folded groups show only their header (▸); open ones their entries (▾).
+    public var isFolded: Bool
+
+    public init(appName: String, iconPath: String? = nil, count: Int, isFolded: Bool = false) {
+        self.appName = appName
+        self.iconPath = iconPath
+        self.count = count
+        self.isFolded = isFolded
+    }
+
+    /// The badge's text: the count, "999+" past that (a badge stays small).
+    public var countText: String { count > 999 ? "999+" : String(max(0, count)) }
+}
