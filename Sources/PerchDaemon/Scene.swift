@@ -31,6 +31,8 @@ final class Scene {
     /// The "+N more" marker of each stack that shows one, on each of its
     /// lane's stages.
     private var markers: [StageKey: MarkerView] = [:]
+    /// The notification center's panel (nothing on screen until opened).
+    private let center: CenterPanel
 
     var onInput: ((SceneInput) -> Void)? {
         get { router.onInput }
@@ -39,6 +41,8 @@ final class Scene {
     /// Asks the owner to bring the board up to date and call `present`,
     /// later in this loop turn: never expected to present inside the call.
     var onNeedsRefresh: (() -> Void)?
+    /// The center's panel asks to be closed (Escape on it, or its output went).
+    var onCenterCloseRequested: (() -> Void)?
 
     /// The time of the frame the coming `present` answers: the latest
     /// callback's own timestamp, on CLOCK_MONOTONIC; nil when none fired
@@ -54,6 +58,7 @@ final class Scene {
         stages = StageSet(connection: connection, placement: Scene.placement(for: look))
         painter = ToastPainter(style: look.style)
         router = InputRouter(views: views, stages: stages, toastWidth: look.style.width)
+        center = CenterPanel(connection: connection, renderer: painter.renderer, style: look.style)
 
         stages.onConfigure = { [unowned self] key in
             // A new width matters to banners, which span the stage; toasts
@@ -71,9 +76,15 @@ final class Scene {
         router.onCursor = { [unowned self] shape in self.connection.setCursorShape(shape) }
 
         connection.onOutputsChanged = { [unowned self] in self.stages.outputsChanged() }
-        connection.onPointerEvent = { [unowned self] event in self.router.pointer(event) }
+        center.onNeedsRefresh = { [unowned self] in self.onNeedsRefresh?() }
+        center.onCloseRequested = { [unowned self] in self.onCenterCloseRequested?() }
+        connection.onPointerEvent = { [unowned self] event in
+            if !self.center.handles(event, at: MonotonicClock.now()) { self.router.pointer(event) }
+        }
         connection.onTouchEvent = { [unowned self] event in self.router.touch(event) }
-        connection.onKeyEvent = { [unowned self] event in self.router.key(event) }
+        connection.onKeyEvent = { [unowned self] event in
+            if !self.center.handles(event) { self.router.key(event) }
+        }
     }
 
     private static func placement(for look: SceneLook) -> StageSet.Placement {
@@ -90,6 +101,7 @@ final class Scene {
         look = newLook
         if newLook.style != old.style {
             painter.style = newLook.style
+            center.setStyle(newLook.style)
             router.toastWidth = newLook.style.width
             for marker in markers.values { marker.count = 0 }
         }
@@ -102,6 +114,20 @@ final class Scene {
         stages.move(to: Scene.placement(for: newLook))
         onNeedsRefresh?()
     }
+
+    // MARK: The center
+
+    /// Opens or closes the center's panel (it slides).
+    func setCenterOpen(_ open: Bool, at now: Instant) {
+        center.setOpen(open, at: now)
+    }
+
+    /// What the open center lists, with each entry's age in words.
+    func setCenterContent(_ content: CenterContent, ages: [UInt32: String]) {
+        center.setContent(content, ages: ages)
+    }
+
+    var isCenterOpen: Bool { center.isOpen }
 
     // MARK: Content
 
@@ -210,6 +236,7 @@ final class Scene {
             }
         }
         if committed { router.positionsCommitted() }
+        center.present(at: now)
     }
 
     /// A new stage waits a round trip for the compositor's first configure

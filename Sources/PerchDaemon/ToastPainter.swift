@@ -10,7 +10,7 @@ import PerchWayland
 /// at each alpha. Knows nothing of stages or frames; the scene says what
 /// to draw and when.
 final class ToastPainter {
-    private let renderer = ToastRenderer()
+    let renderer = ToastRenderer()
 
     /// Where icon names are looked up (see `ToastRenderer.iconLocator`).
     var iconLocator: (() -> IconLocator)? {

@@ -19,6 +19,9 @@ public enum PointerEvent: Equatable, Sendable {
     case motion(x: Double, y: Double)
     /// A Linux button code (BTN_LEFT 0x110…), pressed or released.
     case button(UInt32, pressed: Bool)
+    /// The wheel or a touchpad scrolled vertically by this many surface
+    /// pixels (positive: down, as wl_pointer.axis counts).
+    case scroll(Double)
 }
 
 /// The cursor Perch asks for over its surfaces (wp_cursor_shape_v1).
@@ -116,7 +119,10 @@ nonisolated(unsafe) private let pointerListener: UnsafeMutablePointer<wl_pointer
             if state == WL_POINTER_BUTTON_STATE_PRESSED.rawValue { pointer(data)?.onSerial?(serial) }
             pointer(data)?.deliver(.button(button, pressed: state == WL_POINTER_BUTTON_STATE_PRESSED.rawValue))
         },
-        axis: { _, _, _, _, _ in },
+        axis: { data, _, _, axis, value in
+            guard axis == WL_POINTER_AXIS_VERTICAL_SCROLL.rawValue else { return }
+            pointer(data)?.deliver(.scroll(wl_fixed_to_double(value)))
+        },
         frame: { _, _ in },
         axis_source: { _, _, _ in },
         axis_stop: { _, _, _, _ in },

@@ -62,8 +62,12 @@ public final class StageSurface {
     /// - Parameters:
     ///   - output: the output to show on; nil lets the compositor choose
     ///     (the focused one).
+    /// - Parameters:
+    ///   - acceptsInput: the whole surface takes pointer and touch input
+    ///   (the center's panel); a stack's stage takes none, so that clicks
+    ///   between toasts reach the windows below.
     public init(connection: WaylandConnection, output: Output?, placement: Placement, margins: Margins,
-                layer shellLayer: ShellLayer = .overlay) {
+                layer shellLayer: ShellLayer = .overlay, acceptsInput: Bool = false) {
         let layer: UInt32 = switch shellLayer {
         case .background: ZWLR_LAYER_SHELL_V1_LAYER_BACKGROUND.rawValue
         case .bottom: ZWLR_LAYER_SHELL_V1_LAYER_BOTTOM.rawValue
@@ -105,9 +109,11 @@ public final class StageSurface {
         zwlr_layer_surface_v1_set_keyboard_interactivity(
             layerSurface, ZWLR_LAYER_SURFACE_V1_KEYBOARD_INTERACTIVITY_NONE.rawValue)
 
-        let region = wl_compositor_create_region(connection.compositor)
-        wl_surface_set_input_region(surface, region)
-        wl_region_destroy(region)
+        if !acceptsInput {
+            let region = wl_compositor_create_region(connection.compositor)
+            wl_surface_set_input_region(surface, region)
+            wl_region_destroy(region)
+        }
         if let viewporter = connection.viewporter {
             viewport = wp_viewporter_get_viewport(viewporter, surface)
             if let manager = connection.fractionalScaleManager {

@@ -45,13 +45,15 @@ enum Step: Equatable {
     case release(Button)
     /// Wait, after making sure everything sent so far was handled.
     case sleep(seconds: Double)
+    /// Turn the wheel by this many notches (positive: down), one frame each.
+    case wheel(notches: Int)
 }
 
 struct UsageError: Error, CustomStringConvertible {
     let description: String
 }
 
-/// Parses `move X Y`, `click B`, `press B`, `release B` and `sleep S` steps
+/// Parses `move X Y`, `click B`, `press B`, `release B`, `wheel N` and `sleep S` steps
 /// from a flat list of words (command-line arguments or one stdin line).
 func parseSteps(_ words: [String]) throws(UsageError) -> [Step] {
     var steps: [Step] = []
@@ -89,6 +91,12 @@ func parseSteps(_ words: [String]) throws(UsageError) -> [Step] {
         case "click": steps.append(.click(try button(of: command)))
         case "press": steps.append(.press(try button(of: command)))
         case "release": steps.append(.release(try button(of: command)))
+        case "wheel":
+            let word = try operand(of: command, "a number of notches")
+            guard let notches = Int(word), notches != 0, abs(notches) <= 100 else {
+                throw UsageError(description: "`wheel`: notches must be a non-zero integer up to 100, got \"\(word)\"")
+            }
+            steps.append(.wheel(notches: notches))
         case "sleep":
             let word = try operand(of: command, "a duration in seconds")
             guard let seconds = Double(word), seconds >= 0, seconds.isFinite else {
@@ -96,7 +104,7 @@ func parseSteps(_ words: [String]) throws(UsageError) -> [Step] {
             }
             steps.append(.sleep(seconds: seconds))
         default:
-            throw UsageError(description: "unknown command \"\(command)\" (move, click, press, release, sleep)")
+            throw UsageError(description: "unknown command \"\(command)\" (move, click, press, release, wheel, sleep)")
         }
     }
     return steps
@@ -155,6 +163,7 @@ let usage = """
       click BUTTON     press and release (left, right, middle, or a code)
       press BUTTON     press only
       release BUTTON   release only
+      wheel N          turn the wheel N notches (negative: up), one frame each
       sleep SECONDS    wait (after the compositor has handled what came before)
 
     Options:

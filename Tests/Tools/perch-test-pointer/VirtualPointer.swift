@@ -26,6 +26,18 @@ final class VirtualPointer {
         zwlr_virtual_pointer_v1_frame(proxy)
     }
 
+    /// One wheel notch per frame, as a mouse sends them: axis_source wheel,
+    /// axis_discrete (15 px, one step), frame.
+    func wheel(notches: Int) {
+        let step: Int32 = notches > 0 ? 1 : -1
+        for _ in 0..<abs(notches) {
+            zwlr_virtual_pointer_v1_axis_source(proxy, WL_POINTER_AXIS_SOURCE_WHEEL.rawValue)
+            zwlr_virtual_pointer_v1_axis_discrete(proxy, Self.now(), WL_POINTER_AXIS_VERTICAL_SCROLL.rawValue,
+                                                  wl_fixed_from_double(15 * Double(step)), step)
+            zwlr_virtual_pointer_v1_frame(proxy)
+        }
+    }
+
     /// Corresponds to `zwlr_virtual_pointer_v1_button` then `frame`.
     func button(_ button: Button, pressed: Bool) {
         let state = pressed ? WL_POINTER_BUTTON_STATE_PRESSED : WL_POINTER_BUTTON_STATE_RELEASED

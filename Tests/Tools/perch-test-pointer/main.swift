@@ -46,6 +46,8 @@ func perform(_ steps: [Step], pointer: VirtualPointer, connection: Connection,
             pointer.button(button, pressed: true)
         case .release(let button):
             pointer.button(button, pressed: false)
+        case .wheel(let notches):
+            pointer.wheel(notches: notches)
         case .sleep(let seconds):
             // Only requests the compositor has handled count as "happened
             // before the pause".

@@ -1,0 +1,312 @@
+import PerchCore
+import PerchPlatform
+import PerchRender
+import PerchWayland
+
+/// The notification center on screen: a layer surface on the top layer
+/// along the right edge (full height less the margins), sliding in from
+/// that edge, paced by its frame callbacks like the toasts.
+///
+/// What it shows is the service's `CenterContent` (the notifications on
+/// screen and the history, grouped by app), laid out by `CenterLayout`
+/// and scrolled by `CenterScroll`. Every piece — the background, the top
+/// bar, each header and entry — is rendered once into its own image, kept
+/// while its content and the scale stay; a frame composes the visible
+/// ones into the panel's buffer (`PanelCompositor`), so scrolling costs
+/// copies, not text layout. The slide moves the panel's one subsurface.
+final class CenterPanel {
+    private let connection: WaylandConnection
+    private let renderer: ToastRenderer
+    private var style: ToastStyle
+    private let center = CenterStyle()
+    private var metrics: CenterMetrics {
+        var metrics = CenterMetrics()
+        metrics.headerHeight = center.headerHeight
+        return metrics
+    }
+
+    /// Whether the center is open (or opening); false while it slides out.
+    private(set) var isOpen = false
+    private var stage: StageSurface?
+    private var canvas: ToastSurface?
+    private var content = CenterContent(live: [], history: [])
+    private var ages: [UInt32: String] = [:]
+    private var heights: [UInt32: Int] = [:]
+    private var layout: CenterLayout?
+    private var scroll = CenterScroll(maxOffset: 0)
+    /// Pieces rendered once, by what they show, at `piecesScale`.
+    private var pieces: [Piece: (image: PixelImage, key: String)] = [:]
+    private var piecesScale: SurfaceScale?
+    /// The slide: 0 = in place, 1 = off the panel's edge.
+    private var slide = Glide(at: 1)
+    private var needsDraw = true
+    private var pointerOver = false
+
+    static let slideDuration = 0.25
+
+    /// The panel asks to be closed (Escape).
+    var onCloseRequested: (() -> Void)?
+    var onNeedsRefresh: (() -> Void)?
+
+    private enum Piece: Hashable {
+        case background, topBar, empty
+        case header(app: String)
+        case entry(UInt32)
+    }
+
+    init(connection: WaylandConnection, renderer: ToastRenderer, style: ToastStyle) {
+        self.connection = connection
+        self.renderer = renderer
+        self.style = style
+    }
+
+    /// Opens or closes it (sliding), from the service's state.
+    func setOpen(_ open: Bool, at now: Instant) {
+        guard open != isOpen else { return }
+        isOpen = open
+        if open, stage == nil { makeStage() }
+        slide.retarget(to: open ? 0 : 1, at: now, duration: Self.slideDuration)
+        onNeedsRefresh?()
+    }
+
+    /// New content (a notification came, went, was folded…), with each
+    /// entry's age already put in words.
+    func setContent(_ newContent: CenterContent, ages newAges: [UInt32: String]) {
+        guard newContent != content || newAges != ages else { return }
+        content = newContent
+        ages = newAges
+        // Entries whose words changed are measured and drawn again.
+        let ids = Set(newContent.groups.flatMap { $0.entries.map(\.id) })
+        heights = heights.filter { ids.contains($0.key) }
+        layout = nil
+        needsDraw = true
+        onNeedsRefresh?()
+    }
+
+    func setStyle(_ newStyle: ToastStyle) {
+        guard newStyle != style else { return }
+        style = newStyle
+        pieces.removeAll()
+        heights.removeAll()
+        layout = nil
+        needsDraw = true
+    }
+
+    // MARK: Frames
+
+    /// Brings the panel to `now`: slides, scrolls, draws what changed.
+    func present(at now: Instant) {
+        guard let stage else { return }
+        let slideDone = !slide.isMoving(at: now, duration: Self.slideDuration)
+        if !isOpen, slideDone {
+            // Slid out: the surface goes.
+            canvas = nil
+            self.stage = nil
+            pieces.removeAll()
+            return
+        }
+        guard let size = stage.size, !stage.isWaitingForFrame else { return }
+        let canvas = self.canvas ?? ToastSurface(connection: connection, stage: stage)
+        self.canvas = canvas
+        let scale = stage.scale
+        if piecesScale != scale {
+            pieces.removeAll()
+            piecesScale = scale
+            needsDraw = true
+        }
+        let viewport = max(0, size.height - center.topBarHeight)
+        if layout == nil || layout?.viewportHeight != viewport { relayout(width: size.width, viewport: viewport, at: now) }
+        let scrolling = scroll.isAnimating(at: now)
+        if needsDraw || scrolling {
+            draw(on: canvas, size: size, scale: scale, at: now)
+            needsDraw = false
+        }
+        let x = Int((slide.value(at: now, duration: Self.slideDuration) * Double(size.width)).rounded())
+        canvas.setPosition(x: x, y: 0)
+        if !slideDone || scrolling { stage.requestFrame() }
+        stage.commit()
+    }
+
+    private func makeStage() {
+        let stage = StageSurface(connection: connection, output: nil, placement: .column(.topRight, width: center.width),
+                                 margins: Margins(all: 10), layer: .top, acceptsInput: true)
+        stage.onConfigure = { [unowned self] in
+            self.layout = nil
+            self.needsDraw = true
+            self.onNeedsRefresh?()
+        }
+        stage.onFrame = { [unowned self] _ in self.onNeedsRefresh?() }
+        stage.onScaleChanged = { [unowned self] in self.onNeedsRefresh?() }
+        stage.onClosed = { [unowned self] in
+            // The compositor took it away (its output went): made again on
+            // the next open.
+            self.canvas = nil
+            self.stage = nil
+            self.isOpen = false
+            self.onCloseRequested?()
+        }
+        stage.allowKeyboardFocus()
+        self.stage = stage
+        connection.flush()
+    }
+
+    /// Measures what is not measured and lays the list out.
+    private func relayout(width: Int, viewport: Int, at now: Instant) {
+        for group in content.groups where !group.isFolded {
+            for entry in group.entries where heights[entry.id] == nil {
+                heights[entry.id] = entryGeometry(entry).height
+            }
+        }
+        let layout = CenterLayout(content: content, heights: heights, metrics: metrics, viewportHeight: viewport)
+        self.layout = layout
+        scroll.setMaxOffset(layout.maxOffset, at: now)
+    }
+
+    private func entryGeometry(_ entry: CenterEntry) -> CenterEntryGeometry {
+        renderer.centerEntryGeometry(for: entry.notification.content, age: ages[entry.id] ?? "",
+                                     width: center.innerWidth, style: style, center: center)
+    }
+
+    // MARK: Drawing
+
+    private func draw(on canvas: ToastSurface, size: (width: Int, height: Int), scale: SurfaceScale, at now: Instant) {
+        let backing = scale.backing(width: size.width, height: size.height)
+        let buffer: ShmBuffer
+        do {
+            buffer = try canvas.freeBuffer(width: backing.bufferWidth, height: backing.bufferHeight)
+        } catch {
+            return Log.error("cannot allocate a buffer for the center: \(error)")
+        }
+        let factor = scale.factor
+        func px(_ n: Int) -> Int { Int((Double(n) * factor).rounded()) }
+        var layers: [PanelCompositor.Layer] = []
+        if let background = piece(.background, key: "\(size.width)x\(size.height)", width: size.width,
+                                  height: size.height, scale: factor, draw: { target in
+            self.renderer.drawCenterBackground(width: size.width, height: size.height, style: self.style,
+                                               center: self.center, into: target, scale: factor)
+        }) {
+            layers.append(.init(image: background, x: 0, y: 0, clipped: false))
+        }
+        let inner = center.innerWidth
+        let bar = renderer.centerTopBarGeometry(width: inner, style: style, center: center)
+        if let image = piece(.topBar, key: "", width: inner, height: bar.height, scale: factor, draw: { target in
+            self.renderer.drawCenterTopBar(doNotDisturb: false, style: self.style, center: self.center,
+                                           geometry: bar, into: target, scale: factor)
+        }) {
+            layers.append(.init(image: image, x: px(center.padding), y: px(center.padding / 2), clipped: false))
+        }
+        let listTop = center.topBarHeight
+        if content.isEmpty {
+            if let image = piece(.empty, key: "", width: inner, height: center.emptyHeight, scale: factor, draw: { target in
+                self.renderer.drawCenterEmpty(width: inner, height: self.center.emptyHeight, style: self.style,
+                                              center: self.center, into: target, scale: factor)
+            }) {
+                layers.append(.init(image: image, x: px(center.padding), y: px(listTop), clipped: true))
+            }
+        } else if let layout {
+            let offset = scroll.offset(at: now)
+            for index in layout.visibleRows(offset: offset) {
+                let row = layout.rows[index]
+                let y = px(listTop + row.panelY(offset: offset))
+                switch row.kind {
+                case .header(let groupIndex):
+                    let group = content.groups[groupIndex]
+                    let header = CenterHeaderContent(appName: group.app.isEmpty ? "Other" : group.app,
+                                                     iconPath: group.iconPath, count: group.count,
+                                                     isFolded: group.isFolded)
+                    let geometry = renderer.centerHeaderGeometry(for: header, width: inner, style: style, center: center)
+                    let key = "\(header.appName)|\(header.count)|\(header.isFolded)|\(header.iconPath ?? "")"
+                    if let image = piece(.header(app: group.app), key: key, width: inner, height: geometry.height,
+                                         scale: factor, draw: { target in
+                        self.renderer.drawCenterHeader(header, style: self.style, center: self.center,
+                                                       geometry: geometry, into: target, scale: factor)
+                    }) {
+                        layers.append(.init(image: image, x: px(center.padding), y: y, clipped: true))
+                    }
+                case .entry(let id, let groupIndex):
+                    guard let entry = content.groups[groupIndex].entries.first(where: { $0.id == id }) else { continue }
+                    let age = ages[id] ?? ""
+                    let key = "\(age)|\(entry.isLive)|\(entry.notification.title)|\(entry.notification.body)"
+                    let geometry = entryGeometry(entry)
+                    if let image = piece(.entry(id), key: key, width: inner, height: geometry.height, scale: factor,
+                                         draw: { target in
+                        self.renderer.drawCenterEntry(entry.notification.content, age: age, style: self.style,
+                                                      center: self.center, geometry: geometry, into: target,
+                                                      scale: factor)
+                    }) {
+                        layers.append(.init(image: image, x: px(center.padding), y: y, clipped: true))
+                    }
+                }
+            }
+        }
+        let target = PixelTarget(base: buffer.pixels, width: buffer.width, height: buffer.height, stride: buffer.stride)
+        PanelCompositor.compose(layers, listTop: px(listTop), into: target)
+        for problem in renderer.diagnostics { Log.warning(problem) }
+        canvas.present(buffer, scale: scale, width: backing.surfaceWidth, height: backing.surfaceHeight)
+    }
+
+    /// A piece's image, drawn now if it shows something else than `key`
+    /// (or is not drawn yet); nil when it is empty.
+    private func piece(_ piece: Piece, key: String, width: Int, height: Int, scale: Double,
+                       draw: (PixelTarget) -> Void) -> PixelTarget? {
+        let w = Int((Double(width) * scale).rounded()), h = Int((Double(height) * scale).rounded())
+        guard w > 0, h > 0 else { return nil }
+        if let kept = pieces[piece], kept.key == key, kept.image.width == w, kept.image.height == h {
+            return kept.image.target
+        }
+        let image = PixelImage(width: w, height: h)
+        draw(image.target)
+        pieces[piece] = (image, key)
+        return image.target
+    }
+
+    // MARK: Input
+
+    /// Takes the pointer events that are the panel's; false for the rest.
+    func handles(_ event: PointerEvent, at now: Instant) -> Bool {
+        switch event {
+        case .enter(let surface, _, _):
+            pointerOver = isPanel(surface)
+            return pointerOver
+        case .leave(let surface):
+            guard isPanel(surface) else { return false }
+            pointerOver = false
+            return true
+        case .scroll(let pixels):
+            guard pointerOver else { return false }
+            scroll.scroll(by: pixels * CenterScroll.notch / Self.pixelsPerNotch, animated: true, at: now)
+            onNeedsRefresh?()
+            return true
+        case .motion, .button:
+            return pointerOver
+        }
+    }
+
+    /// wl_pointer.axis reports a wheel notch as 15 surface pixels (wlroots,
+    /// libinput); the panel scrolls `CenterScroll.notch` for it.
+    static let pixelsPerNotch = 15.0
+
+    /// Whether the panel has the keyboard (a click on it gives it).
+    private var keyboardFocused = false
+
+    /// Takes the keyboard events that are the panel's: Escape closes it.
+    func handles(_ event: KeyEvent) -> Bool {
+        switch event {
+        case .focus(let surface):
+            keyboardFocused = isPanel(surface)
+            return keyboardFocused
+        case .focusLost:
+            defer { keyboardFocused = false }
+            return keyboardFocused
+        case .press(let key):
+            guard keyboardFocused else { return false }
+            if key == .escape { onCloseRequested?() }
+            return true
+        }
+    }
+
+    private func isPanel(_ surface: SurfaceHandle) -> Bool {
+        surface == stage?.handle || surface == canvas?.handle
+    }
+
+}

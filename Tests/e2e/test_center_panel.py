@@ -1,0 +1,74 @@
+"""The notification center on screen: what expired is listed, grouped by
+app, in a tall panel at the right edge that slides in; the wheel scrolls
+it; closing it takes it away."""
+
+import time
+
+from harness import ALL, BG, CARD_FILL, SCREEN_H, SCREEN_W, check, is_bg, poll, roughly, test
+from pointer import pointer
+
+COMPOSITORS = ALL
+
+PANEL_W = 360
+MARGIN = 10
+PANEL_LEFT = SCREEN_W - MARGIN - PANEL_W     # 910
+PANEL_RIGHT = SCREEN_W - MARGIN - 1          # 1269
+
+
+def panel_shown(img):
+    """The panel at rest: its fill from x 910 to 1269 and y 10 to 709 (a
+    column well below the list), the background beside it."""
+    x = PANEL_LEFT + PANEL_W // 2
+    return (roughly(img.pixel(x, SCREEN_H - MARGIN - 20), CARD_FILL, tol=10)
+            and roughly(img.pixel(PANEL_LEFT + 20, SCREEN_H // 2 + 200), CARD_FILL, tol=10)
+            and is_bg(img.pixel(PANEL_LEFT - 5, SCREEN_H // 2))
+            and not is_bg(img.pixel(PANEL_RIGHT - 3, SCREEN_H // 2)))
+
+
+def text_rows(img, x0=PANEL_LEFT + 20, x1=PANEL_LEFT + 200):
+    """The rows of the panel that have light (text) pixels: a fingerprint
+    of where its lines are."""
+    rows = []
+    for y in range(MARGIN, SCREEN_H - MARGIN):
+        if any(min(img.pixel(x, y)) >= 180 for x in range(x0, x1, 2)):
+            rows.append(y)
+    return rows
+
+
+@test
+def center_lists_what_expired_grouped_by_app_scrolls_and_closes(t):
+    p = t.start_perch()
+    for i in range(14):
+        p.post("Message %d" % i, "from app %s" % "AB"[i % 2], timeout=0.5, app="App%s" % "AB"[i % 2])
+    gone, _ = poll(lambda: p.list() == [], 12.0, 0.2)
+    check(gone, "the notifications should expire: %s" % p.list())
+    out = p.ctl_ok("center", "open").strip()
+    check(out == "open", "`perchctl center open` should print open, printed %r" % out)
+    shown, _ = poll(lambda: panel_shown(t.screenshot()), 3.0, 0.1)
+    check(shown, "a tall panel should be at rest along the right edge (x %d..%d)" % (PANEL_LEFT, PANEL_RIGHT))
+    before = text_rows(t.shots[-1][1])
+    check(len(before) > 100, "the panel should list the entries (text on many rows): %d rows" % len(before))
+    # Groups by app: both app names are drawn (their headers), and the top
+    # bar says what it is. Checked as text rows near the top: the header
+    # of the newest group sits right under the bar.
+    check(any(50 <= y <= 90 for y in before), "the first group header should be under the top bar: %s" % before[:10])
+    pointer(t.sway(), t.bindir, "sleep", "0.3", "move", PANEL_LEFT + 150, SCREEN_H // 2, "sleep", "0.1",
+            "wheel", "5", "sleep", "0.5")
+    after = text_rows(t.screenshot())
+    check(after != before, "the wheel should scroll the list (its text moved)")
+    out = p.ctl_ok("center", "close").strip()
+    check(out == "closed", "`perchctl center close` should print closed, printed %r" % out)
+    closed, _ = poll(lambda: is_bg(t.screenshot().pixel(PANEL_LEFT + PANEL_W // 2, SCREEN_H // 2 + 200)), 3.0, 0.1)
+    check(closed, "the panel should slide away after center close")
+
+
+@test
+def an_empty_center_says_so(t):
+    p = t.start_perch()
+    p.ctl_ok("center", "toggle")
+    shown, _ = poll(lambda: panel_shown(t.screenshot()), 3.0, 0.1)
+    check(shown, "the panel should open even with nothing to list")
+    rows = text_rows(t.shots[-1][1], PANEL_LEFT + 60, PANEL_LEFT + 300)
+    check(rows and all(y < 200 for y in rows), "an empty panel shows its bar and 'No notifications' near the top: %s"
+          % rows[:5])
+    p.ctl_ok("center", "toggle")
