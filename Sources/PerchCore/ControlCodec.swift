@@ -1,6 +1,6 @@
 extension ControlProtocol {
     public static let methods = ["notify", "dismiss", "list", "invoke", "reply", "subscribe", "history", "restore",
-                                 "mode", "status", "version", "reload"]
+                                 "mode", "status", "version", "reload", "center"]
 
     /// Decodes one request line (without its newline).
     public static func decode(line: some Collection<UInt8>) -> ControlEnvelope {
@@ -74,6 +74,8 @@ extension ControlProtocol {
             request = .version
         case "reload":
             request = .reload
+        case "center":
+            request = .center(try decodeCenter(params))
         default:
             throw ControlError(.methodNotFound,
                                "unknown method \"\(method)\"; known: \(methods.joined(separator: ", "))")
@@ -144,6 +146,17 @@ extension ControlProtocol {
         default:
             throw ControlError(.invalidParams,
                                "dismiss: give one of \"id\": N, \"last\": true, \"all\": true, \"group\": N")
+        }
+    }
+
+    private static func decodeCenter(_ params: Params) throws(ControlError) -> CenterChange? {
+        guard let action = try params.string("action") else { return nil }
+        switch action {
+        case "open": return .open
+        case "close": return .close
+        case "toggle": return .toggle
+        default:
+            throw ControlError(.invalidParams, "center: \"action\" must be open, close or toggle, not \"\(action)\"")
         }
     }
 

@@ -123,6 +123,8 @@ public enum ControlRequest: Equatable, Sendable {
     case version
     /// Reads the config again.
     case reload
+    /// Opens, closes or toggles the notification center; nil only asks.
+    case center(CenterChange?)
 }
 
 /// Something that happened to a notification, as subscribers and the

@@ -7,7 +7,7 @@ extension ControlProtocol {
 
 /// The control methods, by their names on the wire.
 public enum ControlMethod: String, CaseIterable, Sendable {
-    case notify, dismiss, list, invoke, reply, subscribe, history, restore, mode, status, version, reload
+    case notify, dismiss, list, invoke, reply, subscribe, history, restore, mode, status, version, reload, center
 }
 
 extension ControlRequest {
@@ -26,6 +26,7 @@ extension ControlRequest {
         case .status: .status
         case .version: .version
         case .reload: .reload
+        case .center: .center
         }
     }
 }
@@ -46,6 +47,7 @@ public enum ControlReply: Equatable, Sendable {
     case status(StatusReply)
     case version(VersionReply)
     case reload(ReloadReply)
+    case center(CenterReply)
 
     public var method: ControlMethod {
         switch self {
@@ -61,6 +63,7 @@ public enum ControlReply: Equatable, Sendable {
         case .status: .status
         case .version: .version
         case .reload: .reload
+        case .center: .center
         }
     }
 
@@ -78,6 +81,7 @@ public enum ControlReply: Equatable, Sendable {
         case .status(let body): body
         case .version(let body): body
         case .reload(let body): body
+        case .center(let body): body
         }
     }
 
@@ -100,6 +104,7 @@ public enum ControlReply: Equatable, Sendable {
         case .status: self = .status(try StatusReply(json: json, for: method))
         case .version: self = .version(try VersionReply(json: json, for: method))
         case .reload: self = .reload(try ReloadReply(json: json, for: method))
+        case .center: self = .center(try CenterReply(json: json, for: method))
         }
     }
 }

@@ -5,6 +5,9 @@ public enum ControlEvent: Equatable, Sendable {
     case notification(NotificationEvent)
     /// The set of active modes changed; sorted names.
     case modes([String])
+    /// The notification center opened (`center-opened`) or closed
+    /// (`center-closed`).
+    case center(open: Bool)
     /// An event this version does not know, kept whole. Newer daemons may
     /// add events, and a client waiting for one it knows skips the rest.
     case unknown(JSONObject)
@@ -28,6 +31,8 @@ public enum ControlEvent: Equatable, Sendable {
                 self = .notification(.dismissed(try reader.notification("notification"),
                                                 reason: try reader.choice("reason", of: DismissReason.self)))
             case "modes": self = .modes(try reader.strings("modes"))
+            case Self.centerOpened: self = .center(open: true)
+            case Self.centerClosed: self = .center(open: false)
             default: self = .unknown(object)
             }
         } catch {
@@ -40,7 +45,11 @@ public enum ControlEvent: Equatable, Sendable {
         switch self {
         case .notification(let event): ControlProtocol.encodeEvent(event)
         case .modes(let modes): JSON.serialize(["event": "modes", "modes": .array(modes.map { .string($0) })])
+        case .center(let open): JSON.serialize(["event": .string(open ? Self.centerOpened : Self.centerClosed)])
         case .unknown(let object): JSON.serialize(.object(object))
         }
     }
+
+    public static let centerOpened = "center-opened"
+    public static let centerClosed = "center-closed"
 }

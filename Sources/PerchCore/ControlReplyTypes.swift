@@ -337,3 +337,23 @@ public struct ReloadReply: ControlReplyBody {
 
     public var json: JSONValue { ["reloaded": .bool(reloaded), "warnings": .array(warnings.map { .string($0) })] }
 }
+
+/// `center`: `{"open": true|false, "entries": N}`, whether the panel is
+/// open and how many entries it lists (live and history, folded or not).
+public struct CenterReply: ControlReplyBody {
+    public var open: Bool
+    public var entries: Int
+
+    public init(open: Bool, entries: Int) {
+        self.open = open
+        self.entries = entries
+    }
+
+    public init(json: JSONValue) throws(ControlReplyError) {
+        let object = try ControlReplyObject(json, at: "")
+        open = try object.bool("open")
+        entries = try object.count("entries")
+    }
+
+    public var json: JSONValue { ["open": .bool(open), "entries": .number(Double(entries))] }
+}

@@ -65,6 +65,14 @@ public struct History: Equatable, Sendable {
         count > 0 ? storage.popLast() : nil
     }
 
+    /// Takes out the newest entry with this id (the center's dismiss and
+    /// clear), wherever it is; nil when there is none.
+    @discardableResult
+    public mutating func remove(id: UInt32) -> HistoryEntry? {
+        guard let index = storage[head...].lastIndex(where: { $0.notification.id == id }) else { return nil }
+        return storage.remove(at: index)
+    }
+
     public mutating func clear() {
         storage.removeAll()
         head = 0

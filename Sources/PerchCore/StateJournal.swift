@@ -11,6 +11,10 @@ public enum JournalRecord: Equatable, Sendable {
     case gone(id: UInt32, reason: DismissReason, closedAt: Int64)
     /// The latest history entry with this id was taken out (restore).
     case restored(id: UInt32)
+    /// The newest history entry with this id was taken out from the
+    /// center (an entry dismissed there, or a group or all cleared), so it
+    /// stays out after a restart.
+    case forgotten(id: UInt32)
     case modes([String])
 
     public func json() -> JSONValue {
@@ -22,6 +26,8 @@ public enum JournalRecord: Equatable, Sendable {
             ["gone": .number(Double(id)), "reason": .string(reason.rawValue), "closed_at": .number(Double(closedAt))]
         case .restored(let id):
             ["restored": .number(Double(id))]
+        case .forgotten(let id):
+            ["forgotten": .number(Double(id))]
         case .modes(let modes):
             ["modes": .array(modes.map { .string($0) })]
         }
@@ -58,6 +64,8 @@ public enum JournalRecord: Equatable, Sendable {
             self = .gone(id: id, reason: reason, closedAt: Int64(closedAt))
         } else if let id = object.optional("restored") {
             self = .restored(id: try Self.notificationID(id, "restored"))
+        } else if let id = object.optional("forgotten") {
+            self = .forgotten(id: try Self.notificationID(id, "forgotten"))
         } else if let modes = object.optional("modes") {
             guard var names = modes.arrayValue?.compactMap(\.stringValue), names.count == modes.arrayValue?.count
             else {
@@ -66,7 +74,7 @@ public enum JournalRecord: Equatable, Sendable {
             warnings += NotificationLimits.bound(modes: &names).map { "\"modes\": \($0)" }
             self = .modes(names)
         } else {
-            throw StateError("a journal record must have \"live\", \"gone\", \"restored\" or \"modes\"")
+            throw StateError("a journal record must have \"live\", \"gone\", \"restored\", \"forgotten\" or \"modes\"")
         }
         try object.rejectUnread()
     }
@@ -103,7 +111,7 @@ public enum JournalRecord: Equatable, Sendable {
         case .modes(var names):
             warnings = NotificationLimits.bound(modes: &names).map { "modes: \($0)" }
             record = .modes(names)
-        case .gone, .restored:
+        case .gone, .restored, .forgotten:
             break
         }
         return (record.encoded(), warnings)
@@ -126,6 +134,8 @@ extension PersistentState {
             history.append(HistoryEntry(notification: item.notification, reason: reason, closedAt: closedAt))
         case .restored(let id):
             if history.latest?.notification.id == id { _ = history.removeLatest() }
+        case .forgotten(let id):
+            history.remove(id: id)
         case .modes(let names):
             modes = names
         }

@@ -186,6 +186,11 @@ final class ControlServer {
         send(JSON.serialize(["event": "modes", "modes": .array(modes.map { .string($0) })])) { $0.isSubscribed }
     }
 
+    /// Tells subscribers the notification center opened or closed.
+    func broadcast(_ event: ControlEvent) {
+        send(event.line) { $0.isSubscribed }
+    }
+
     /// Sends an event to every subscriber and to `sender` (the client that
     /// posted the notification, if still connected). A client whose
     /// buffer is full because it does not read is dropped.

@@ -40,6 +40,9 @@ extension Daemon {
             return reload().map { .reload($0) }
         case .list:
             return .success(.list(ListReply(service.live)))
+        case .center(let change):
+            if let change { execute(service.setCenter(change, at: now)) }
+            return .success(.center(CenterReply(open: service.isCenterOpen, entries: service.centerContent.count)))
         }
     }
 

@@ -18,6 +18,9 @@ extension Daemon {
                 control.broadcast(event, sender: sender)
             case .modes(let modes):
                 control.broadcastModes(modes)
+            case .center(let open):
+                control.broadcast(.center(open: open))
+                onCenterChanged?(open)
             case .closed(let id, let reason):
                 bus?.emitNotificationClosed(id: id, reason: reason)
             case .actionInvoked(let id, let action):

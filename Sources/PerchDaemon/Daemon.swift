@@ -57,6 +57,10 @@ public final class Daemon {
     var executingUserInput = false
     /// Bounds the wait for activation tokens (see `announceAction`).
     var activationTimer: DeadlineTimer!
+    /// Told when the notification center opens (true) or closes (false),
+    /// from the `.center(open:)` effect, after subscribers were queued
+    /// their event. The hook for the panel; nothing sets it yet.
+    var onCenterChanged: ((Bool) -> Void)?
     let started = MonotonicClock.now()
     var outcome = Outcome.stopped
     let trace = Trace.fromEnvironment()

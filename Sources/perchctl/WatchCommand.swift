@@ -8,7 +8,8 @@ struct WatchCommand: Command {
     static let help = """
         Prints every notification event as a JSON line until interrupted.
               With --waybar, prints one JSON object per change for a waybar custom module
-              (return-type json): text (count), tooltip, class (empty, active or dnd).
+              (return-type json): text (count), tooltip, class (empty, active or dnd;
+              with the notification center open, an array of that and center-open).
         """
     var waybar = false
 
@@ -42,18 +43,35 @@ struct WatchCommand: Command {
 
     private func printWaybar(_ client: ControlClient) throws(CommandFailure) {
         let status = try client.request(.status, as: StatusReply.self).reply
-        print(JSON.serialize(WatchCommand.waybarObject(status: status)))
+        print(JSON.serialize(WatchCommand.waybarObject(status: status, centerOpen: try isCenterOpen(client))))
         fflush(nil)
     }
 
-    /// The object waybar's custom module reads, from a `status` result.
-    static func waybarObject(status: StatusReply) -> JSONValue {
+    /// Whether the notification center is open; a daemon from before the
+    /// center has no `center` method, and so no open center.
+    private func isCenterOpen(_ client: ControlClient) throws(CommandFailure) -> Bool {
+        let outcome: Result<JSONValue, ControlError>
+        do {
+            outcome = try client.call(ControlMethod.center.rawValue)
+        } catch {
+            throw CommandFailure(error.description)
+        }
+        guard case .success(let json) = outcome else { return false }
+        return (try? CenterReply(json: json))?.open ?? false
+    }
+
+    /// The object waybar's custom module reads, from a `status` result
+    /// and whether the center is open. `class` stays one string while the
+    /// center is closed (what earlier versions printed) and becomes
+    /// `[class, "center-open"]` while it is open: waybar takes either, and
+    /// a bar button can style itself by `center-open`.
+    static func waybarObject(status: StatusReply, centerOpen: Bool = false) -> JSONValue {
         let count = status.shown + status.queued
         let dnd = status.doNotDisturb
         var tooltip = "\(count) notification\(count == 1 ? "" : "s")"
         if dnd { tooltip += ", do not disturb" }
         let cls = dnd ? "dnd" : count > 0 ? "active" : "empty"
         return ["text": .string(count > 0 ? String(count) : ""), "tooltip": .string(tooltip),
-                "class": .string(cls), "alt": .string(cls)]
+                "class": centerOpen ? .array([.string(cls), "center-open"]) : .string(cls), "alt": .string(cls)]
     }
 }

@@ -9,7 +9,7 @@ Log.program = "perchctl"
 let commands: [any Command.Type] = [
     PostCommand.self, DismissCommand.self, ListCommand.self, InvokeCommand.self, ReplyCommand.self, HistoryCommand.self,
     RestoreCommand.self, WatchCommand.self, ModeCommand.self, StatusCommand.self, VersionCommand.self,
-    ReloadCommand.self,
+    ReloadCommand.self, CenterCommand.self,
 ]
 
 func usage(_ commands: [any Command.Type]) -> String {

@@ -162,6 +162,7 @@ extension NotificationService {
         let item = LiveNotification(notification: notification,
                                     remaining: board.stackDefaults.timing.displayTime(for: notification),
                                     postedAt: wallClock())
+        postedAt[notification.id] = item.postedAt
         effects.append(.record(.live(item, nextID: nextID)))
     }
 

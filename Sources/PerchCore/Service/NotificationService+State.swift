@@ -2,10 +2,9 @@ extension NotificationService {
     /// Everything worth keeping across a restart, at `now`: history, modes,
     /// what is live with the exact time each has left, the id counter.
     public func snapshot(at now: Instant) -> PersistentState {
-        let postedAt = wallClock()
         let live = board.all.filter { !$0.isLeaving }.map { toast in
             LiveNotification(notification: toast.notification, remaining: toast.timer.remaining(at: now),
-                             postedAt: postedAt)
+                             postedAt: postedAt[toast.id] ?? wallClock())
         }
         return PersistentState(history: history, modes: modes.sorted(), live: live, nextID: nextID)
     }
@@ -31,6 +30,8 @@ extension NotificationService {
                 notification.timeout = 0
             }
             show(notification, overrides: PresentationOverrides(), at: now, into: &effects)
+            // Still dated by its first post (the center words its age).
+            if board.toast(id: notification.id) != nil { postedAt[notification.id] = live.postedAt }
         }
         // A counter at or below a live id would hand that id out twice.
         if let highest = board.all.map(\.id).max(), highest >= nextID, highest < UInt32.max {

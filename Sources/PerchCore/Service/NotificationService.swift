@@ -45,6 +45,16 @@ public struct NotificationService: Sendable {
     var drafts: [UInt32: ReplyDraft] = [:]
     /// The notification whose reply field has the keyboard.
     public internal(set) var replying: UInt32?
+    /// The notification center's panel is open (`setCenter`). The
+    /// service's, not the config's: a reload keeps it.
+    public internal(set) var isCenterOpen = false
+    /// Apps whose groups the center shows folded; kept across reloads and
+    /// for apps that have no entry at the moment.
+    public internal(set) var foldedApps: Set<String> = []
+    /// Unix time in seconds each live notification was posted (or last
+    /// replaced), as its `live` record has it: the center dates live
+    /// entries by it and the snapshot keeps it.
+    var postedAt: [UInt32: Int64] = [:]
     /// Unix time in seconds, for history and records (wall time means the
     /// same after a restart; `Instant` does not).
     let wallClock: @Sendable () -> Int64
@@ -153,6 +163,7 @@ public struct NotificationService: Sendable {
         overrides.removeValue(forKey: notification.id)
         if !synchronousTags.isEmpty { synchronousTags = synchronousTags.filter { $0.value != notification.id } }
         remeasure.remove(notification.id)
+        postedAt.removeValue(forKey: notification.id)
         forgetReplyField(notification.id)
         hook(settings(for: notification).hooks.onDismiss, name: "on-dismiss", notification, reason: reason,
              into: &effects)

@@ -41,6 +41,9 @@ public enum ServiceEffect: Equatable, Sendable {
     case event(NotificationEvent, sender: ClientToken?)
     /// The set of active modes changed (subscribers hear the new set).
     case modes([String])
+    /// The center opened or closed: the scene shows or hides its panel,
+    /// subscribers hear `center-opened` / `center-closed`.
+    case center(open: Bool)
     /// D-Bus NotificationClosed.
     case closed(id: UInt32, reason: DismissReason)
     /// D-Bus ActionInvoked.

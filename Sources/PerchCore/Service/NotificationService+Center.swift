@@ -1,0 +1,99 @@
+/// What `setCenter` does to the notification center's panel.
+public enum CenterChange: Equatable, Sendable {
+    case open, close, toggle
+}
+
+/// The notification center's rules: whether its panel is open, which groups
+/// are folded, and what its controls do. The panel only draws
+/// `centerContent` and calls these.
+///
+/// Toasts while the center is open are shown as usual: nothing here holds
+/// them back. Hiding them (as swaync does) would make a notification that
+/// arrives while the panel is open easy to miss for someone used to mako,
+/// and the panel lists it anyway.
+///
+/// An entry dismissed in the center leaves the center: a live one is
+/// closed as dismissed by the user (reason 2, with its signal, events and
+/// hook, as a click on its toast) and does not stay in history either, so
+/// it does not come back as a history entry under the pointer. A history
+/// entry is taken out of history, with a `forgotten` record so that it
+/// stays out after a restart. Clearing a group or all does the same to
+/// every entry it covers.
+extension NotificationService {
+    /// What the center lists now: the live notifications dated by their
+    /// post, then history, grouped by app with the folded groups folded.
+    public var centerContent: CenterContent {
+        let live = board.all.filter { !$0.isLeaving }.map { toast in
+            LiveNotification(notification: toast.notification, remaining: nil,
+                             postedAt: postedAt[toast.id] ?? wallClock())
+        }
+        return CenterContent(live: live, history: history.entries, folded: foldedApps)
+    }
+
+    /// Opens, closes or toggles the panel. `.center(open:)` only when that
+    /// changes anything.
+    public mutating func setCenter(_ change: CenterChange, at now: Instant) -> [ServiceEffect] {
+        let open = switch change {
+        case .open: true
+        case .close: false
+        case .toggle: !isCenterOpen
+        }
+        guard open != isCenterOpen else { return [] }
+        isCenterOpen = open
+        return [.center(open: open)]
+    }
+
+    /// Folds (true) or unfolds (false) the group of `app`: presentation
+    /// only, nothing to persist or announce.
+    public mutating func setFolded(_ app: String, _ folded: Bool) {
+        if folded { foldedApps.insert(app) } else { foldedApps.remove(app) }
+    }
+
+    /// The dismiss control of one entry (see the type's comment for the
+    /// rule). `.notFound` when the center lists no entry with this id.
+    public mutating func dismissCenterEntry(_ id: UInt32, at now: Instant)
+        -> (result: Result<Void, ControlError>, effects: [ServiceEffect])
+    {
+        var effects = ServiceEffect.buffer()
+        guard takeOutOfCenter(id, at: now, into: &effects) else {
+            return (.failure(ControlError(.notFound, "no notification \(id) in the center")), effects)
+        }
+        return (.success(()), effects)
+    }
+
+    /// The clear control of a group: every entry of `app`, live or not.
+    public mutating func clearCenterGroup(_ app: String, at now: Instant) -> [ServiceEffect] {
+        clearCenter(at: now) { $0.app == app }
+    }
+
+    /// "Clear all": the center is empty afterwards.
+    public mutating func clearCenter(at now: Instant) -> [ServiceEffect] {
+        clearCenter(at: now) { _ in true }
+    }
+
+    /// An action button of a live entry, or its default action (Return):
+    /// as on its toast.
+    public mutating func invokeCenterEntry(_ id: UInt32, action: String = NotificationAction.defaultID,
+                                           at now: Instant)
+        -> (result: Result<Void, ControlError>, effects: [ServiceEffect])
+    {
+        invoke(id, action: action, at: now)
+    }
+
+    private mutating func clearCenter(at now: Instant, where matches: (Notification) -> Bool) -> [ServiceEffect] {
+        var effects = ServiceEffect.buffer()
+        let ids = live.filter(matches).map(\.id) + history.entries.map(\.notification).filter(matches).map(\.id)
+        for id in ids { takeOutOfCenter(id, at: now, into: &effects) }
+        return effects
+    }
+
+    /// Closes a live notification as the user's dismissal and forgets it,
+    /// or forgets a history entry. False when neither has this id.
+    @discardableResult
+    private mutating func takeOutOfCenter(_ id: UInt32, at now: Instant, into effects: inout [ServiceEffect]) -> Bool {
+        let wasLive = close(id, reason: .dismissedByUser, at: now, into: &effects)
+        guard history.remove(id: id) != nil else { return wasLive }
+        effects.append(.record(.forgotten(id: id)))
+        return true
+    }
+}
