@@ -37,8 +37,10 @@ final class CenterPanel {
     /// Pieces rendered once, by what they show, at `piecesScale`.
     private var pieces: [Piece: (image: PixelImage, key: String)] = [:]
     private var piecesScale: SurfaceScale?
-    /// The slide: 0 = in place, 1 = off the panel's edge.
-    private var slide = Glide(at: 1)
+    /// The slide, surface pixels: 0 = in place, `slideDistance` = off the
+    /// panel's edge.
+    private lazy var slide = Glide(at: slideDistance)
+    private var slideDistance: Double { Double(center.width) }
     private var needsDraw = true
     private var pointerOver = false
 
@@ -65,7 +67,7 @@ final class CenterPanel {
         guard open != isOpen else { return }
         isOpen = open
         if open, stage == nil { makeStage() }
-        slide.retarget(to: open ? 0 : 1, at: now, duration: Self.slideDuration)
+        slide.retarget(to: open ? 0 : slideDistance, at: now, duration: Self.slideDuration)
         onNeedsRefresh?()
     }
 
@@ -121,7 +123,7 @@ final class CenterPanel {
             draw(on: canvas, size: size, scale: scale, at: now)
             needsDraw = false
         }
-        let x = Int((slide.value(at: now, duration: Self.slideDuration) * Double(size.width)).rounded())
+        let x = Int(slide.value(at: now, duration: Self.slideDuration).rounded())
         canvas.setPosition(x: x, y: 0)
         if !slideDone || scrolling { stage.requestFrame() }
         stage.commit()

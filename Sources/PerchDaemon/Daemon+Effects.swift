@@ -20,7 +20,7 @@ extension Daemon {
                 control.broadcastModes(modes)
             case .center(let open):
                 control.broadcast(.center(open: open))
-                onCenterChanged?(open)
+                scene.setCenterOpen(open, at: MonotonicClock.now())
             case .closed(let id, let reason):
                 bus?.emitNotificationClosed(id: id, reason: reason)
             case .actionInvoked(let id, let action):
@@ -130,10 +130,23 @@ extension Daemon {
         }
         execute(service.advance(to: now))
         needsRefresh = false
+        if scene.isCenterOpen { showCenterContent() }
         scene.present(service.board, at: now)
         armTimer()
         releaseAfterAFlood()
         trace?.record(scene.isAnsweringFrame ? "frame" : "refresh", start: clock, end: MonotonicClock.now())
+    }
+
+    /// What the open center lists, each entry's age in words as of now
+    /// (local time). The scene keeps what it drew while this is unchanged.
+    private func showCenterContent() {
+        let content = service.centerContent
+        let wall = WallClock.now(), utcOffset = Int(WallClock.utcOffset())
+        var ages: [UInt32: String] = [:]
+        for group in content.groups {
+            for entry in group.entries { ages[entry.id] = AgeText.describe(entry.time, now: wall, utcOffset: utcOffset) }
+        }
+        scene.setCenterContent(content, ages: ages)
     }
 
     /// The smallest output's height less the margins: a new stage is at

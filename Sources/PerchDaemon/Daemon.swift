@@ -57,10 +57,6 @@ public final class Daemon {
     var executingUserInput = false
     /// Bounds the wait for activation tokens (see `announceAction`).
     var activationTimer: DeadlineTimer!
-    /// Told when the notification center opens (true) or closes (false),
-    /// from the `.center(open:)` effect, after subscribers were queued
-    /// their event. The hook for the panel; nothing sets it yet.
-    var onCenterChanged: ((Bool) -> Void)?
     let started = MonotonicClock.now()
     var outcome = Outcome.stopped
     let trace = Trace.fromEnvironment()
@@ -140,6 +136,9 @@ public final class Daemon {
         scene.onNeedsRefresh = { [unowned self] in self.needsRefresh = true }
         scene.onInput = { [unowned self] input in self.received(input) }
         scene.iconLocator = { [unowned self] in self.iconLocator }
+        scene.onCenterCloseRequested = { [unowned self] in
+            self.execute(self.service.setCenter(.close, at: MonotonicClock.now()))
+        }
         connection.onLost = { [unowned self] error in
             self.outcome = .compositorLost(error.description)
             self.loop.stop()

@@ -4,7 +4,7 @@ it; closing it takes it away."""
 
 import time
 
-from harness import ALL, BG, CARD_FILL, SCREEN_H, SCREEN_W, check, is_bg, poll, roughly, test
+from harness import ALL, SCREEN_H, SCREEN_W, check, is_bg, poll, runs_in_column, test
 from pointer import pointer
 
 COMPOSITORS = ALL
@@ -16,20 +16,18 @@ PANEL_RIGHT = SCREEN_W - MARGIN - 1          # 1269
 
 
 def panel_shown(img):
-    """The panel at rest: its fill from x 910 to 1269 and y 10 to 709 (a
-    column well below the list), the background beside it."""
-    x = PANEL_LEFT + PANEL_W // 2
-    return (roughly(img.pixel(x, SCREEN_H - MARGIN - 20), CARD_FILL, tol=10)
-            and roughly(img.pixel(PANEL_LEFT + 20, SCREEN_H // 2 + 200), CARD_FILL, tol=10)
-            and is_bg(img.pixel(PANEL_LEFT - 5, SCREEN_H // 2))
-            and not is_bg(img.pixel(PANEL_RIGHT - 3, SCREEN_H // 2)))
+    """The panel at rest: a column just inside its left edge (past the rounded corner) is covered
+    from y 10 to 709 (full height less the margins), and the desktop shows
+    left of it."""
+    return (runs_in_column(img, PANEL_LEFT + 20) == [(MARGIN, SCREEN_H - MARGIN - 1)]
+            and is_bg(img.pixel(PANEL_LEFT - 3, SCREEN_H // 2)))
 
 
 def text_rows(img, x0=PANEL_LEFT + 20, x1=PANEL_LEFT + 200):
     """The rows of the panel that have light (text) pixels: a fingerprint
     of where its lines are."""
     rows = []
-    for y in range(MARGIN, SCREEN_H - MARGIN):
+    for y in range(MARGIN + 4, SCREEN_H - MARGIN - 4):   # inside the border
         if any(min(img.pixel(x, y)) >= 180 for x in range(x0, x1, 2)):
             rows.append(y)
     return rows
@@ -58,7 +56,7 @@ def center_lists_what_expired_grouped_by_app_scrolls_and_closes(t):
     check(after != before, "the wheel should scroll the list (its text moved)")
     out = p.ctl_ok("center", "close").strip()
     check(out == "closed", "`perchctl center close` should print closed, printed %r" % out)
-    closed, _ = poll(lambda: is_bg(t.screenshot().pixel(PANEL_LEFT + PANEL_W // 2, SCREEN_H // 2 + 200)), 3.0, 0.1)
+    closed, _ = poll(lambda: runs_in_column(t.screenshot(), PANEL_LEFT + PANEL_W // 2) == [], 3.0, 0.1)
     check(closed, "the panel should slide away after center close")
 
 
