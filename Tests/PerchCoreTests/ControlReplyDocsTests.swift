@@ -83,7 +83,7 @@ struct ControlReplyDocsTests {
 
     @Test("the documented events decode once their elided notification is filled in")
     func documentedEvents() throws {
-        #expect(documentedEventLines.count == 7)
+        #expect(documentedEventLines.count == 9)
         let notification = #"{"id":5,"app":"","title":"T","body":"","urgency":"normal"}"#
         let expected: [ControlEvent] = [
             .notification(.queued(Notification(id: 5, title: "T"))),
@@ -93,6 +93,8 @@ struct ControlReplyDocsTests {
             .notification(.replied(Notification(id: 5, title: "T"), text: "on my way")),
             .notification(.dismissed(Notification(id: 5, title: "T"), reason: .expired)),
             .modes(["do-not-disturb"]),
+            .center(open: true),
+            .center(open: false),
         ]
         for (line, event) in zip(documentedEventLines, expected) {
             let filled = line.replacing(#"{"id":5,…}"#, with: notification)

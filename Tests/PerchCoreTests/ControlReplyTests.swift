@@ -54,6 +54,7 @@ private let everyReply: [ControlReply] = [
     .status(status),
     .version(VersionReply(version: "0.1.0", protocolVersion: 1)),
     .reload(ReloadReply(warnings: ["/c:3:1: warning: unknown key \"x\""])),
+    .center(CenterReply(open: true, entries: 7)),
 ]
 
 @Suite("Control replies")
@@ -75,6 +76,7 @@ struct ControlReplyTests {
             #"{"id":1,"result":{"version":"0.1.0","shown":1,"queued":2,"history":3,"modes":["do-not-disturb","work"],"do_not_disturb":true,"held":4,"fullscreen":true,"idle":true,"outputs":[{"name":"HEADLESS-1","width":1280,"height":720,"scale":1,"logical_width":1280,"logical_height":720,"transform":"normal"},{"name":"HEADLESS-2","width":1920,"height":1080,"scale":1.5,"logical_width":720,"logical_height":1280,"transform":"90"}],"uptime":42}}"#,
             #"{"id":1,"result":{"version":"0.1.0","protocol":1}}"#,
             #"{"id":1,"result":{"reloaded":true,"warnings":["/c:3:1: warning: unknown key \"x\""]}}"#,
+            #"{"id":1,"result":{"open":true,"entries":7}}"#,
         ]
         #expect(everyReply.count == expected.count)
         for (reply, line) in zip(everyReply, expected) {

@@ -188,7 +188,7 @@ struct StateJournalTests {
         let records: [JournalRecord] = [
             .live(LiveNotification(notification: note(7), remaining: 2.5, postedAt: 1), nextID: 8),
             .gone(id: 7, reason: .dismissedByUser, closedAt: 3),
-            .restored(id: 7), .modes(["a", "b"]),
+            .restored(id: 7), .forgotten(id: 7), .modes(["a", "b"]),
         ]
         for record in records {
             #expect(try JournalRecord(json: JSON.parse(record.encoded().dropLast())) == record)
