@@ -48,6 +48,12 @@ final class CenterPanel {
 
     /// The panel asks to be closed (Escape).
     var onCloseRequested: (() -> Void)?
+    /// One of its controls was clicked.
+    var onAction: ((CenterAction) -> Void)?
+    /// Do-not-disturb as the switch shows it.
+    private var doNotDisturb = false
+    /// Where the pointer is on the panel, surface pixels.
+    private var pointer = (x: 0.0, y: 0.0)
     var onNeedsRefresh: (() -> Void)?
 
     private enum Piece: Hashable {
@@ -73,7 +79,12 @@ final class CenterPanel {
 
     /// New content (a notification came, went, was folded…), with each
     /// entry's age already put in words.
-    func setContent(_ newContent: CenterContent, ages newAges: [UInt32: String]) {
+    func setContent(_ newContent: CenterContent, ages newAges: [UInt32: String], doNotDisturb dnd: Bool) {
+        if dnd != doNotDisturb {
+            doNotDisturb = dnd
+            needsDraw = true
+            onNeedsRefresh?()
+        }
         guard newContent != content || newAges != ages else { return }
         content = newContent
         ages = newAges
@@ -191,8 +202,9 @@ final class CenterPanel {
         }
         let inner = center.innerWidth
         let bar = renderer.centerTopBarGeometry(width: inner, style: style, center: center)
-        if let image = piece(.topBar, key: "", width: inner, height: bar.height, scale: factor, draw: { target in
-            self.renderer.drawCenterTopBar(doNotDisturb: false, style: self.style, center: self.center,
+        if let image = piece(.topBar, key: "\(doNotDisturb)", width: inner, height: bar.height, scale: factor,
+                             draw: { target in
+            self.renderer.drawCenterTopBar(doNotDisturb: self.doNotDisturb, style: self.style, center: self.center,
                                            geometry: bar, into: target, scale: factor)
         }) {
             layers.append(.init(image: image, x: px(center.padding), y: px(center.padding / 2), clipped: false))
@@ -267,8 +279,9 @@ final class CenterPanel {
     /// Takes the pointer events that are the panel's; false for the rest.
     func handles(_ event: PointerEvent, at now: Instant) -> Bool {
         switch event {
-        case .enter(let surface, _, _):
+        case .enter(let surface, let x, let y):
             pointerOver = isPanel(surface)
+            if pointerOver { pointer = (x, y) }
             return pointerOver
         case .leave(let surface):
             guard isPanel(surface) else { return false }
@@ -279,8 +292,57 @@ final class CenterPanel {
             scroll.scroll(by: pixels * CenterScroll.notch / Self.pixelsPerNotch, animated: true, at: now)
             onNeedsRefresh?()
             return true
-        case .motion, .button:
+        case .motion(let x, let y):
+            pointer = (x, y)
             return pointerOver
+        case .button(let button, let pressed):
+            guard pointerOver else { return false }
+            if pressed, button == Bindings.leftButton, let action = action(at: pointer.x, y: pointer.y, now: now) {
+                onAction?(action)
+            }
+            return true
+        }
+    }
+
+    /// What a click at (x, y) on the panel does, if anything.
+    private func action(at x: Double, y: Double, now: Instant) -> CenterAction? {
+        let inner = center.innerWidth
+        let left = Double(center.padding)
+        let bar = renderer.centerTopBarGeometry(width: inner, style: style, center: center)
+        let barTop = Double(center.padding / 2)
+        if y < Double(center.topBarHeight) {
+            switch bar.hit(x: x - left, y: y - barTop) {
+            case .doNotDisturb: return .toggleDoNotDisturb
+            case .clearAll: return .clearAll
+            case nil: return nil
+            }
+        }
+        guard let layout else { return nil }
+        let listY = y - Double(center.topBarHeight) + Double(Int(scroll.offset(at: now).rounded()))
+        guard let row = layout.rows.first(where: { Double($0.y) <= listY && listY < Double($0.bottom) }) else {
+            return nil
+        }
+        let localY = listY - Double(row.y)
+        switch row.kind {
+        case .header(let groupIndex):
+            let group = content.groups[groupIndex]
+            let header = CenterHeaderContent(appName: group.app.isEmpty ? "Other" : group.app, iconPath: group.iconPath,
+                                             count: group.count, isFolded: group.isFolded)
+            switch renderer.centerHeaderGeometry(for: header, width: inner, style: style, center: center)
+                .hit(x: x - left, y: localY) {
+            case .clear: return .clearGroup(app: group.app)
+            case .fold: return .fold(app: group.app, !group.isFolded)
+            case nil: return nil
+            }
+        case .entry(let id, let groupIndex):
+            guard let entry = content.groups[groupIndex].entries.first(where: { $0.id == id }) else { return nil }
+            switch entryGeometry(entry).hit(x: x - left, y: localY) {
+            case .dismiss: return .dismiss(id: id)
+            case .button(let action): return entry.isLive ? .invoke(id: id, action: action) : nil
+            case .card: return entry.isLive && entry.notification.defaultAction != nil
+                ? .invoke(id: id, action: NotificationAction.defaultID) : nil
+            case .replyField, nil: return nil
+            }
         }
     }
 
@@ -311,4 +373,14 @@ final class CenterPanel {
         surface == stage?.handle || surface == canvas?.handle
     }
 
+}
+
+/// What a click on one of the center's controls asks for.
+enum CenterAction: Equatable {
+    case toggleDoNotDisturb
+    case clearAll
+    case clearGroup(app: String)
+    case fold(app: String, Bool)
+    case dismiss(id: UInt32)
+    case invoke(id: UInt32, action: String)
 }

@@ -66,6 +66,28 @@ extension Daemon {
         }
     }
 
+    /// A click on one of the center's controls: the service's center rules.
+    func received(_ action: CenterAction) {
+        let now = MonotonicClock.now()
+        switch action {
+        case .toggleDoNotDisturb:
+            execute(service.setModes(.toggle(NotificationService.doNotDisturb), at: now))
+        case .clearAll:
+            execute(service.clearCenter(at: now))
+        case .clearGroup(let app):
+            execute(service.clearCenterGroup(app, at: now))
+        case .fold(let app, let folded):
+            service.setFolded(app, folded)
+        case .dismiss(let id):
+            execute(service.dismissCenterEntry(id, at: now).effects)
+        case .invoke(let id, let action):
+            executingUserInput = true
+            execute(service.invokeCenterEntry(id, action: action, at: now).effects)
+            executingUserInput = false
+        }
+        needsRefresh = true
+    }
+
     /// Input on a toast, from the scene's router.
     func received(_ input: SceneInput) {
         executingUserInput = true
@@ -146,7 +168,7 @@ extension Daemon {
         for group in content.groups {
             for entry in group.entries { ages[entry.id] = AgeText.describe(entry.time, now: wall, utcOffset: utcOffset) }
         }
-        scene.setCenterContent(content, ages: ages)
+        scene.setCenterContent(content, ages: ages, doNotDisturb: service.isDoNotDisturb)
     }
 
     /// The smallest output's height less the margins: a new stage is at

@@ -136,6 +136,7 @@ public final class Daemon {
         scene.onNeedsRefresh = { [unowned self] in self.needsRefresh = true }
         scene.onInput = { [unowned self] input in self.received(input) }
         scene.iconLocator = { [unowned self] in self.iconLocator }
+        scene.onCenterAction = { [unowned self] action in self.received(action) }
         scene.onCenterCloseRequested = { [unowned self] in
             self.execute(self.service.setCenter(.close, at: MonotonicClock.now()))
         }

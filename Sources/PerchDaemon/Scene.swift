@@ -123,8 +123,14 @@ final class Scene {
     }
 
     /// What the open center lists, with each entry's age in words.
-    func setCenterContent(_ content: CenterContent, ages: [UInt32: String]) {
-        center.setContent(content, ages: ages)
+    func setCenterContent(_ content: CenterContent, ages: [UInt32: String], doNotDisturb: Bool) {
+        center.setContent(content, ages: ages, doNotDisturb: doNotDisturb)
+    }
+
+    /// A click on one of the center's controls.
+    var onCenterAction: ((CenterAction) -> Void)? {
+        get { center.onAction }
+        set { center.onAction = newValue }
     }
 
     var isCenterOpen: Bool { center.isOpen }

@@ -70,3 +70,37 @@ def an_empty_center_says_so(t):
     check(rows and all(y < 200 for y in rows), "an empty panel shows its bar and 'No notifications' near the top: %s"
           % rows[:5])
     p.ctl_ok("center", "toggle")
+
+
+def history_ids(p):
+    import json
+    return [e["notification"]["id"] for e in json.loads(p.ctl_ok("history", "--json"))]
+
+
+@test
+def the_centers_controls_dismiss_an_entry_and_clear_all(t):
+    p = t.start_perch()
+    for i in range(3):
+        p.post("Build %d" % i, "finished", timeout=0.5, app="CI")
+    poll(lambda: p.list() == [], 6.0, 0.2)
+    check(len(history_ids(p)) == 3, "three in history: %s" % history_ids(p))
+    p.ctl_ok("center", "open")
+    shown, _ = poll(lambda: panel_shown(t.screenshot()), 3.0, 0.1)
+    check(shown, "the panel should be open")
+    # The newest entry's × sits in the top right corner of the first card
+    # (under the group header): 17 px below the card's top border, 29 px
+    # in from the panel's right edge.
+    img = t.shots[-1][1]
+    card_top = next((y for y in range(60, 200) if min(img.pixel(PANEL_LEFT + 100, y)) >= 230), None)
+    check(card_top, "no card border under the group header")
+    cx, cy = PANEL_RIGHT - 29, card_top + 17
+    pointer(t.sway(), t.bindir, "sleep", "0.3", "move", cx, cy, "sleep", "0.1", "click", "left", "sleep", "0.3")
+    left, _ = poll(lambda: len(history_ids(p)) == 2, 2.0, 0.1)
+    check(left, "a click on the × at (%d, %d) should take the entry out of history: %s" % (cx, cy, history_ids(p)))
+    # Clear all (the top bar's right end) empties it.
+    pointer(t.sway(), t.bindir, "sleep", "0.3", "move", PANEL_RIGHT - 40, 36, "sleep", "0.1", "click", "left",
+            "sleep", "0.3")
+    empty, _ = poll(lambda: history_ids(p) == [], 2.0, 0.1)
+    check(empty, "Clear all should empty the history: %s" % history_ids(p))
+    rows = text_rows(t.screenshot(), PANEL_LEFT + 60, PANEL_LEFT + 300)
+    check(rows and max(rows) < 200, "the panel should say it is empty: text rows %s" % rows[-5:])
