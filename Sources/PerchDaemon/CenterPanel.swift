@@ -33,7 +33,13 @@ final class CenterPanel {
     private var ages: [UInt32: String] = [:]
     private var heights: [UInt32: Int] = [:]
     private var layout: CenterLayout?
+    /// The layout before the last change, for the focus ring to follow.
+    private var lastLayout: CenterLayout?
     private var scroll = CenterScroll(maxOffset: 0)
+    /// The keyboard's focus ring over the entries (Up, Down).
+    private var focus = CenterFocus()
+    /// The finger scrolling the list, if one is.
+    private var finger: Int32?
     /// Pieces rendered once, by what they show, at `piecesScale`.
     private var pieces: [Piece: (image: PixelImage, key: String)] = [:]
     private var piecesScale: SurfaceScale?
@@ -150,17 +156,31 @@ final class CenterPanel {
         }
         stage.onFrame = { [unowned self] _ in self.onNeedsRefresh?() }
         stage.onScaleChanged = { [unowned self] in self.onNeedsRefresh?() }
-        stage.onClosed = { [unowned self] in
-            // The compositor took it away (its output went): made again on
-            // the next open.
-            self.canvas = nil
-            self.stage = nil
-            self.isOpen = false
-            self.onCloseRequested?()
-        }
+        stage.onClosed = { [unowned self] in self.stageLost() }
         stage.allowKeyboardFocus()
         self.stage = stage
         connection.flush()
+    }
+
+    /// The compositor took the panel away, or its output went: while open,
+    /// it is made again where the compositor puts it now.
+    private func stageLost() {
+        canvas = nil
+        stage = nil
+        pieces.removeAll()
+        layout = nil
+        if isOpen, !connection.outputs.isEmpty { makeStage() }
+        onNeedsRefresh?()
+    }
+
+    /// Outputs came or went: a panel stranded on one that went moves.
+    func outputsChanged() {
+        guard let stage else {
+            if isOpen, !connection.outputs.isEmpty { makeStage() }
+            return
+        }
+        stage.forgetRemovedOutputs()
+        if stage.isStranded { stageLost() } else { stage.updateScale() }
     }
 
     /// Measures what is not measured and lays the list out.
@@ -171,7 +191,9 @@ final class CenterPanel {
             }
         }
         let layout = CenterLayout(content: content, heights: heights, metrics: metrics, viewportHeight: viewport)
+        if let previous = self.layout ?? lastLayout { focus.keep(in: layout, previous: previous) }
         self.layout = layout
+        lastLayout = layout
         scroll.setMaxOffset(layout.maxOffset, at: now)
     }
 
@@ -254,7 +276,15 @@ final class CenterPanel {
             }
         }
         let target = PixelTarget(base: buffer.pixels, width: buffer.width, height: buffer.height, stride: buffer.stride)
-        PanelCompositor.compose(layers, listTop: px(listTop), into: target)
+        var ring: PanelCompositor.Ring?
+        if let id = focus.focused, let layout, let row = layout.row(ofEntry: id) {
+            let top: Int = listTop + row.panelY(offset: scroll.offset(at: now))
+            let radius: Double = Double(style.cornerRadius) + 2
+            ring = PanelCompositor.Ring(x: Double(center.padding - 2), y: Double(top - 2), width: Double(inner + 4),
+                                        height: Double(row.height + 4), radius: radius,
+                                        colour: style.buttonFocusRing, lineWidth: 2, scale: factor)
+        }
+        PanelCompositor.compose(layers, listTop: px(listTop), ring: ring, into: target)
         for problem in renderer.diagnostics { Log.warning(problem) }
         canvas.present(buffer, scale: scale, width: backing.surfaceWidth, height: backing.surfaceHeight)
     }
@@ -346,6 +376,31 @@ final class CenterPanel {
         }
     }
 
+    /// Takes the touch events that are the panel's: a finger drags the
+    /// list (with the rubber band past its ends) and flings it on release.
+    func handles(_ event: TouchEvent, at now: Instant) -> Bool {
+        switch event {
+        case .down(let surface, let id, _, let y, _):
+            guard isPanel(surface), finger == nil else { return isPanel(surface) }
+            finger = id
+            scroll.touchDown(y: y, at: now)
+        case .motion(let id, _, let y, _):
+            guard id == finger else { return false }
+            scroll.touchMove(y: y, at: now)
+        case .up(let id, _):
+            guard id == finger else { return false }
+            finger = nil
+            scroll.touchUp(at: now)
+        case .cancel:
+            guard finger != nil else { return false }
+            finger = nil
+            scroll.touchCancel(at: now)
+        }
+        needsDraw = true
+        onNeedsRefresh?()
+        return true
+    }
+
     /// wl_pointer.axis reports a wheel notch as 15 surface pixels (wlroots,
     /// libinput); the panel scrolls `CenterScroll.notch` for it.
     static let pixelsPerNotch = 15.0
@@ -364,7 +419,27 @@ final class CenterPanel {
             return keyboardFocused
         case .press(let key):
             guard keyboardFocused else { return false }
-            if key == .escape { onCloseRequested?() }
+            let now = MonotonicClock.now()
+            let centerKey: CenterKey
+            switch key {
+            case .escape:
+                onCloseRequested?()
+                return true
+            case .up: centerKey = .up
+            case .down: centerKey = .down
+            case .delete, .backspace: centerKey = .delete
+            case .enter: centerKey = .enter
+            default: return true
+            }
+            guard let layout else { return true }
+            switch focus.handle(centerKey, content: content, layout: layout, scroll: &scroll, at: now) {
+            case .dismiss(let id, _): onAction?(.dismiss(id: id))
+            case .invoke(let id, let isLive):
+                if isLive { onAction?(.invoke(id: id, action: NotificationAction.defaultID)) }
+            case nil: break
+            }
+            needsDraw = true
+            onNeedsRefresh?()
             return true
         }
     }

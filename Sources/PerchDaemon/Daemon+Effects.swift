@@ -113,7 +113,7 @@ extension Daemon {
             case .enter: mapped = .enter
             case .space: mapped = .space
             case .tab, .backTab: return  // the focus ring is the scene's
-            case .text, .backspace, .delete, .left, .right, .home, .end: return  // a reply field's (the scene's)
+            case .text, .backspace, .delete, .left, .right, .up, .down, .home, .end: return  // a field's or the center's
             }
             execute(service.handle(.key(mapped, focusedButton: focused), on: id, at: now))
         case .replyFieldPressed(let id):

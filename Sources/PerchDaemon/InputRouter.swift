@@ -208,7 +208,7 @@ final class InputRouter {
         case .right: .right
         case .home: .home
         case .end: .end
-        case .tab, .backTab: nil
+        case .tab, .backTab, .up, .down: nil
         }
     }
 

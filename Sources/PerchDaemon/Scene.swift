@@ -75,13 +75,18 @@ final class Scene {
         router.onNeedsRefresh = { [unowned self] in self.onNeedsRefresh?() }
         router.onCursor = { [unowned self] shape in self.connection.setCursorShape(shape) }
 
-        connection.onOutputsChanged = { [unowned self] in self.stages.outputsChanged() }
+        connection.onOutputsChanged = { [unowned self] in
+            self.stages.outputsChanged()
+            self.center.outputsChanged()
+        }
         center.onNeedsRefresh = { [unowned self] in self.onNeedsRefresh?() }
         center.onCloseRequested = { [unowned self] in self.onCenterCloseRequested?() }
         connection.onPointerEvent = { [unowned self] event in
             if !self.center.handles(event, at: MonotonicClock.now()) { self.router.pointer(event) }
         }
-        connection.onTouchEvent = { [unowned self] event in self.router.touch(event) }
+        connection.onTouchEvent = { [unowned self] event in
+            if !self.center.handles(event, at: MonotonicClock.now()) { self.router.touch(event) }
+        }
         connection.onKeyEvent = { [unowned self] event in
             if !self.center.handles(event) { self.router.key(event) }
         }

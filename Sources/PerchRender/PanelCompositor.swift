@@ -1,4 +1,5 @@
 import CCairo
+import PerchCore
 
 /// Puts the notification center's pieces together into the panel's buffer
 /// for one frame. Each piece (the background, the top bar, every header
@@ -22,10 +23,32 @@ public enum PanelCompositor {
         }
     }
 
+    /// The keyboard's focus ring around one entry: a rounded outline, in
+    /// surface pixels at `scale`.
+    public struct Ring {
+        public var x, y, width, height: Double
+        public var radius: Double
+        public var colour: RGBA
+        public var lineWidth: Double
+        public var scale: Double
+
+        public init(x: Double, y: Double, width: Double, height: Double, radius: Double, colour: RGBA,
+                    lineWidth: Double, scale: Double) {
+            self.x = x
+            self.y = y
+            self.width = width
+            self.height = height
+            self.radius = radius
+            self.colour = colour
+            self.lineWidth = lineWidth
+            self.scale = scale
+        }
+    }
+
     /// Clears `target` and draws the layers over each other in order
     /// (premultiplied alpha, Cairo's OVER), the clipped ones only in the
-    /// rows from `listTop` down.
-    public static func compose(_ layers: [Layer], listTop: Int, into target: PixelTarget) {
+    /// rows from `listTop` down; then the focus ring, clipped the same way.
+    public static func compose(_ layers: [Layer], listTop: Int, ring: Ring? = nil, into target: PixelTarget) {
         guard let surface = surface(for: target) else { return }
         defer { cairo_surface_destroy(surface) }
         let cairo = cairo_create(surface)!
@@ -45,6 +68,24 @@ public enum PanelCompositor {
             cairo_paint(cairo)
             cairo_restore(cairo)
             cairo_surface_destroy(source)
+        }
+        if let ring {
+            cairo_save(cairo)
+            cairo_rectangle(cairo, 0, Double(listTop), Double(target.width), Double(max(0, target.height - listTop)))
+            cairo_clip(cairo)
+            cairo_scale(cairo, ring.scale, ring.scale)
+            let r = min(ring.radius, ring.width / 2, ring.height / 2)
+            let (x, y, w, h) = (ring.x, ring.y, ring.width, ring.height)
+            cairo_new_sub_path(cairo)
+            cairo_arc(cairo, x + w - r, y + r, r, -Double.pi / 2, 0)
+            cairo_arc(cairo, x + w - r, y + h - r, r, 0, Double.pi / 2)
+            cairo_arc(cairo, x + r, y + h - r, r, Double.pi / 2, Double.pi)
+            cairo_arc(cairo, x + r, y + r, r, Double.pi, 3 * Double.pi / 2)
+            cairo_close_path(cairo)
+            cairo_set_source_rgba(cairo, ring.colour.red, ring.colour.green, ring.colour.blue, ring.colour.alpha)
+            cairo_set_line_width(cairo, ring.lineWidth)
+            cairo_stroke(cairo)
+            cairo_restore(cairo)
         }
         cairo_surface_flush(surface)
     }

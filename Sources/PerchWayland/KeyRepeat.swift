@@ -20,7 +20,7 @@ struct KeyRepeat {
     /// Escape, Space and Tab act on a toast and would act again.
     static func repeats(_ key: Key) -> Bool {
         switch key {
-        case .text, .backspace, .delete, .left, .right: true
+        case .text, .backspace, .delete, .left, .right, .up, .down: true
         case .escape, .enter, .tab, .backTab, .space, .home, .end: false
         }
     }

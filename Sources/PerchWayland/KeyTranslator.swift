@@ -79,6 +79,8 @@ final class KeyTranslator {
         case XKB_KEY_Delete, XKB_KEY_KP_Delete: return .delete
         case XKB_KEY_Left, XKB_KEY_KP_Left: return .left
         case XKB_KEY_Right, XKB_KEY_KP_Right: return .right
+        case XKB_KEY_Up, XKB_KEY_KP_Up: return .up
+        case XKB_KEY_Down, XKB_KEY_KP_Down: return .down
         case XKB_KEY_Home, XKB_KEY_KP_Home: return .home
         case XKB_KEY_End, XKB_KEY_KP_End: return .end
         default: break

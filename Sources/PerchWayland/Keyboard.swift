@@ -19,6 +19,9 @@ public enum Key: Equatable, Sendable {
     case delete
     case left
     case right
+    /// Up and Down: the center's focus ring.
+    case up
+    case down
     case home
     case end
 }

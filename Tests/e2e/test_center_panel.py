@@ -104,3 +104,34 @@ def the_centers_controls_dismiss_an_entry_and_clear_all(t):
     check(empty, "Clear all should empty the history: %s" % history_ids(p))
     rows = text_rows(t.screenshot(), PANEL_LEFT + 60, PANEL_LEFT + 300)
     check(rows and max(rows) < 200, "the panel should say it is empty: text rows %s" % rows[-5:])
+
+
+@test(compositors=("sway110", "labwc"), why="typing needs wtype, which is in the Debian 13 root")
+def the_keyboard_moves_a_focus_ring_and_delete_dismisses_the_focused_entry(t):
+    from test_compositors import start_in_root
+    p = t.start_perch()
+    for i in range(3):
+        p.post("Build %d" % i, "finished", timeout=0.5, app="CI")
+    poll(lambda: p.list() == [], 6.0, 0.2)
+    p.ctl_ok("center", "open")
+    shown, _ = poll(lambda: panel_shown(t.screenshot()), 3.0, 0.1)
+    check(shown, "the panel should be open")
+    before = t.shots[-1][1]
+    # A click on the title gives the panel the keyboard (and does nothing else).
+    pointer(t.sway(), t.bindir, "sleep", "0.3", "move", PANEL_LEFT + 40, 36, "sleep", "0.1", "click", "left",
+            "sleep", "0.2")
+    typer = start_in_root(t.sway(), ["wtype", "-s", "300", "-k", "Down", "-k", "Down"])
+    typer.wait(timeout=10)
+    ringed, _ = poll(lambda: t.screenshot().data != before.data, 2.0, 0.1)
+    check(ringed, "Down should draw a focus ring on an entry")
+    typer = start_in_root(t.sway(), ["wtype", "-s", "300", "-k", "Delete"])
+    typer.wait(timeout=10)
+    left, _ = poll(lambda: len(history_ids(p)) == 2, 2.0, 0.1)
+    check(left, "Delete should take the focused entry out: %s" % history_ids(p))
+    # The first Down rings the newest (3), the second the next one (2).
+    check(history_ids(p) == [3, 1], "Delete should have taken out entry 2, the one ringed: %s" % history_ids(p))
+    typer = start_in_root(t.sway(), ["wtype", "-s", "300", "-k", "Escape"])
+    typer.wait(timeout=10)
+    closed, _ = poll(lambda: runs_in_column(t.screenshot(), PANEL_LEFT + PANEL_W // 2) == [], 3.0, 0.1)
+    check(closed, "Escape should close the panel")
+    check(p.ctl_ok("center").strip() == "closed", "the center should say closed")
