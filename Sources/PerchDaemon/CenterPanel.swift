@@ -18,7 +18,9 @@ final class CenterPanel {
     private let connection: WaylandConnection
     private let renderer: ToastRenderer
     private var style: ToastStyle
-    private let center = CenterStyle()
+    private var center = CenterStyle()
+    /// Edge, width, margins and output (`center-*` in the config).
+    private var placement: CenterPlacement
     private var metrics: CenterMetrics {
         var metrics = CenterMetrics()
         metrics.headerHeight = center.headerHeight
@@ -46,7 +48,9 @@ final class CenterPanel {
     /// The slide, surface pixels: 0 = in place, `slideDistance` = off the
     /// panel's edge.
     private lazy var slide = Glide(at: slideDistance)
-    private var slideDistance: Double { Double(center.width) }
+    private var slideDistance: Double {
+        Double(center.width) * (placement.edge == .left ? -1 : 1)
+    }
     private var needsDraw = true
     private var pointerOver = false
 
@@ -68,10 +72,24 @@ final class CenterPanel {
         case entry(UInt32)
     }
 
-    init(connection: WaylandConnection, renderer: ToastRenderer, style: ToastStyle) {
+    init(connection: WaylandConnection, renderer: ToastRenderer, style: ToastStyle, placement: CenterPlacement) {
         self.connection = connection
         self.renderer = renderer
         self.style = style
+        self.placement = placement
+        center.width = placement.width
+    }
+
+    /// A reload's placement: an open panel is made again there.
+    func setPlacement(_ newPlacement: CenterPlacement) {
+        guard newPlacement != placement else { return }
+        placement = newPlacement
+        center.width = newPlacement.width
+        pieces.removeAll()
+        heights.removeAll()
+        layout = nil
+        slide = Glide(at: isOpen ? 0 : slideDistance)
+        if stage != nil { stageLost() }
     }
 
     /// Opens or closes it (sliding), from the service's state.
@@ -147,8 +165,10 @@ final class CenterPanel {
     }
 
     private func makeStage() {
-        let stage = StageSurface(connection: connection, output: nil, placement: .column(.topRight, width: center.width),
-                                 margins: Margins(all: 10), layer: .top, acceptsInput: true)
+        let output = placement.output.name.flatMap { name in connection.outputs.values.first { $0.name == name } }
+        let stage = StageSurface(connection: connection, output: output,
+                                 placement: .column(placement.edge == .left ? .topLeft : .topRight, width: center.width),
+                                 margins: placement.margins, layer: .top, acceptsInput: true)
         stage.onConfigure = { [unowned self] in
             self.layout = nil
             self.needsDraw = true

@@ -155,7 +155,7 @@ public final class Daemon {
 
     /// The scene's look from the config's global keys.
     static func look(_ global: Resolved) -> SceneLook {
-        SceneLook(style: global.style, margins: global.stack.margins, layer: global.layer, output: global.output)
+        SceneLook(style: global.style, margins: global.stack.margins, layer: global.layer, output: global.output, center: global.center)
     }
 
     /// An icon locator for the config's themes and directories; problems

@@ -9,6 +9,8 @@ struct SceneLook: Equatable {
     var margins: Margins
     var layer: ShellLayer
     var output: OutputChoice
+    /// The notification center's panel.
+    var center: CenterPlacement
 }
 
 /// Puts the board on screen: one stage layer surface per lane in use
@@ -58,7 +60,8 @@ final class Scene {
         stages = StageSet(connection: connection, placement: Scene.placement(for: look))
         painter = ToastPainter(style: look.style)
         router = InputRouter(views: views, stages: stages, toastWidth: look.style.width)
-        center = CenterPanel(connection: connection, renderer: painter.renderer, style: look.style)
+        center = CenterPanel(connection: connection, renderer: painter.renderer, style: look.style,
+                             placement: look.center)
 
         stages.onConfigure = { [unowned self] key in
             // A new width matters to banners, which span the stage; toasts
@@ -117,6 +120,7 @@ final class Scene {
             }
         }
         stages.move(to: Scene.placement(for: newLook))
+        center.setPlacement(newLook.center)
         onNeedsRefresh?()
     }
 

@@ -87,6 +87,10 @@ let optionCases: [OptionCase] = [
     OptionCase("anchor=bottom-center") { $0.anchor = .bottomCenter },
     OptionCase("output=DP-1") { $0.output = .named("DP-1") },
     OptionCase("output=all") { $0.output = .all },
+    OptionCase("center-anchor=left") { $0.center.edge = .left },
+    OptionCase("center-width=420") { $0.center.width = 420 },
+    OptionCase("center-margin=5,10") { $0.center.margins = Margins(top: 5, right: 10, bottom: 5, left: 10) },
+    OptionCase("center-output=DP-2") { $0.center.output = .named("DP-2") },
     OptionCase("output=focused") { $0.output = .focused },
     OptionCase("layer=top") { $0.layer = .top },
     OptionCase("margin=20") { $0.stack.margins = Margins(all: 20) },
@@ -203,9 +207,12 @@ struct ConfigOptionTests {
         #expect(resolved.defaultTimeout == 5_000)
         #expect(resolved.fullscreen == .hold)
         #expect(resolved.idleThreshold == 0)
+        #expect(resolved.center == CenterPlacement())
+        #expect(resolved.center.edge == .right && resolved.center.width == 360)
         #expect(Config.globalOnlyKeys == ["icon-theme", "icon-path", "output", "layer", "margin", "gap", "width", "max-visible", "sort",
                                           "enter-duration", "exit-duration", "reflow-duration",
-                                          "max-history", "hook-timeout", "fullscreen", "idle-threshold"])
+                                          "max-history", "hook-timeout", "fullscreen", "idle-threshold",
+                                          "center-anchor", "center-width", "center-margin", "center-output"])
     }
 
     @Test("without enter or exit, a toast slides at the anchor's nearest edge and a banner from the top")

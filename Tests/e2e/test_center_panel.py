@@ -135,3 +135,18 @@ def the_keyboard_moves_a_focus_ring_and_delete_dismisses_the_focused_entry(t):
     closed, _ = poll(lambda: runs_in_column(t.screenshot(), PANEL_LEFT + PANEL_W // 2) == [], 3.0, 0.1)
     check(closed, "Escape should close the panel")
     check(p.ctl_ok("center").strip() == "closed", "the center should say closed")
+
+
+@test
+def center_anchor_and_width_put_the_panel_on_the_left(t):
+    from test_config import write_config
+    p = t.start_perch(args=("-c", write_config(t, "center-anchor=left\ncenter-width=300\ncenter-margin=20\n")))
+    p.ctl_ok("center", "open")
+
+    def on_the_left():
+        img = t.screenshot()
+        return (runs_in_column(img, 20 + 20) == [(20, SCREEN_H - 20 - 1)]
+                and is_bg(img.pixel(20 + 300 + 3, SCREEN_H // 2)) and is_bg(img.pixel(PANEL_RIGHT - 20, SCREEN_H // 2)))
+    shown, _ = poll(on_the_left, 3.0, 0.1)
+    check(shown, "center-anchor=left, center-width=300, center-margin=20: the panel should cover x 20..319, "
+          "y 20..699, and nothing on the right")

@@ -216,5 +216,13 @@ enum ConfigOptions {
         .choice("fullscreen", FullscreenPolicy.self, .globalOnly) { $0.resolved.fullscreen = $1 },
         // ext_idle_notifier_v1 takes a 32-bit count of milliseconds; a day is plenty.
         .milliseconds("idle-threshold", 0...86_400_000, .globalOnly) { $0.resolved.idleThreshold = $1 },
+        .choice("center-anchor", CenterEdge.self, .globalOnly) { $0.resolved.center.edge = $1 },
+        .number("center-width", 150...4_000, .globalOnly) { $0.resolved.center.width = $1 },
+        .value("center-margin", .globalOnly, read: { (text) throws(ValueProblem) in try ConfigValues.margins(text, in: 0...10_000) }) {
+            $0.resolved.center.margins = $1
+        },
+        .value("center-output", .globalOnly, read: { (text) throws(ValueProblem) in OutputChoice(parsing: text) }) {
+            $0.resolved.center.output = $1
+        },
     ]
 }

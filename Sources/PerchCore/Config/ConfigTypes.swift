@@ -48,6 +48,22 @@ public enum OutputChoice: Equatable, Sendable {
 /// What a fullscreen window (the focused one, on the output Perch shows
 /// its toasts on) does to notifications that are not critical
 /// (`fullscreen`; see `NotificationService+Hold`).
+/// Which edge the notification center's panel runs along (`center-anchor`).
+public enum CenterEdge: String, Sendable, CaseIterable {
+    case left, right
+}
+
+/// Where the notification center's panel goes and how wide it is.
+public struct CenterPlacement: Equatable, Sendable {
+    public var edge = CenterEdge.right
+    /// Surface pixels.
+    public var width = 360
+    public var margins = Margins(all: 10)
+    public var output = OutputChoice.focused
+
+    public init() {}
+}
+
 public enum FullscreenPolicy: String, Sendable, CaseIterable {
     /// Nothing: they show over it, as ever.
     case show

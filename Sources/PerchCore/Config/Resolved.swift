@@ -81,6 +81,8 @@ public struct Resolved: Equatable, Sendable {
     public var hookTimeout = 5.0
     /// What a fullscreen window does to non-critical notifications.
     public var fullscreen = FullscreenPolicy.hold
+    /// The notification center's panel: edge, width, margins, output.
+    public var center = CenterPlacement()
     /// Seconds without input after which display timers stop until the
     /// next input; 0 = never.
     public var idleThreshold = 0.0
