@@ -3,8 +3,10 @@
 
 Starts a headless sway and perch (release build from $PERCH_BIN_DIR, default
 .build/release), then measures how long perch spends answering each frame
-callback: during a single slide in, and during a reflow where five toasts
-glide down while a sixth slides in. Prints median and p99 in microseconds.
+callback: during a single slide in, during a reflow where five toasts
+glide down while a sixth slides in, and while the notification center
+scrolls through 200 entries (wheel notches, each a 150 ms glide). Prints
+median and p99 in microseconds.
 Also counts perch's context switches over a few idle seconds (expected 0).
 """
 
@@ -48,7 +50,7 @@ def main():
         trace = os.path.join(session.env()["XDG_RUNTIME_DIR"], "trace")
         env = session.env(PERCH_TRACE=trace)
         perch = harness.Perch(session, bindir, os.path.join(work, "perch.log"), env=env,
-                              args=["--max-visible", "6"])
+                              args=["--max-visible", "6", "--max-history", "300"])
         perch.wait_ready()
         now_ns = lambda: time.clock_gettime_ns(time.CLOCK_MONOTONIC)
 
@@ -69,10 +71,26 @@ def main():
         time.sleep(5)
         idle = ctx_switches(perch.proc.pid) - before
 
+        # The center, scrolled through 200 entries of history.
+        perch.ctl_ok("dismiss", "--all")
+        for i in range(200):
+            perch.post("Entry %d" % i, "a line of body text", timeout=0.01, app="App%d" % (i % 4))
+        deadline = time.monotonic() + 30
+        while perch.list() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        perch.ctl_ok("center", "open")
+        time.sleep(0.6)   # slid in, its visible pieces drawn
+        from pointer import pointer
+        t = now_ns()
+        pointer(session, bindir, "sleep", "0.3", "move", 1100, 400, "sleep", "0.1",
+                *sum((["wheel", "3", "sleep", "0.2"] for _ in range(10)), []))
+        scroll = frame_durations(trace, t)
+
         print("perch client time per frame (wl_callback.done -> stage committed)")
         print("  slide in of 1 toast:          %s" % stats(slide))
         print("  reflow of 5 toasts + 1 entry: %s" % stats(reflow))
         print("  idle, 6 toasts shown, 5 s:    %d context switches" % idle)
+        print("  center scrolling, 200 entries: %s" % stats(scroll))
     finally:
         session.stop()
 

@@ -65,6 +65,8 @@ final class CenterPanel {
     /// Where the pointer is on the panel, surface pixels.
     private var pointer = (x: 0.0, y: 0.0)
     var onNeedsRefresh: (() -> Void)?
+    /// Its frame callback fired, with the compositor's timestamp (ms).
+    var onFrame: ((UInt32) -> Void)?
 
     private enum Piece: Hashable {
         case background, topBar, empty
@@ -174,7 +176,10 @@ final class CenterPanel {
             self.needsDraw = true
             self.onNeedsRefresh?()
         }
-        stage.onFrame = { [unowned self] _ in self.onNeedsRefresh?() }
+        stage.onFrame = { [unowned self] time in
+            self.onFrame?(time)
+            self.onNeedsRefresh?()
+        }
         stage.onScaleChanged = { [unowned self] in self.onNeedsRefresh?() }
         stage.onClosed = { [unowned self] in self.stageLost() }
         stage.allowKeyboardFocus()

@@ -83,6 +83,7 @@ final class Scene {
             self.center.outputsChanged()
         }
         center.onNeedsRefresh = { [unowned self] in self.onNeedsRefresh?() }
+        center.onFrame = { [unowned self] time in self.frameFired(at: Scene.instant(ofFrame: time)) }
         center.onCloseRequested = { [unowned self] in self.onCenterCloseRequested?() }
         connection.onPointerEvent = { [unowned self] event in
             if !self.center.handles(event, at: MonotonicClock.now()) { self.router.pointer(event) }
