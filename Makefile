@@ -139,6 +139,8 @@ uninstall:
 clean:
 	rm -rf .build demo-out test-out
 
-# Perch against mako in one headless sway, one table (bench/README.md).
+# Perch against mako in one headless sway, one table; then Perch's own time
+# per frame: a slide, a reflow, the center scrolling (bench/README.md).
 bench: build
 	$(PYTHON) bench/compare.py
+	$(PYTHON) bench/frame_times.py
