@@ -347,6 +347,11 @@ final class CenterPanel {
             scroll.scroll(by: pixels * CenterScroll.notch / Self.pixelsPerNotch, animated: true, at: now)
             onNeedsRefresh?()
             return true
+        case .wheel(let value120):
+            guard pointerOver else { return false }
+            scroll.scroll(value120: Int(value120), at: now)
+            onNeedsRefresh?()
+            return true
         case .motion(let x, let y):
             pointer = (x, y)
             return pointerOver
@@ -427,7 +432,8 @@ final class CenterPanel {
     }
 
     /// wl_pointer.axis reports a wheel notch as 15 surface pixels (wlroots,
-    /// libinput); the panel scrolls `CenterScroll.notch` for it.
+    /// libinput); the panel scrolls `CenterScroll.notch` for it. With
+    /// wl_pointer v8 a wheel comes as axis_value120 instead (`.wheel`).
     static let pixelsPerNotch = 15.0
 
     /// Whether the panel has the keyboard (a click on it gives it).

@@ -119,7 +119,7 @@ final class InputRouter {
             hoveredStage = nil
             setHighlight(of: left) { $0.hovered = nil }
             onInput?(.hover(id: left, false))
-        case .scroll:
+        case .scroll, .wheel:
             return  // toasts do not scroll (the center does: `CenterPanel`)
         case .motion(let x, let y):
             pointerX = x

@@ -19,9 +19,12 @@ public enum PointerEvent: Equatable, Sendable {
     case motion(x: Double, y: Double)
     /// A Linux button code (BTN_LEFT 0x110…), pressed or released.
     case button(UInt32, pressed: Bool)
-    /// The wheel or a touchpad scrolled vertically by this many surface
-    /// pixels (positive: down, as wl_pointer.axis counts).
+    /// A touchpad (or a wheel on wl_pointer before v8) scrolled vertically
+    /// by this many surface pixels (positive: down, as wl_pointer.axis counts).
     case scroll(Double)
+    /// A wheel turned, in 120ths of a notch (wl_pointer.axis_value120, v8):
+    /// high-resolution wheels send fractions of a notch.
+    case wheel(value120: Int32)
 }
 
 /// The cursor Perch asks for over its surfaces (wp_cursor_shape_v1).
@@ -53,6 +56,11 @@ final class Pointer {
     /// while it is elsewhere (set_shape needs it).
     private var enterSerial: UInt32?
     private var shape: CursorShape?
+    /// What this pointer frame scrolled so far (delivered at its `frame`):
+    /// with v8 a wheel sends both axis and axis_value120, and only the
+    /// latter is kept.
+    private var frameScroll = 0.0
+    private var frameValue120: Int32?
 
     init(seat: OpaquePointer, cursorShapeManager: OpaquePointer?) {
         proxy = wl_seat_get_pointer(seat)
@@ -91,13 +99,30 @@ final class Pointer {
     }
 
     fileprivate func deliver(_ event: PointerEvent) { onEvent?(event) }
+
+    fileprivate func axis(_ pixels: Double) { frameScroll += pixels }
+
+    fileprivate func value120(_ value: Int32) { frameValue120 = (frameValue120 ?? 0) &+ value }
+
+    /// The end of a pointer frame: its scrolling, as one event.
+    fileprivate func frame() {
+        defer {
+            frameScroll = 0
+            frameValue120 = nil
+        }
+        if let frameValue120, frameValue120 != 0 {
+            deliver(.wheel(value120: frameValue120))
+        } else if frameScroll != 0 {
+            deliver(.scroll(frameScroll))
+        }
+    }
 }
 
 private func pointer(_ data: UnsafeMutableRawPointer?) -> Pointer? {
     data.map { Unmanaged<Pointer>.fromOpaque($0).takeUnretainedValue() }
 }
 
-// Every member up to the bound version (5) must be set: libwayland calls
+// Every member up to the bound version (8) must be set: libwayland calls
 // a missing one as a null function pointer.
 nonisolated(unsafe) private let pointerListener: UnsafeMutablePointer<wl_pointer_listener> = {
     let listener = UnsafeMutablePointer<wl_pointer_listener>.allocate(capacity: 1)
@@ -121,12 +146,15 @@ nonisolated(unsafe) private let pointerListener: UnsafeMutablePointer<wl_pointer
         },
         axis: { data, _, _, axis, value in
             guard axis == WL_POINTER_AXIS_VERTICAL_SCROLL.rawValue else { return }
-            pointer(data)?.deliver(.scroll(wl_fixed_to_double(value)))
+            pointer(data)?.axis(wl_fixed_to_double(value))
         },
-        frame: { _, _ in },
+        frame: { data, _ in pointer(data)?.frame() },
         axis_source: { _, _, _ in },
         axis_stop: { _, _, _, _ in },
         axis_discrete: { _, _, _, _ in },
-        axis_value120: { _, _, _, _ in }))
+        axis_value120: { data, _, axis, value in
+            guard axis == WL_POINTER_AXIS_VERTICAL_SCROLL.rawValue else { return }
+            pointer(data)?.value120(value)
+        }))
     return listener
 }()

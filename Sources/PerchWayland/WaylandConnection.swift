@@ -142,7 +142,7 @@ public final class WaylandConnection {
                 onOutputsChanged?()
             }
         case "wl_seat":
-            if let proxy = bind(perch_wl_seat_interface(), 5) {
+            if let proxy = bind(perch_wl_seat_interface(), 8) {
                 seats[name] = Seat(proxy: proxy, cursorShapeManager: cursorShapeManager,
                                    onPointerEvent: { [unowned self] in self.onPointerEvent?($0) },
                                    onTouchEvent: { [unowned self] in self.onTouchEvent?($0) },
