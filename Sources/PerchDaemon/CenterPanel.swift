@@ -4,16 +4,18 @@ import PerchRender
 import PerchWayland
 
 /// The notification center on screen: a layer surface on the top layer
-/// along the right edge (full height less the margins), sliding in from
-/// that edge, paced by its frame callbacks like the toasts.
+/// along one edge (`center-anchor`, the right by default; full height less
+/// the margins), sliding in from that edge, paced by its frame callbacks
+/// like the toasts.
 ///
 /// What it shows is the service's `CenterContent` (the notifications on
 /// screen and the history, grouped by app), laid out by `CenterLayout`
 /// and scrolled by `CenterScroll`. Every piece — the background, the top
 /// bar, each header and entry — is rendered once into its own image, kept
-/// while its content and the scale stay; a frame composes the visible
-/// ones into the panel's buffer (`PanelCompositor`), so scrolling costs
-/// copies, not text layout. The slide moves the panel's one subsurface.
+/// while what it shows and the scale stay, and measured once for what it
+/// shows; a frame composes the visible ones into the panel's buffer
+/// (`PanelCompositor`), so scrolling costs copies, not text layout. The
+/// slide moves the panel's one subsurface.
 final class CenterPanel {
     private let connection: WaylandConnection
     private let renderer: ToastRenderer
@@ -33,17 +35,23 @@ final class CenterPanel {
     private var canvas: ToastSurface?
     private var content = CenterContent(live: [], history: [])
     private var ages: [UInt32: String] = [:]
-    private var heights: [UInt32: Int] = [:]
+    /// Each entry measured for what it shows (its notification and age).
+    private var measured: [UInt32: (look: EntryLook, geometry: CenterEntryGeometry)] = [:]
+    /// Each group's header measured for what it shows, by app.
+    private var headers: [String: (shows: CenterHeaderContent, geometry: CenterHeaderGeometry)] = [:]
+    /// The top bar, measured once per style and width.
+    private var topBar: CenterTopBarGeometry?
+    /// nil: to be laid out again before the next frame.
     private var layout: CenterLayout?
-    /// The layout before the last change, for the focus ring to follow.
+    /// The last layout made, for the focus ring to follow its entry.
     private var lastLayout: CenterLayout?
     private var scroll = CenterScroll(maxOffset: 0)
     /// The keyboard's focus ring over the entries (Up, Down).
     private var focus = CenterFocus()
     /// The finger scrolling the list, if one is.
     private var finger: Int32?
-    /// Pieces rendered once, by what they show, at `piecesScale`.
-    private var pieces: [Piece: (image: PixelImage, key: String)] = [:]
+    /// Pieces rendered once, with what they show, at `piecesScale`.
+    private var pieces: [Piece: (image: PixelImage, shows: PieceLook)] = [:]
     private var piecesScale: SurfaceScale?
     /// The slide, surface pixels: 0 = in place, `slideDistance` = off the
     /// panel's edge.
@@ -74,6 +82,21 @@ final class CenterPanel {
         case entry(UInt32)
     }
 
+    /// What an entry is drawn and measured for.
+    private struct EntryLook: Equatable {
+        var entry: CenterEntry
+        var age: String
+    }
+
+    /// What a piece shows: it is drawn again when that changes.
+    private enum PieceLook: Equatable {
+        case background(width: Int, height: Int)
+        case topBar(doNotDisturb: Bool)
+        case empty
+        case header(CenterHeaderContent)
+        case entry(EntryLook)
+    }
+
     init(connection: WaylandConnection, renderer: ToastRenderer, style: ToastStyle, placement: CenterPlacement) {
         self.connection = connection
         self.renderer = renderer
@@ -87,9 +110,7 @@ final class CenterPanel {
         guard newPlacement != placement else { return }
         placement = newPlacement
         center.width = newPlacement.width
-        pieces.removeAll()
-        heights.removeAll()
-        layout = nil
+        forgetMeasurements()
         slide = Glide(at: isOpen ? 0 : slideDistance)
         if stage != nil { stageLost() }
     }
@@ -114,9 +135,10 @@ final class CenterPanel {
         guard newContent != content || newAges != ages else { return }
         content = newContent
         ages = newAges
-        // Entries whose words changed are measured and drawn again.
+        // An entry that changed (its age, its notification replaced) is
+        // measured again at the layout; one that went is forgotten.
         let ids = Set(newContent.groups.flatMap { $0.entries.map(\.id) })
-        heights = heights.filter { ids.contains($0.key) }
+        measured = measured.filter { ids.contains($0.key) }
         layout = nil
         needsDraw = true
         onNeedsRefresh?()
@@ -125,10 +147,17 @@ final class CenterPanel {
     func setStyle(_ newStyle: ToastStyle) {
         guard newStyle != style else { return }
         style = newStyle
-        pieces.removeAll()
-        heights.removeAll()
-        layout = nil
+        forgetMeasurements()
         needsDraw = true
+    }
+
+    /// The style or width changed: everything is measured and drawn anew.
+    private func forgetMeasurements() {
+        pieces.removeAll()
+        measured.removeAll()
+        headers.removeAll()
+        topBar = nil
+        layout = nil
     }
 
     // MARK: Frames
@@ -154,16 +183,22 @@ final class CenterPanel {
             needsDraw = true
         }
         let viewport = max(0, size.height - center.topBarHeight)
-        if layout == nil || layout?.viewportHeight != viewport { relayout(width: size.width, viewport: viewport, at: now) }
+        if layout == nil || layout?.viewportHeight != viewport { relayout(viewport: viewport, at: now) }
         let scrolling = scroll.isAnimating(at: now)
-        if needsDraw || scrolling {
+        // Committed only when something changed: the scene presents on
+        // every refresh, a toast's frames included.
+        var changed = needsDraw || scrolling
+        if changed {
             draw(on: canvas, size: size, scale: scale, at: now)
             needsDraw = false
         }
         let x = Int(slide.value(at: now, duration: Self.slideDuration).rounded())
-        canvas.setPosition(x: x, y: 0)
-        if !slideDone || scrolling { stage.requestFrame() }
-        stage.commit()
+        if canvas.setPosition(x: x, y: 0) { changed = true }
+        if !slideDone || scrolling {
+            stage.requestFrame()
+            changed = true
+        }
+        if changed { stage.commit() }
     }
 
     private func makeStage() {
@@ -208,23 +243,51 @@ final class CenterPanel {
         if stage.isStranded { stageLost() } else { stage.updateScale() }
     }
 
-    /// Measures what is not measured and lays the list out.
-    private func relayout(width: Int, viewport: Int, at now: Instant) {
+    /// Measures what is not measured for what it shows now, and lays the
+    /// list out.
+    private func relayout(viewport: Int, at now: Instant) {
+        var heights: [UInt32: Int] = [:]
         for group in content.groups where !group.isFolded {
-            for entry in group.entries where heights[entry.id] == nil {
-                heights[entry.id] = entryGeometry(entry).height
-            }
+            for entry in group.entries { heights[entry.id] = entryGeometry(entry).height }
         }
         let layout = CenterLayout(content: content, heights: heights, metrics: metrics, viewportHeight: viewport)
-        if let previous = self.layout ?? lastLayout { focus.keep(in: layout, previous: previous) }
+        if let lastLayout { focus.keep(in: layout, previous: lastLayout) }
         self.layout = layout
         lastLayout = layout
         scroll.setMaxOffset(layout.maxOffset, at: now)
     }
 
+    private func look(of entry: CenterEntry) -> EntryLook { EntryLook(entry: entry, age: ages[entry.id] ?? "") }
+
+    /// The entry's geometry, measured once for what it shows.
     private func entryGeometry(_ entry: CenterEntry) -> CenterEntryGeometry {
-        renderer.centerEntryGeometry(for: entry.notification.content, age: ages[entry.id] ?? "",
-                                     width: center.innerWidth, style: style, center: center)
+        let look = look(of: entry)
+        if let kept = measured[entry.id], kept.look == look { return kept.geometry }
+        let geometry = renderer.centerEntryGeometry(for: entry.notification.content, age: look.age,
+                                                    width: center.innerWidth, style: style, center: center)
+        measured[entry.id] = (look, geometry)
+        return geometry
+    }
+
+    /// What a group's header shows.
+    private func headerContent(_ group: CenterGroup) -> CenterHeaderContent {
+        CenterHeaderContent(appName: group.app.isEmpty ? "Other" : group.app, iconPath: group.iconPath,
+                            count: group.count, isFolded: group.isFolded)
+    }
+
+    /// The header's geometry, measured once for what it shows.
+    private func headerGeometry(_ header: CenterHeaderContent, app: String) -> CenterHeaderGeometry {
+        if let kept = headers[app], kept.shows == header { return kept.geometry }
+        let geometry = renderer.centerHeaderGeometry(for: header, width: center.innerWidth, style: style, center: center)
+        headers[app] = (header, geometry)
+        return geometry
+    }
+
+    private func topBarGeometry() -> CenterTopBarGeometry {
+        if let topBar { return topBar }
+        let geometry = renderer.centerTopBarGeometry(width: center.innerWidth, style: style, center: center)
+        topBar = geometry
+        return geometry
     }
 
     // MARK: Drawing
@@ -240,17 +303,17 @@ final class CenterPanel {
         let factor = scale.factor
         func px(_ n: Int) -> Int { Int((Double(n) * factor).rounded()) }
         var layers: [PanelCompositor.Layer] = []
-        if let background = piece(.background, key: "\(size.width)x\(size.height)", width: size.width,
-                                  height: size.height, scale: factor, draw: { target in
+        if let background = piece(.background, shows: .background(width: size.width, height: size.height),
+                                  width: size.width, height: size.height, scale: factor, draw: { target in
             self.renderer.drawCenterBackground(width: size.width, height: size.height, style: self.style,
                                                center: self.center, into: target, scale: factor)
         }) {
             layers.append(.init(image: background, x: 0, y: 0, clipped: false))
         }
         let inner = center.innerWidth
-        let bar = renderer.centerTopBarGeometry(width: inner, style: style, center: center)
-        if let image = piece(.topBar, key: "\(doNotDisturb)", width: inner, height: bar.height, scale: factor,
-                             draw: { target in
+        let bar = topBarGeometry()
+        if let image = piece(.topBar, shows: .topBar(doNotDisturb: doNotDisturb), width: inner, height: bar.height,
+                             scale: factor, draw: { target in
             self.renderer.drawCenterTopBar(doNotDisturb: self.doNotDisturb, style: self.style, center: self.center,
                                            geometry: bar, into: target, scale: factor)
         }) {
@@ -258,7 +321,8 @@ final class CenterPanel {
         }
         let listTop = center.topBarHeight
         if content.isEmpty {
-            if let image = piece(.empty, key: "", width: inner, height: center.emptyHeight, scale: factor, draw: { target in
+            if let image = piece(.empty, shows: .empty, width: inner, height: center.emptyHeight, scale: factor,
+                                 draw: { target in
                 self.renderer.drawCenterEmpty(width: inner, height: self.center.emptyHeight, style: self.style,
                                               center: self.center, into: target, scale: factor)
             }) {
@@ -269,35 +333,29 @@ final class CenterPanel {
             for index in layout.visibleRows(offset: offset) {
                 let row = layout.rows[index]
                 let y = px(listTop + row.panelY(offset: offset))
+                let image: PixelTarget?
                 switch row.kind {
                 case .header(let groupIndex):
                     let group = content.groups[groupIndex]
-                    let header = CenterHeaderContent(appName: group.app.isEmpty ? "Other" : group.app,
-                                                     iconPath: group.iconPath, count: group.count,
-                                                     isFolded: group.isFolded)
-                    let geometry = renderer.centerHeaderGeometry(for: header, width: inner, style: style, center: center)
-                    let key = "\(header.appName)|\(header.count)|\(header.isFolded)|\(header.iconPath ?? "")"
-                    if let image = piece(.header(app: group.app), key: key, width: inner, height: geometry.height,
-                                         scale: factor, draw: { target in
+                    let header = headerContent(group)
+                    let geometry = headerGeometry(header, app: group.app)
+                    image = piece(.header(app: group.app), shows: .header(header), width: inner,
+                                  height: geometry.height, scale: factor, draw: { target in
                         self.renderer.drawCenterHeader(header, style: self.style, center: self.center,
                                                        geometry: geometry, into: target, scale: factor)
-                    }) {
-                        layers.append(.init(image: image, x: px(center.padding), y: y, clipped: true))
-                    }
+                    })
                 case .entry(let id, let groupIndex):
                     guard let entry = content.groups[groupIndex].entries.first(where: { $0.id == id }) else { continue }
-                    let age = ages[id] ?? ""
-                    let key = "\(age)|\(entry.isLive)|\(entry.notification.title)|\(entry.notification.body)"
+                    let look = look(of: entry)
                     let geometry = entryGeometry(entry)
-                    if let image = piece(.entry(id), key: key, width: inner, height: geometry.height, scale: factor,
-                                         draw: { target in
-                        self.renderer.drawCenterEntry(entry.notification.content, age: age, style: self.style,
+                    image = piece(.entry(id), shows: .entry(look), width: inner, height: geometry.height,
+                                  scale: factor, draw: { target in
+                        self.renderer.drawCenterEntry(entry.notification.content, age: look.age, style: self.style,
                                                       center: self.center, geometry: geometry, into: target,
                                                       scale: factor)
-                    }) {
-                        layers.append(.init(image: image, x: px(center.padding), y: y, clipped: true))
-                    }
+                    })
                 }
+                if let image { layers.append(.init(image: image, x: px(center.padding), y: y, clipped: true)) }
             }
         }
         let target = PixelTarget(base: buffer.pixels, width: buffer.width, height: buffer.height, stride: buffer.stride)
@@ -314,18 +372,18 @@ final class CenterPanel {
         canvas.present(buffer, scale: scale, width: backing.surfaceWidth, height: backing.surfaceHeight)
     }
 
-    /// A piece's image, drawn now if it shows something else than `key`
-    /// (or is not drawn yet); nil when it is empty.
-    private func piece(_ piece: Piece, key: String, width: Int, height: Int, scale: Double,
+    /// A piece's image, drawn now if it showed something else (or is not
+    /// drawn yet); nil when it is empty.
+    private func piece(_ piece: Piece, shows: PieceLook, width: Int, height: Int, scale: Double,
                        draw: (PixelTarget) -> Void) -> PixelTarget? {
         let w = Int((Double(width) * scale).rounded()), h = Int((Double(height) * scale).rounded())
         guard w > 0, h > 0 else { return nil }
-        if let kept = pieces[piece], kept.key == key, kept.image.width == w, kept.image.height == h {
+        if let kept = pieces[piece], kept.shows == shows, kept.image.width == w, kept.image.height == h {
             return kept.image.target
         }
         let image = PixelImage(width: w, height: h)
         draw(image.target)
-        pieces[piece] = (image, key)
+        pieces[piece] = (image, shows)
         return image.target
     }
 
@@ -366,9 +424,8 @@ final class CenterPanel {
 
     /// What a click at (x, y) on the panel does, if anything.
     private func action(at x: Double, y: Double, now: Instant) -> CenterAction? {
-        let inner = center.innerWidth
         let left = Double(center.padding)
-        let bar = renderer.centerTopBarGeometry(width: inner, style: style, center: center)
+        let bar = topBarGeometry()
         let barTop = Double(center.padding / 2)
         if y < Double(center.topBarHeight) {
             switch bar.hit(x: x - left, y: y - barTop) {
@@ -386,10 +443,7 @@ final class CenterPanel {
         switch row.kind {
         case .header(let groupIndex):
             let group = content.groups[groupIndex]
-            let header = CenterHeaderContent(appName: group.app.isEmpty ? "Other" : group.app, iconPath: group.iconPath,
-                                             count: group.count, isFolded: group.isFolded)
-            switch renderer.centerHeaderGeometry(for: header, width: inner, style: style, center: center)
-                .hit(x: x - left, y: localY) {
+            switch headerGeometry(headerContent(group), app: group.app).hit(x: x - left, y: localY) {
             case .clear: return .clearGroup(app: group.app)
             case .fold: return .fold(app: group.app, !group.isFolded)
             case nil: return nil

@@ -129,10 +129,13 @@ public final class ToastSurface {
 
     /// Moves the toast (stage-local surface pixels), effective on the stage's
     /// next commit. Unchanged positions send nothing.
-    public func setPosition(x: Int, y: Int) {
-        if let last = lastPosition, last == (x, y) { return }
+    /// Returns whether it moved (anything to commit).
+    @discardableResult
+    public func setPosition(x: Int, y: Int) -> Bool {
+        if let last = lastPosition, last == (x, y) { return false }
         lastPosition = (x, y)
         wl_subsurface_set_position(subsurface, Int32(x), Int32(y))
+        return true
     }
 }
 
