@@ -10,6 +10,7 @@ extension Daemon {
     func execute(_ effects: [ServiceEffect]) {
         guard !effects.isEmpty else { return }
         needsRefresh = true
+        centerIsStale = true
         for effect in effects {
             switch effect {
             case .record(let record):
@@ -78,6 +79,7 @@ extension Daemon {
             execute(service.clearCenterGroup(app, at: now))
         case .fold(let app, let folded):
             service.setFolded(app, folded)
+            centerIsStale = true
         case .dismiss(let id):
             execute(service.dismissCenterEntry(id, at: now).effects)
         case .invoke(let id, let action):
@@ -160,10 +162,15 @@ extension Daemon {
     }
 
     /// What the open center lists, each entry's age in words as of now
-    /// (local time). The scene keeps what it drew while this is unchanged.
+    /// (local time), when that may have changed: not on every frame. The
+    /// scene keeps what it drew while this is unchanged.
     private func showCenterContent() {
+        let wall = WallClock.now()
+        guard centerIsStale || wall / 60 != centerAgesMinute else { return }
+        centerIsStale = false
+        centerAgesMinute = wall / 60
         let content = service.centerContent
-        let wall = WallClock.now(), utcOffset = Int(WallClock.utcOffset())
+        let utcOffset = Int(WallClock.utcOffset())
         var ages: [UInt32: String] = [:]
         for group in content.groups {
             for entry in group.entries { ages[entry.id] = AgeText.describe(entry.time, now: wall, utcOffset: utcOffset) }

@@ -55,6 +55,11 @@ public final class Daemon {
     /// Set while effects of the user's own input run: an action they
     /// invoke gets an xdg-activation token first.
     var executingUserInput = false
+    /// Whether what the open center lists may have changed since it was
+    /// last handed over (any effect, a fold); and the minute its ages were
+    /// put in words, so "now" becomes "1 min" without anything happening.
+    var centerIsStale = true
+    var centerAgesMinute: Int64 = -1
     /// Bounds the wait for activation tokens (see `announceAction`).
     var activationTimer: DeadlineTimer!
     let started = MonotonicClock.now()
