@@ -263,7 +263,7 @@ final class CenterPanel {
     private func entryGeometry(_ entry: CenterEntry) -> CenterEntryGeometry {
         let look = look(of: entry)
         if let kept = measured[entry.id], kept.look == look { return kept.geometry }
-        let geometry = renderer.centerEntryGeometry(for: entry.notification.content, age: look.age,
+        let geometry = renderer.centerEntryGeometry(for: entry.content, age: look.age,
                                                     width: center.innerWidth, style: style, center: center)
         measured[entry.id] = (look, geometry)
         return geometry
@@ -350,7 +350,7 @@ final class CenterPanel {
                     let geometry = entryGeometry(entry)
                     image = piece(.entry(id), shows: .entry(look), width: inner, height: geometry.height,
                                   scale: factor, draw: { target in
-                        self.renderer.drawCenterEntry(entry.notification.content, age: look.age, style: self.style,
+                        self.renderer.drawCenterEntry(entry.content, age: look.age, style: self.style,
                                                       center: self.center, geometry: geometry, into: target,
                                                       scale: factor)
                     })
@@ -415,6 +415,7 @@ final class CenterPanel {
             return pointerOver
         case .button(let button, let pressed):
             guard pointerOver else { return false }
+            if pressed { takeKeyboardWithoutOnDemand() }
             if pressed, button == Bindings.leftButton, let action = action(at: pointer.x, y: pointer.y, now: now) {
                 onAction?(action)
             }
@@ -455,7 +456,8 @@ final class CenterPanel {
             case .button(let action): return entry.isLive ? .invoke(id: id, action: action) : nil
             case .card: return entry.isLive && entry.notification.defaultAction != nil
                 ? .invoke(id: id, action: NotificationAction.defaultID) : nil
-            case .replyField, nil: return nil
+            case .replyField: return entry.isLive && entry.reply != nil ? .focusReply(id: id) : nil
+            case nil: return nil
             }
         }
     }
@@ -464,8 +466,12 @@ final class CenterPanel {
     /// list (with the rubber band past its ends) and flings it on release.
     func handles(_ event: TouchEvent, at now: Instant) -> Bool {
         switch event {
-        case .down(let surface, let id, _, let y, _):
+        case .down(let surface, let id, let x, let y, _):
             guard isPanel(surface), finger == nil else { return isPanel(surface) }
+            takeKeyboardWithoutOnDemand()
+            // A tap on a reply field gives it the keyboard; anywhere else a
+            // finger scrolls.
+            if case .focusReply(let entry)? = action(at: x, y: y, now: now) { onAction?(.focusReply(id: entry)) }
             finger = id
             scroll.touchDown(y: y, at: now)
         case .motion(let id, _, let y, _):
@@ -504,6 +510,12 @@ final class CenterPanel {
             return keyboardFocused
         case .press(let key):
             guard keyboardFocused else { return false }
+            // A reply field with the keyboard takes every key it edits with
+            // (Escape cancels the reply, not the panel).
+            if let id = replyingEntry {
+                if let edit = InputRouter.replyEdit(for: key) { onAction?(.replyEdit(id: id, edit)) }
+                return true
+            }
             let now = MonotonicClock.now()
             let centerKey: CenterKey
             switch key {
@@ -529,6 +541,23 @@ final class CenterPanel {
         }
     }
 
+    /// The live entry whose reply field has the keyboard, if any.
+    private var replyingEntry: UInt32? {
+        for group in content.groups where !group.isFolded {
+            if let entry = group.entries.first(where: { $0.reply?.isFocused == true }) { return entry.id }
+        }
+        return nil
+    }
+
+    /// With layer-shell v3 there is no on_demand: a press on the panel takes
+    /// the keyboard exclusively, for its keys and reply fields, until the
+    /// panel goes (its surface with it).
+    private func takeKeyboardWithoutOnDemand() {
+        guard let stage, !stage.focusesOnDemand else { return }
+        stage.takeKeyboard()
+        stage.commit()
+    }
+
     private func isPanel(_ surface: SurfaceHandle) -> Bool {
         surface == stage?.handle || surface == canvas?.handle
     }
@@ -543,4 +572,8 @@ enum CenterAction: Equatable {
     case fold(app: String, Bool)
     case dismiss(id: UInt32)
     case invoke(id: UInt32, action: String)
+    /// The reply field of a live entry was clicked or tapped.
+    case focusReply(id: UInt32)
+    /// A key for the entry's reply field, while it has the keyboard.
+    case replyEdit(id: UInt32, ReplyEdit)
 }

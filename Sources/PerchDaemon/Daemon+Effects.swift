@@ -86,6 +86,13 @@ extension Daemon {
             executingUserInput = true
             execute(service.invokeCenterEntry(id, action: action, at: now).effects)
             executingUserInput = false
+        case .focusReply(let id):
+            execute(service.handle(.replyFieldPressed, on: id, at: now))
+            // A suspended toast has no surface to update: the entry shows it.
+            centerIsStale = true
+        case .replyEdit(let id, let edit):
+            execute(service.handle(.replyEdit(edit), on: id, at: now))
+            centerIsStale = true
         }
         needsRefresh = true
     }

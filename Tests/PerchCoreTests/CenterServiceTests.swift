@@ -35,13 +35,43 @@ struct CenterServiceTests {
         }
     }
 
-    @Test("toasts are shown as usual while the center is open")
-    func toastsWhileOpen() {
+    @Test("opening the center takes the toasts off the screen, critical ones too, their timers stopped; closing gives them back with the time they had left")
+    func toastsWaitWhileOpen() throws {
+        var h = ServiceHarness()
+        let normal = h.post("Normal", at: t0)
+        let critical = h.post("Critical", urgency: .critical, at: t0 + 0.5)
+        h.advance(to: t0 + 2)
+        let left = try #require(h.service.board.toast(id: normal)?.timer.remaining(at: t0 + 2))
+        _ = h.take()
+        let opened = h.service.setCenter(.open, at: t0 + 2)
+        #expect(opened.centerChanges == [true])
+        #expect(Set(opened.removedToasts) == [normal, critical], "both leave at once, with no exit")
+        #expect(h.service.board.stacks.values.allSatisfy { $0.all.isEmpty })
+        #expect(h.liveIDs == [normal, critical], "still live, and listed by the panel")
+        #expect(h.service.centerContent.entry(id: normal)?.isLive == true)
+        h.advance(to: t0 + 60)
+        #expect(h.liveIDs == [normal, critical], "no timer ran while the panel was open")
+        let closed = h.service.setCenter(.close, at: t0 + 60)
+        #expect(closed.centerChanges == [false])
+        #expect(closed.addedToasts == [normal, critical], "oldest first")
+        h.advance(to: t0 + 60.8)
+        #expect(h.service.board.toast(id: normal)?.timer.remaining(at: t0 + 60.8) ?? 0 > left - 1)
+        h.advance(to: t0 + 60.6 + left)
+        #expect(h.liveIDs.contains(normal))
+        h.advance(to: t0 + 61 + left)
+        h.advance(to: t0 + 62 + left)
+        #expect(h.historyTitles == ["Normal"], "it expires once its time is up")
+    }
+
+    @Test("a notification posted while the center is open waits for it to close")
+    func postedWhileOpen() {
         var h = ServiceHarness()
         _ = h.service.setCenter(.open, at: t0)
         let id = h.post("While open")
-        #expect(h.take().addedToasts == [id])
-        #expect(h.service.board.toast(id: id)?.isQueued == false)
+        #expect(h.take().addedToasts.isEmpty)
+        #expect(h.service.board.isSuspended(id))
+        #expect(h.service.centerContent.entry(id: id)?.isLive == true)
+        #expect(h.service.setCenter(.toggle, at: t0 + 1).addedToasts == [id])
     }
 
     @Test("a reload keeps the center open and its folded groups")

@@ -132,4 +132,47 @@ struct ReplyFieldTests {
         #expect(h.service.replying == nil)
         #expect(h.take().isEmpty)
     }
+
+    @Test("a live entry in the center has the toast's field and draft; it is answered there as on the toast")
+    func answeredInTheCenter() throws {
+        var h = ServiceHarness()
+        let id = h.post("Ann: lunch?", timeout: 2, actions: [replyAction, NotificationAction(id: "mute", label: "Mute")])
+        h.advance(to: t0 + 1)
+        _ = h.service.setCenter(.open, at: t0 + 1)
+        let entry = try #require(h.service.centerContent.entry(id: id))
+        #expect(entry.reply == ReplyField(placeholder: ReplyField.defaultPlaceholder))
+        #expect(entry.content.buttons.map(\.id) == ["mute"], "the field, not a Reply button")
+        h.input(.replyFieldPressed, on: id, at: t0 + 2)
+        #expect(h.service.centerContent.entry(id: id)?.reply?.isFocused == true)
+        h.input(.replyEdit(.insert("on my way")), on: id, at: t0 + 2)
+        #expect(h.service.centerContent.entry(id: id)?.reply?.text == "on my way")
+        _ = h.take()
+        h.input(.replyEdit(.send), on: id, at: t0 + 3)
+        let sent = h.take()
+        #expect(sent.contains(.replied(id: id, text: "on my way")))
+        #expect(sent.closed == [.dismissedByUser])
+        #expect(h.service.centerContent.entry(id: id)?.isLive == false, "answered, it is history, as from its toast")
+    }
+
+    @Test("closing the center lets go of its field's keyboard but keeps the draft, which holds the toast's timer")
+    func draftOutlivesTheCenter() {
+        var h = ServiceHarness()
+        let id = h.post("Ann", timeout: 2, actions: [replyAction])
+        h.advance(to: t0 + 1)
+        _ = h.service.setCenter(.open, at: t0 + 1)
+        h.input(.replyFieldPressed, on: id, at: t0 + 1)
+        h.input(.replyEdit(.insert("half an answ")), on: id, at: t0 + 1)
+        h.effects += h.service.setCenter(.close, at: t0 + 2)
+        #expect(h.service.replying == nil)
+        let field = h.field(id, in: h.take())
+        #expect(field?.text == "half an answ" && field?.isFocused == false)
+        h.advance(to: t0 + 30)
+        #expect(h.liveIDs == [id], "the draft keeps it on screen")
+        // A field focused on the toast lets go when the center opens.
+        h.input(.replyFieldPressed, on: id, at: t0 + 30)
+        #expect(h.service.replying == id)
+        _ = h.service.setCenter(.open, at: t0 + 31)
+        #expect(h.service.replying == nil)
+        #expect(h.service.centerContent.entry(id: id)?.reply?.text == "half an answ")
+    }
 }

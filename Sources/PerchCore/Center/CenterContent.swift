@@ -7,11 +7,25 @@ public struct CenterEntry: Equatable, Sendable {
     /// a restart; `AgeText` words it.
     public var time: Int64
     public var isLive: Bool
+    /// The reply field of a live one that offers `inline-reply`, with what
+    /// is typed so far (the same draft as its toast's).
+    public var reply: ReplyField?
 
-    public init(notification: Notification, time: Int64, isLive: Bool) {
+    public init(notification: Notification, time: Int64, isLive: Bool, reply: ReplyField? = nil) {
         self.notification = notification
         self.time = time
         self.isLive = isLive
+        self.reply = reply
+    }
+
+    /// What its card draws: the notification's content, with the reply
+    /// field in place of a "Reply" button, as on its toast.
+    public var content: ToastContent {
+        var content = notification.content
+        guard let reply else { return content }
+        content.reply = reply
+        content.leaveOutReplyButton()
+        return content
     }
 
     /// The notification's id. The service's counter never hands one out
@@ -43,11 +57,16 @@ public struct CenterContent: Equatable, Sendable {
     public private(set) var groups: [CenterGroup]
 
     /// `live` with the time each was posted, `history` oldest first (as
-    /// `History.entries`), `folded` the apps whose groups are folded.
-    /// Among entries of the same second, live ones come first, then the
-    /// higher id (the later one).
-    public init(live: [LiveNotification], history: [HistoryEntry], folded: Set<String> = []) {
-        var entries = live.map { CenterEntry(notification: $0.notification, time: $0.postedAt, isLive: true) }
+    /// `History.entries`), `folded` the apps whose groups are folded,
+    /// `replies` the reply fields of live ones by id. Among entries of the
+    /// same second, live ones come first, then the higher id (the later
+    /// one).
+    public init(live: [LiveNotification], history: [HistoryEntry], folded: Set<String> = [],
+                replies: [UInt32: ReplyField] = [:]) {
+        var entries = live.map {
+            CenterEntry(notification: $0.notification, time: $0.postedAt, isLive: true,
+                        reply: replies[$0.notification.id])
+        }
         entries += history.map { CenterEntry(notification: $0.notification, time: $0.closedAt, isLive: false) }
         entries.sort { a, b in
             if a.time != b.time { return a.time > b.time }

@@ -7,10 +7,20 @@ public enum CenterChange: Equatable, Sendable {
 /// are folded, and what its controls do. The panel only draws
 /// `centerContent` and calls these.
 ///
-/// Toasts while the center is open are shown as usual: nothing here holds
-/// them back. Hiding them (as swaync does) would make a notification that
-/// arrives while the panel is open easy to miss for someone used to mako,
-/// and the panel lists it anyway.
+/// Toasts wait while the center is open: the panel lists every live
+/// notification, newest first, so a toast would only show the same one a
+/// second time, over the panel's top when both are at the same edge (where
+/// it hid "Clear all" and the do-not-disturb switch). Opening the panel
+/// suspends them all, critical ones too, by the same mechanism as a
+/// fullscreen hold (`isWithheld`): they leave the screen at once and their
+/// timers stop; one that arrives while the panel is open waits there.
+/// Closing the panel gives them back, oldest first, each with the time it
+/// had left, so nothing seen only in passing is lost.
+///
+/// A live entry that offers `inline-reply` has the reply field of its
+/// toast, with the same draft: a click on it gives it the keyboard
+/// (`ToastInput.replyFieldPressed`), and keys edit and send it as on the
+/// toast (`NotificationService+ReplyField`).
 ///
 /// An entry dismissed in the center leaves the center: a live one is
 /// closed as dismissed by the user (reason 2, with its signal, events and
@@ -23,11 +33,14 @@ extension NotificationService {
     /// What the center lists now: the live notifications dated by their
     /// post, then history, grouped by app with the folded groups folded.
     public var centerContent: CenterContent {
-        let live = board.all.filter { !$0.isLeaving }.map { toast in
+        let toasts = board.all.filter { !$0.isLeaving }
+        let live = toasts.map { toast in
             LiveNotification(notification: toast.notification, remaining: nil,
                              postedAt: postedAt[toast.id] ?? wallClock())
         }
-        return CenterContent(live: live, history: history.entries, folded: foldedApps)
+        var replies: [UInt32: ReplyField] = [:]
+        for toast in toasts { replies[toast.id] = replyField(for: toast.notification) }
+        return CenterContent(live: live, history: history.entries, folded: foldedApps, replies: replies)
     }
 
     /// Opens, closes or toggles the panel. `.center(open:)` only when that
@@ -40,7 +53,14 @@ extension NotificationService {
         }
         guard open != isCenterOpen else { return [] }
         isCenterOpen = open
-        return [.center(open: open)]
+        // The keyboard goes with the surface it was on: a field that had it
+        // lets go, keeping what was typed (the panel's entry and the toast
+        // show the same draft).
+        replying = nil
+        var effects = ServiceEffect.buffer()
+        effects.append(.center(open: open))
+        applyHold(at: now, into: &effects)
+        return effects
     }
 
     /// Folds (true) or unfolds (false) the group of `app`: presentation

@@ -19,9 +19,9 @@
 ///   stops one, and runs on at the first input.
 ///
 /// Suspension is one mechanism, decided by `isWithheld`: whatever should
-/// keep notifications off screen for a while (issue 17's do-not-disturb
-/// that gives them back) adds its condition there, and `applyHold` puts
-/// the board in line with it after any change.
+/// keep notifications off screen for a while (the open center, and issue
+/// 17's do-not-disturb that gives them back) adds its condition there, and
+/// `applyHold` puts the board in line with it after any change.
 extension NotificationService {
     /// The focused window on the output Perch shows its toasts on is
     /// fullscreen (or stopped being so). A no-op when unchanged.
@@ -43,9 +43,11 @@ extension NotificationService {
     /// Whether display timers are stopped because the seat is idle.
     public var areTimersFrozen: Bool { isIdle && global.idleThreshold > 0 }
 
-    /// Whether a live notification must wait off screen now.
+    /// Whether a live notification must wait off screen now: the center is
+    /// open (it lists them all), or a fullscreen hold keeps a non-critical
+    /// one back.
     func isWithheld(_ notification: Notification) -> Bool {
-        isFullscreen && global.fullscreen == .hold && notification.urgency != .critical
+        isCenterOpen || (isFullscreen && global.fullscreen == .hold && notification.urgency != .critical)
     }
 
     /// Whether a notification must go straight to history now instead of
@@ -82,6 +84,8 @@ extension NotificationService {
         let placement = placement(of: notification, resolved, overrides: overrides[id] ?? .init())
         effects.append(.addToast(presentation(of: notification, resolved, lane: placement.lane)))
         board.resume(id: id, lane: placement.lane, motion: placement.motion, at: now)
+        // A draft written in the center holds its timer, as on the toast.
+        if drafts[id] != nil { board.setComposing(id: id, true, at: now) }
     }
 
     mutating func applyIdle(at now: Instant) {
