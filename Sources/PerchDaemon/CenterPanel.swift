@@ -32,6 +32,9 @@ final class CenterPanel {
     /// Whether the center is open (or opening); false while it slides out.
     private(set) var isOpen = false
     private var stage: StageSurface?
+    /// A transparent surface over the rest of the output while the panel is
+    /// open: a click or tap there closes the center (see `makeCatcher`).
+    private var catcher: StageSurface?
     private var canvas: ToastSurface?
     private var content = CenterContent(live: [], history: [])
     private var ages: [UInt32: String] = [:]
@@ -61,6 +64,8 @@ final class CenterPanel {
     }
     private var needsDraw = true
     private var pointerOver = false
+    /// The pointer is on the catcher, outside the panel.
+    private var pointerOutside = false
 
     static let slideDuration = 0.25
 
@@ -120,6 +125,8 @@ final class CenterPanel {
         guard open != isOpen else { return }
         isOpen = open
         if open, stage == nil { makeStage() }
+        // Clicks outside reach the windows again the moment it closes.
+        if !open { catcher = nil }
         slide.retarget(to: open ? 0 : slideDistance, at: now, duration: Self.slideDuration)
         onNeedsRefresh?()
     }
@@ -203,6 +210,7 @@ final class CenterPanel {
 
     private func makeStage() {
         let output = placement.output.name.flatMap { name in connection.outputs.values.first { $0.name == name } }
+        makeCatcher(on: output)
         let stage = StageSurface(connection: connection, output: output,
                                  placement: .column(placement.edge == .left ? .topLeft : .topRight, width: center.width),
                                  margins: placement.margins, layer: .top, acceptsInput: true)
@@ -222,10 +230,34 @@ final class CenterPanel {
         connection.flush()
     }
 
+    /// A click outside the panel closes it, where the compositor lets a
+    /// client see such a click: a layer surface cannot, so a second one,
+    /// fully transparent, covers the output on the same layer (keeping out
+    /// of the bars' exclusive zones, so a bar's toggle button still gets
+    /// its click) and takes input everywhere but over the panel. Its first
+    /// click closes the center and goes no further, as with swaync. Made
+    /// before the panel, and its input region leaves the panel's box out,
+    /// so whichever the compositor stacks higher, the panel gets its own
+    /// clicks.
+    private func makeCatcher(on output: Output?) {
+        let catcher = StageSurface(connection: connection, output: output, placement: .fullOutput,
+                                   margins: Margins(all: 0), layer: .top, acceptsInput: true)
+        catcher.onConfigure = { [unowned self, unowned catcher] in
+            guard let size = catcher.size else { return }
+            catcher.setInputRegion(excluding: self.placement.panelBox(inAreaWidth: size.width, height: size.height))
+            catcher.commit()
+        }
+        catcher.onClosed = { [unowned self] in self.catcher = nil }
+        self.catcher = catcher
+    }
+
+    private func isCatcher(_ surface: SurfaceHandle) -> Bool { surface == catcher?.handle }
+
     /// The compositor took the panel away, or its output went: while open,
     /// it is made again where the compositor puts it now.
     private func stageLost() {
         canvas = nil
+        catcher = nil
         stage = nil
         pieces.removeAll()
         layout = nil
@@ -394,9 +426,14 @@ final class CenterPanel {
         switch event {
         case .enter(let surface, let x, let y):
             pointerOver = isPanel(surface)
+            pointerOutside = isCatcher(surface)
             if pointerOver { pointer = (x, y) }
-            return pointerOver
+            return pointerOver || pointerOutside
         case .leave(let surface):
+            if isCatcher(surface) {
+                pointerOutside = false
+                return true
+            }
             guard isPanel(surface) else { return false }
             pointerOver = false
             return true
@@ -414,6 +451,10 @@ final class CenterPanel {
             pointer = (x, y)
             return pointerOver
         case .button(let button, let pressed):
+            if pointerOutside {
+                if pressed { onCloseRequested?() }
+                return true
+            }
             guard pointerOver else { return false }
             if pressed { takeKeyboardWithoutOnDemand() }
             if pressed, button == Bindings.leftButton, let action = action(at: pointer.x, y: pointer.y, now: now) {
@@ -467,6 +508,10 @@ final class CenterPanel {
     func handles(_ event: TouchEvent, at now: Instant) -> Bool {
         switch event {
         case .down(let surface, let id, let x, let y, _):
+            if isCatcher(surface) {
+                onCloseRequested?()
+                return true
+            }
             guard isPanel(surface), finger == nil else { return isPanel(surface) }
             takeKeyboardWithoutOnDemand()
             // A tap on a reply field gives it the keyboard; anywhere else a

@@ -173,6 +173,19 @@ public final class StageSurface {
         zwlr_layer_surface_v1_set_keyboard_interactivity(layerSurface, value)
     }
 
+    /// Takes input everywhere on the surface except in `box` (surface
+    /// pixels), from the next commit: the center's catcher of clicks
+    /// outside its panel, which lies over that box. A no-op before the
+    /// first configure.
+    public func setInputRegion(excluding box: FieldBox) {
+        guard let size else { return }
+        let region = wl_compositor_create_region(connection.compositor)
+        wl_region_add(region, 0, 0, Int32(size.width), Int32(size.height))
+        wl_region_subtract(region, Int32(box.x), Int32(box.y), Int32(box.width), Int32(box.height))
+        wl_surface_set_input_region(surface, region)
+        wl_region_destroy(region)
+    }
+
     /// Asks for a frame callback with the next commit (once; repeated calls
     /// before the callback fires add nothing).
     public func requestFrame() {

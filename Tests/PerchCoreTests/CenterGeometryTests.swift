@@ -117,4 +117,17 @@ struct CenterGeometryTests {
         #expect(CenterHeaderContent(appName: "a", count: 3).countText == "3")
         #expect(CenterHeaderContent(appName: "a", count: 1000).countText == "999+")
     }
+
+    @Test("the panel's box in the output's area, for the catcher of clicks outside it: right or left, less the margins")
+    func panelBox() {
+        var placement = CenterPlacement()
+        #expect(placement.panelBox(inAreaWidth: 1280, height: 720) == FieldBox(x: 910, y: 10, width: 360, height: 700))
+        placement.edge = .left
+        placement.margins = Margins(top: 30, right: 5, bottom: 20, left: 15)
+        placement.width = 300
+        #expect(placement.panelBox(inAreaWidth: 1280, height: 690) == FieldBox(x: 15, y: 30, width: 300, height: 640))
+        // Wider than the output: as wide as it is less the margins.
+        placement.width = 4000
+        #expect(placement.panelBox(inAreaWidth: 800, height: 600).width == 780)
+    }
 }

@@ -127,6 +127,25 @@ struct CenterTests {
         Golden.check(drawn.canvas, named: "center-entry-live")
     }
 
+    @Test("golden: a live entry that offers inline-reply: its field, focused, holding a draft, and no Reply button")
+    func goldenReplyEntry() {
+        var notification = Notification(id: 7, title: "Bob", body: "are you there?")
+        notification.actions = [NotificationAction(id: NotificationAction.inlineReplyID, label: "Reply"),
+                                NotificationAction(id: "mute", label: "Mute")]
+        let live = CenterEntry(notification: notification, time: 0, isLive: true,
+                               reply: ReplyField(placeholder: "Answer Bob", text: "on my way", cursor: 9,
+                                                 isFocused: true))
+        let (drawn, geometry) = entry(live.content, age: "now")
+        #expect(drawn.diagnostics.isEmpty)
+        #expect(geometry.card.replyField != nil)
+        #expect(geometry.card.buttons.map(\.id) == ["mute"])
+        #expect(geometry.hit(x: 60, y: Double(geometry.height - style.padding - 10)) == .replyField)
+        Golden.check(drawn.canvas, named: "center-entry-reply")
+        // The same notification in history: no field, no buttons.
+        let history = CenterEntry(notification: notification, time: 0, isLive: false)
+        #expect(history.content.buttons.isEmpty && history.content.reply == nil)
+    }
+
     @Test("golden: a group header, open, with an icon and a count of 3")
     func goldenHeaderOpen() {
         let scratch = ScratchDirectory()

@@ -150,3 +150,49 @@ def center_anchor_and_width_put_the_panel_on_the_left(t):
     shown, _ = poll(on_the_left, 3.0, 0.1)
     check(shown, "center-anchor=left, center-width=300, center-margin=20: the panel should cover x 20..319, "
           "y 20..699, and nothing on the right")
+
+
+@test
+def toasts_wait_while_the_center_is_open_and_come_back_after(t):
+    from test_config import write_config
+    # The panel on the left, so that the toast's corner on the right shows
+    # whether it is there.
+    p = t.start_perch(args=("-c", write_config(t, "center-anchor=left\n")))
+    p.post("Standup", "in five minutes", timeout=3)
+    toast_x = SCREEN_W - MARGIN - 150
+
+    def toast_shown():
+        return runs_in_column(t.screenshot(), toast_x) != []
+    shown, _ = poll(toast_shown, 3.0, 0.1)
+    check(shown, "the toast should show at the top right")
+    p.ctl_ok("center", "open")
+    hidden, _ = poll(lambda: not toast_shown(), 2.0, 0.1)
+    check(hidden, "the toast should leave the screen while the center is open")
+    time.sleep(4.0)
+    check([n["title"] for n in p.list()] == ["Standup"],
+          "its timer (3 s) stops while the center is open: still live after 4 s: %r" % p.list())
+    check(runs_in_column(t.screenshot(), toast_x) == [], "nor does it come back while the panel is open")
+    p.ctl_ok("center", "close")
+    back, _ = poll(toast_shown, 3.0, 0.1)
+    check(back, "closing the center should bring the toast back")
+    gone, _ = poll(lambda: p.list() == [], 6.0, 0.2)
+    check(gone, "it should expire with the time it had left: %r" % p.list())
+
+
+@test
+def a_click_outside_the_panel_closes_it_and_a_click_on_it_does_not(t):
+    p = t.start_perch()
+    p.ctl_ok("center", "open")
+    shown, _ = poll(lambda: panel_shown(t.screenshot()), 3.0, 0.1)
+    check(shown, "the panel should be open")
+    # On the panel's title: nothing happens.
+    pointer(t.sway(), t.bindir, "sleep", "0.3", "move", PANEL_LEFT + 40, 36, "sleep", "0.1", "click", "left",
+            "sleep", "0.3")
+    check(p.ctl_ok("center").strip() == "open", "a click on the panel must not close it")
+    # On the desktop left of it: the center closes.
+    pointer(t.sway(), t.bindir, "sleep", "0.3", "move", 400, SCREEN_H // 2, "sleep", "0.1", "click", "left",
+            "sleep", "0.3")
+    closed, _ = poll(lambda: p.ctl_ok("center").strip() == "closed", 2.0, 0.1)
+    check(closed, "a click outside the panel should close the center")
+    gone, _ = poll(lambda: runs_in_column(t.screenshot(), PANEL_LEFT + PANEL_W // 2) == [], 3.0, 0.1)
+    check(gone, "and the panel slides away")

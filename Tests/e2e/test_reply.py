@@ -98,3 +98,39 @@ def typing_in_the_reply_field_and_return_sends_the_reply(t):
           "typing 'hi there' and Return in the field should send %s then %s; the bus saw:\n%s"
           % (replied, closed, out))
     check(gone, "the answered notification should be gone: %r" % p.list())
+
+
+@test(compositors=("sway110", "labwc"), why="typing needs wtype, which is in the Debian 13 root")
+def a_reply_typed_in_the_centers_entry_is_sent(t):
+    from harness import poll
+    from pointer import pointer
+    from test_center_panel import PANEL_LEFT, panel_shown
+    from test_compositors import start_in_root
+    p, env = start(t)
+    nid = notify(t, env, "Bob: are you there?", "['inline-reply', 'Reply']")
+    p.ctl_ok("center", "open")
+    shown, _ = poll(lambda: panel_shown(t.screenshot()), 3.0, 0.1)
+    check(shown, "the panel should be open")
+    img = t.shots[-1][1]
+    # The entry's card: its white top and bottom borders under the group
+    # header; the field is its last row, 28 px above the 10 px padding.
+    x = PANEL_LEFT + 100
+    borders = [y for y in range(60, 400) if min(img.pixel(x, y)) >= 230]
+    check(len(borders) >= 2, "the live entry's card should be drawn under its header: white rows %s" % borders)
+    bottom = borders[-1]
+    monitor = t.sway().popen(["gdbus", "monitor", "--session", "--dest", "org.freedesktop.Notifications"],
+                             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    time.sleep(0.5)
+    pointer(t.sway(), t.bindir, "sleep", "0.3", "move", x + 50, bottom - 10 - 14, "sleep", "0.1", "click", "left")
+    time.sleep(0.3)
+    check(p.ctl_ok("center").strip() == "open", "a click on the field keeps the panel open")
+    typer = start_in_root(t.sway(), ["wtype", "-s", "300", "hi there", "-k", "Return"])
+    typer.wait(timeout=10)
+    gone, _ = poll(lambda: p.list() == [], 3.0, 0.1)
+    out = bus_signals(monitor)
+    replied = "NotificationReplied (uint32 %d, 'hi there')" % nid
+    closed = "NotificationClosed (uint32 %d, uint32 2)" % nid
+    check(replied in out and closed in out and out.index(replied) < out.index(closed),
+          "typing 'hi there' and Return in the entry's field should send %s then %s; the bus saw:\n%s"
+          % (replied, closed, out))
+    check(gone, "the answered notification should no longer be live: %r" % p.list())

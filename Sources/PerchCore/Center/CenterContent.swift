@@ -19,9 +19,11 @@ public struct CenterEntry: Equatable, Sendable {
     }
 
     /// What its card draws: the notification's content, with the reply
-    /// field in place of a "Reply" button, as on its toast.
+    /// field in place of a "Reply" button, as on its toast. A history
+    /// entry has no buttons: its sender no longer hears of them.
     public var content: ToastContent {
         var content = notification.content
+        if !isLive { content.buttons = [] }
         guard let reply else { return content }
         content.reply = reply
         content.leaveOutReplyButton()

@@ -62,6 +62,17 @@ public struct CenterPlacement: Equatable, Sendable {
     public var output = OutputChoice.focused
 
     public init() {}
+
+    /// Where the panel lies in an area of the output as large as `width` ×
+    /// `height` surface pixels (what a layer surface anchored to every edge
+    /// is given: the output less the bars' exclusive zones, as the panel
+    /// is). A click outside this box closes the center.
+    public func panelBox(inAreaWidth width: Int, height: Int) -> FieldBox {
+        let panelWidth = min(self.width, max(0, width - margins.left - margins.right))
+        let x = edge == .left ? margins.left : width - margins.right - panelWidth
+        return FieldBox(x: max(0, x), y: margins.top, width: panelWidth,
+                        height: max(0, height - margins.top - margins.bottom))
+    }
 }
 
 public enum FullscreenPolicy: String, Sendable, CaseIterable {
