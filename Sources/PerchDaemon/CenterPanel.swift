@@ -279,10 +279,14 @@ final class CenterPanel {
     /// list out.
     private func relayout(viewport: Int, at now: Instant) {
         var heights: [UInt32: Int] = [:]
-        for group in content.groups where !group.isFolded {
+        var headerHeights: [String: Int] = [:]
+        for group in content.groups {
+            headerHeights[group.app] = headerGeometry(headerContent(group), app: group.app).height
+            guard !group.isFolded else { continue }
             for entry in group.entries { heights[entry.id] = entryGeometry(entry).height }
         }
-        let layout = CenterLayout(content: content, heights: heights, metrics: metrics, viewportHeight: viewport)
+        let layout = CenterLayout(content: content, heights: heights, headerHeights: headerHeights,
+                                  metrics: metrics, viewportHeight: viewport)
         if let lastLayout { focus.keep(in: layout, previous: lastLayout) }
         self.layout = layout
         lastLayout = layout

@@ -97,6 +97,18 @@ struct CenterLayoutTests {
         #expect(layout.maxOffset == 226)
     }
 
+    @Test("a header measured taller (a large font) pushes its group down by the difference")
+    func measuredHeaders() {
+        let content = makeContent()
+        let plain = CenterLayout(content: content, heights: heights, viewportHeight: 150)
+        let app = content.groups[1].app
+        let taller = CenterLayout(content: content, heights: heights, headerHeights: [app: 44], viewportHeight: 150)
+        #expect(taller.rows[3].height == 44)
+        #expect(taller.rows[3].y == plain.rows[3].y)
+        #expect(taller.rows[4].y == plain.rows[4].y + 12)
+        #expect(taller.contentHeight == plain.contentHeight + 12)
+    }
+
     @Test("a folded group is its header alone; the groups below move up")
     func folded() {
         let layout = makeLayout(folded: ["chat"])

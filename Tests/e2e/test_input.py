@@ -9,6 +9,7 @@ Keyboard: a press on a toast makes the stage on_demand; with the focus on
 the stage, Escape dismisses the toast last touched, Tab / Shift+Tab move a
 focus ring over its buttons, Return invokes the focused button (else the
 default action) and Space the focused button.
+The center: a finger drags its list and a flick flings it on.
 
 Positions are read from the compositor (`surfaces`), so they are the ones
 the stage last committed; trajectories come from the stage's commit events.
@@ -624,3 +625,79 @@ def key_hover_on_layer_shell_3_takes_the_keyboard_and_gives_it_back_on_leave(t):
     check((before, hovered) == (0, 1),
           "layer-shell v3 has no on_demand: hovering takes the keyboard (1): %d -> %d" % (before, hovered))
     check(after == 0, "leaving the toast should give the keyboard back (0), it stays %d" % after)
+
+
+# --------------------------------------------------------------------------
+# The notification center
+
+
+def center_canvas(tc, timeout=10):
+    """The center's panel (the 360 px wide layer surface) and its one
+    subsurface with a buffer, once the panel has slid to rest."""
+    def find():
+        for st in tc.layer_surfaces(mapped=True):
+            if st["layer"]["requested_size"][0] != 360:
+                continue
+            for s in tc.children(st["id"], mapped=True):
+                if s["buffer"] and s["position"][0] == 0:
+                    return st, s
+        return None
+    return tc.wait_for(find, timeout, what="the center's panel at rest")
+
+
+def row_signature(img):
+    """Per row of a dumped panel below its top bar, how many light (text
+    and border) pixels it has: a fingerprint of where its lines are."""
+    return [sum(1 for x in range(12, img.width - 12, 2) if min(img.pixel(x, y)) >= 180)
+            for y in range(60, img.height - 12)]
+
+
+def shift_between(before, after):
+    """By how many pixels the list moved up from `before` to `after` (row
+    signatures): the shift with the fewest differing rows where they overlap."""
+    def mismatch(s):
+        pairs = [(before[y], after[y - s]) for y in range(s, len(before)) if 0 <= y - s < len(after)]
+        return sum(1 for a, b in pairs if a != b) / max(1, len(pairs))
+    return min(range(0, len(before) - 150), key=mismatch)
+
+
+@test
+def a_finger_drags_the_center_list_and_flings_it_on(t):
+    tc, p = setup(t)
+    # Bodies of 1 to 4 lines, in no repeating order: the rows of text then
+    # tell by how much the list moved.
+    for i in range(24):
+        lines = (i * 7 % 11) % 4 + 1
+        p.post("Message %d" % i, "\n".join("line %d" % k for k in range(lines)), timeout=0.2, app="App%d" % (i % 3))
+    tc.wait_for(lambda: listed(p) == [], 10, interval=0.1, what="the notifications to expire")
+    p.ctl_ok("center", "open")
+    panel, canvas = center_canvas(tc)
+    before = row_signature(tc.dump(canvas["id"]))
+    check(sum(1 for n in before if n) > 100, "the panel should list the entries: %s" % before[:40])
+    gx, gy = panel["global"]
+    # A slow drag up by 120 px: the list follows the finger (no fling).
+    x, y0 = gx + 180, gy + 500
+    tc.touch_down(3, x, y0)
+    for i in range(1, 13):
+        time.sleep(STEP_GAP)
+        tc.touch_motion(3, x, y0 - 10 * i)
+    time.sleep(0.3)
+    dragged = row_signature(tc.dump(canvas["id"]))
+    shift = shift_between(before, dragged)
+    check(abs(shift - 120) <= 3, "a 120 px drag should move the list up by 120 px, moved %d" % shift)
+    tc.touch_up(3)
+    # A quick flick up by 100 px, as fast as the compositor sends it: the
+    # list goes on after the finger leaves.
+    time.sleep(0.3)
+    base = row_signature(tc.dump(canvas["id"]))
+    tc.touch_down(4, x, y0)
+    for i in range(1, 6):
+        tc.touch_motion(4, x, y0 - 20 * i)
+    tc.touch_up(4)
+    time.sleep(1.5)
+    flung = row_signature(tc.dump(canvas["id"]))
+    moved = shift_between(base, flung)
+    check(moved > 120, "a flick of 100 px should fling the list on past the finger's 100 px, moved %d" % moved)
+    t.notes.append("dragged %d px, flung %d px" % (shift, moved))
+    check(p.ctl_ok("center").strip() == "open", "scrolling keeps the center open")
+    tc.check_no_protocol_errors()

@@ -1,6 +1,7 @@
 /// Spacing of the center's list, surface pixels.
 public struct CenterMetrics: Equatable, Sendable {
-    /// Height of a group's header (app name, icon, count, controls).
+    /// Height of a group's header (app name, icon, count, controls) the
+    /// renderer has not measured.
     public var headerHeight = 32
     /// Between a header and its first entry, and between two entries.
     public var entryGap = 6
@@ -46,8 +47,9 @@ public struct CenterRow: Equatable, Sendable {
 }
 
 /// Where each header and entry of the center sits in its list, given the
-/// entries' heights (measured by the renderer, as the board takes toast
-/// heights) and the panel's height. A folded group is its header alone.
+/// entries' and headers' heights (measured by the renderer, as the board
+/// takes toast heights) and the panel's height. A folded group is its
+/// header alone.
 public struct CenterLayout: Equatable, Sendable {
     /// Top to bottom.
     public private(set) var rows: [CenterRow] = []
@@ -56,15 +58,20 @@ public struct CenterLayout: Equatable, Sendable {
     /// The panel's height: what the list is seen through.
     public var viewportHeight: Int
 
-    public init(content: CenterContent, heights: [UInt32: Int], metrics: CenterMetrics = CenterMetrics(),
-                viewportHeight: Int) {
+    /// - Parameters:
+    ///   - heights: each entry's, by notification id.
+    ///   - headerHeights: each group's header's, by app; one not given is
+    ///     `metrics.headerHeight` (a large font makes headers taller).
+    public init(content: CenterContent, heights: [UInt32: Int], headerHeights: [String: Int] = [:],
+                metrics: CenterMetrics = CenterMetrics(), viewportHeight: Int) {
         self.viewportHeight = viewportHeight
         guard !content.isEmpty else { return }
         var y = metrics.padding
         for (index, group) in content.groups.enumerated() {
             if index > 0 { y += metrics.groupGap }
-            rows.append(CenterRow(kind: .header(group: index), y: y, height: metrics.headerHeight))
-            y += metrics.headerHeight
+            let headerHeight = headerHeights[group.app] ?? metrics.headerHeight
+            rows.append(CenterRow(kind: .header(group: index), y: y, height: headerHeight))
+            y += headerHeight
             guard !group.isFolded else { continue }
             for entry in group.entries {
                 y += metrics.entryGap
