@@ -21,7 +21,7 @@ struct BusMessageReader {
         let hints = try readHints()
         let expireTimeout = try readBasic("i", Int32(0))
         let sender = sd_bus_message_get_sender(message).map { String(cString: $0) }
-        return try BusNotify(appName: appName, replacesID: replacesID, appIcon: appIcon, summary: summary,
+        return BusNotify(appName: appName, replacesID: replacesID, appIcon: appIcon, summary: summary,
                              body: body, actions: actions, hints: hints, expireTimeout: expireTimeout,
                              sender: sender)
     }

@@ -3,8 +3,8 @@ import PerchCore
 extension BusNotify {
     /// The same request as the control socket's `notify`, so both front
     /// doors post through one core operation. What `NotifyRequest` cannot
-    /// carry (image-data pixels, transient, progress, the synchronous tag,
-    /// desktop entry) stays on `BusNotify` for the daemon to use.
+    /// carry (the desktop entry, whose icon the daemon looks up) stays on
+    /// `BusNotify` for the daemon to use.
     public var notifyRequest: NotifyRequest {
         var request = NotifyRequest(title: summary)
         request.body = body
@@ -22,6 +22,7 @@ extension BusNotify {
         request.replaces = replacesID == 0 ? nil : replacesID
         request.actions = actions
         request.resident = resident
+        request.transient = transient
         request.category = category
         request.progress = value
         request.synchronousTag = synchronousTag

@@ -31,8 +31,9 @@ public struct BusNotify: Equatable, Sendable {
     public var resident: Bool
     /// The `value` hint: progress in percent, clamped to 0...100.
     public var value: Int?
-    /// The `x-canonical-private-synchronous` hint: a notification with the
-    /// same tag replaces the previous one (volume and brightness popups).
+    /// The `x-canonical-private-synchronous` hint (or dunst's
+    /// `x-dunst-stack-tag`): a notification with the same tag replaces the
+    /// previous one (volume and brightness popups).
     public var synchronousTag: String?
     /// The `x-kde-reply-placeholder-text` hint: what the reply field of a
     /// notification with the `inline-reply` action shows while empty.
@@ -44,20 +45,19 @@ public struct BusNotify: Equatable, Sendable {
     /// What was ignored and why, one line each, for the log.
     public var diagnostics: [String]
 
-    /// Decodes the call's arguments. Fails only when the call as a whole
-    /// makes no sense: an action list that is not id/label pairs.
+    /// Decodes the call's arguments; nothing in them fails the call. An
+    /// action list of odd length keeps its complete pairs and drops the
+    /// last string with a line in `diagnostics` (the notification, and the
+    /// actions that are whole, still reach the user).
     public init(appName: String, replacesID: UInt32, appIcon: String, summary: String, body: String,
                 actions flatActions: [String], hints: [(key: String, value: BusHintValue)],
-                expireTimeout: Int32, sender: String? = nil) throws(BusError) {
-        guard flatActions.count.isMultiple(of: 2) else {
-            throw .invalidArgs("actions must be pairs of identifier and label; got \(flatActions.count) strings")
-        }
+                expireTimeout: Int32, sender: String? = nil) {
         self.appName = appName
         self.replacesID = replacesID
         self.appIcon = appIcon
         self.summary = summary
         self.body = body
-        actions = stride(from: 0, to: flatActions.count, by: 2).map {
+        actions = stride(from: 0, to: flatActions.count - 1, by: 2).map {
             NotificationAction(id: flatActions[$0], label: flatActions[$0 + 1])
         }
         urgency = .normal
@@ -65,6 +65,11 @@ public struct BusNotify: Equatable, Sendable {
         resident = false
         self.sender = sender
         diagnostics = []
+        if !flatActions.count.isMultiple(of: 2) {
+            let orphan = String(flatActions[flatActions.count - 1].prefix(64))
+            diagnostics.append("actions must come in pairs of identifier and label; \(flatActions.count) strings "
+                               + "sent, the last (\"\(orphan)\") has no pair and is left out")
+        }
         if expireTimeout < -1 {
             diagnostics.append("expire_timeout \(expireTimeout) is negative; using the default")
             self.expireTimeout = -1
@@ -118,9 +123,11 @@ public struct BusNotify: Equatable, Sendable {
         case "value":
             guard let percent = value.integer else { return wrongType(key, value, expected: "an int32") }
             self.value = Int(min(max(percent, 0), 100))
-        case "x-canonical-private-synchronous":
+        case "x-canonical-private-synchronous", "x-dunst-stack-tag":
+            // dunst's name for the same thing; the canonical one wins when
+            // a sender gives both, whatever their order.
             guard case .string(let text) = value else { return wrongType(key, value, expected: "a string") }
-            synchronousTag = text
+            if key == "x-canonical-private-synchronous" || synchronousTag == nil { synchronousTag = text }
         case "x-kde-reply-placeholder-text":
             guard case .string(let text) = value else { return wrongType(key, value, expected: "a string") }
             replyPlaceholder = text

@@ -115,6 +115,7 @@ extension ControlProtocol {
         notify.exit = try params.transition("exit")
         notify.bounce = try params.bool("bounce")
         notify.resident = try params.bool("resident") ?? false
+        notify.transient = try params.bool("transient") ?? false
         notify.category = try params.string("category")
         notify.replyPlaceholder = try params.string("reply_placeholder")
         if let progress = try params.number("progress") {
@@ -248,6 +249,7 @@ extension ControlProtocol {
             object["actions"] = .array(notification.actions.map { ["id": .string($0.id), "label": .string($0.label)] })
         }
         if notification.resident { object["resident"] = true }
+        if notification.transient { object["transient"] = true }
         if let category = notification.category { object["category"] = .string(category) }
         if let progress = notification.progress { object["progress"] = .number(Double(progress)) }
         if let placeholder = notification.replyPlaceholder { object["reply_placeholder"] = .string(placeholder) }

@@ -61,6 +61,8 @@ public struct NotifyRequest: Equatable, Sendable {
     public var kind: NotificationKind?
     public var actions: [NotificationAction] = []
     public var resident = false
+    /// Not kept in history (`Notification.transient`).
+    public var transient = false
     public var category: String?
     /// 0...100, drawn as a bar.
     public var progress: Int?

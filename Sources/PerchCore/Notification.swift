@@ -45,6 +45,9 @@ public struct Notification: Equatable, Sendable {
     /// What the reply field shows while empty (D-Bus
     /// `x-kde-reply-placeholder-text`); nil = Perch's own.
     public var replyPlaceholder: String?
+    /// Never kept in history, nor shown again after a restart (D-Bus
+    /// `transient` hint, control `transient`): a volume popup, a "copied".
+    public var transient = false
 
     public init(id: UInt32 = 0, app: String = "", title: String, body: String = "",
                 iconPath: String? = nil, urgency: Urgency = .normal, timeout: Double? = nil,

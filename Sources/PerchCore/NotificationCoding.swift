@@ -36,6 +36,7 @@ extension Notification {
         }
         actions = try Self.decodeActions(&object)
         resident = try object.optionalBool("resident") ?? false
+        transient = try object.optionalBool("transient") ?? false
         category = try object.optionalString("category")
         if let value = try object.optionalNumber("progress") {
             guard value >= 0, value <= 100, value == value.rounded() else {

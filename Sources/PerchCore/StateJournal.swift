@@ -131,6 +131,7 @@ extension PersistentState {
         case .gone(let id, let reason, let closedAt):
             guard let item = live.first(where: { $0.notification.id == id }) else { return }
             live.removeAll { $0.notification.id == id }
+            guard !item.notification.transient else { return }
             history.append(HistoryEntry(notification: item.notification, reason: reason, closedAt: closedAt))
         case .restored(let id):
             if history.latest?.notification.id == id { _ = history.removeLatest() }

@@ -7,7 +7,7 @@ import PerchPlatform
 extension Daemon {
     /// What Perch tells D-Bus clients it can do.
     static let capabilities = ["actions", "body", "body-markup", "icon-static", "inline-reply", "persistence",
-                               "x-canonical-private-synchronous"]
+                               "x-canonical-private-synchronous", "x-dunst-stack-tag"]
 
     /// The request with the one icon string the notification keeps: the
     /// `image-path` hint, unless it is a theme name that no theme has and

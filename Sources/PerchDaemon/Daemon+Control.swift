@@ -20,7 +20,7 @@ extension Daemon {
         case .subscribe:
             return .success(.subscribe(SubscribeReply()))
         case .dismiss(let target):
-            let (result, effects) = service.dismiss(target, at: now)
+            let (result, effects) = service.dismiss(target, reason: .dismissedByUser, at: now)
             execute(effects)
             return result.map { .dismiss(DismissReply(dismissed: $0)) }
         case .mode(let change):

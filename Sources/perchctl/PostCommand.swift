@@ -6,7 +6,7 @@ struct PostCommand: Command {
     static let synopsis = """
         post [--icon PATH] [--timeout SECONDS] [--urgency low|normal|critical] [--app NAME]
                 [--replace ID] [--anchor ANCHOR] [--enter STYLE] [--exit STYLE] [--bounce]
-                [--style toast|banner] [--action ID=LABEL]... [--resident] [--category NAME]
+                [--style toast|banner] [--action ID=LABEL]... [--resident] [--transient] [--category NAME]
                 [--wait] [--json] TITLE [BODY]
         """
     static let help = """
@@ -62,6 +62,8 @@ struct PostCommand: Command {
                 params["bounce"] = true
             case "--resident":
                 params["resident"] = true
+            case "--transient":
+                params["transient"] = true
             case "--wait":
                 wait = true
             case "--json":

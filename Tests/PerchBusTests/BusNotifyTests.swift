@@ -5,7 +5,7 @@ import Testing
 /// A Notify call's arguments with everything optional left out.
 private func decode(actions: [String] = [], hints: [(key: String, value: BusHintValue)] = [],
                     expireTimeout: Int32 = -1, appIcon: String = "") throws(BusError) -> BusNotify {
-    try BusNotify(appName: "app", replacesID: 0, appIcon: appIcon, summary: "Summary", body: "Body",
+    BusNotify(appName: "app", replacesID: 0, appIcon: appIcon, summary: "Summary", body: "Body",
                   actions: actions, hints: hints, expireTimeout: expireTimeout)
 }
 
@@ -23,13 +23,28 @@ private func image(width: Int = 2, height: Int = 2, rowstride: Int = 8, hasAlpha
                                    NotificationAction(id: "reply", label: "Reply")])
     }
 
-    @Test func anOddActionListIsAnInvalidArgsError() {
-        #expect(throws: BusError.self) { try decode(actions: ["default", "Open", "orphan"]) }
-        do {
-            _ = try decode(actions: ["orphan"])
-        } catch {
-            #expect(error.name == "org.freedesktop.DBus.Error.InvalidArgs")
-        }
+    @Test func anOddActionListKeepsItsCompletePairsAndSaysWhatWasLeftOut() throws {
+        let notify = try decode(actions: ["default", "Open", "orphan"])
+        #expect(notify.actions == [NotificationAction(id: "default", label: "Open")])
+        #expect(notify.diagnostics == ["actions must come in pairs of identifier and label; 3 strings sent, "
+                                       + "the last (\"orphan\") has no pair and is left out"])
+        let alone = try decode(actions: ["orphan"])
+        #expect(alone.actions.isEmpty && alone.diagnostics.count == 1)
+    }
+
+    @Test func xDunstStackTagIsTheSynchronousTagAndTheCanonicalHintWins() throws {
+        #expect(try decode(hints: [("x-dunst-stack-tag", .string("volume"))]).synchronousTag == "volume")
+        let both = try decode(hints: [("x-canonical-private-synchronous", .string("a")),
+                                      ("x-dunst-stack-tag", .string("b"))])
+        #expect(both.synchronousTag == "a")
+        let reversed = try decode(hints: [("x-dunst-stack-tag", .string("b")),
+                                          ("x-canonical-private-synchronous", .string("a"))])
+        #expect(reversed.synchronousTag == "a")
+    }
+
+    @Test func transientReachesTheRequest() throws {
+        #expect(try decode(hints: [("transient", .boolean(true))]).notifyRequest.transient)
+        #expect(try !decode().notifyRequest.transient)
     }
 
     @Test func urgencyIsAByteFromZeroToTwo() throws {

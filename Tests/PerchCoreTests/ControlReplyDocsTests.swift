@@ -118,7 +118,7 @@ struct ControlReplyDocsTests {
             }
             #expect(event.line == line)
         }
-        #expect(outcomes == ["closed-by-call", "closed-by-call", "replied on my way now", "dismissed-by-user",
-                             "closed-by-call"])
+        #expect(outcomes == ["dismissed-by-user", "dismissed-by-user", "replied on my way now", "dismissed-by-user",
+                             "dismissed-by-user"])
     }
 }

@@ -17,9 +17,9 @@ struct ServiceDurabilityTests {
         let effects = h.take()
         #expect(h.historyTitles == ["mail"])
         #expect(h.liveIDs.isEmpty)
-        #expect(effects.records == [.gone(id: id, reason: .closedByCall, closedAt: 1_700_000_000)])
+        #expect(effects.records == [.gone(id: id, reason: .dismissedByUser, closedAt: 1_700_000_000)])
         #expect(effects.eventNames == ["dismissed"])
-        #expect(effects.closed == [.closedByCall])
+        #expect(effects.closed == [.dismissedByUser], "perchctl dismiss is the user's dismissal: reason 2")
         // The toast is still on the board, leaving, until its exit ends.
         #expect(h.service.board.toast(id: id)?.isLeaving == true)
         h.advance(to: t0 + 2.4)

@@ -12,6 +12,7 @@ private let everything: Notification = {
     notification.category = "email.arrived"
     notification.progress = 40
     notification.replyPlaceholder = "Reply to \"Ann\"…"
+    notification.transient = true
     return notification
 }()
 
@@ -78,7 +79,7 @@ struct PersistentStateTests {
         // `image` is deliberately left out: pixels are not saved or listed.
         let labels = Mirror(reflecting: everything).children.compactMap(\.label).filter { $0 != "image" }
         #expect(labels == ["id", "app", "title", "body", "iconPath", "urgency", "timeout", "actions", "resident",
-                           "category", "progress", "replyPlaceholder"])
+                           "category", "progress", "replyPlaceholder", "transient"])
     }
 
     @Test("modes are kept sorted and without repeats, on load and on change")

@@ -54,8 +54,10 @@ struct ServiceHarness {
         effects += service.advance(to: now)
     }
 
-    mutating func dismiss(_ target: DismissTarget, at now: Instant = serviceTestStart) -> Result<[UInt32], ControlError> {
-        let (result, effects) = service.dismiss(target, at: now)
+    /// As `perchctl dismiss` does (the user's dismissal), unless told.
+    mutating func dismiss(_ target: DismissTarget, reason: DismissReason = .dismissedByUser,
+                          at now: Instant = serviceTestStart) -> Result<[UInt32], ControlError> {
+        let (result, effects) = service.dismiss(target, reason: reason, at: now)
         self.effects += effects
         return result
     }

@@ -135,9 +135,10 @@ def wait_reports_expiry_and_closing_with_their_exit_codes(t):
     expiring = start_waiter(t, p, "--timeout", "0.5", "Short")
     rc, out, _ = finish(expiring)
     check(rc == 3 and out.strip() == "expired", "expected exit 3 / expired, got %s %r" % (rc, out))
-    closing = start_waiter(t, p, "--timeout", "0", "Closed by a call")
+    closing = start_waiter(t, p, "--timeout", "0", "Dismissed from the command line")
     time.sleep(0.5)
     nid = p.list()[0]["id"]
     p.ctl_ok("dismiss", str(nid))
     rc, out, _ = finish(closing)
-    check(rc == 4 and out.strip() == "closed-by-call", "expected exit 4 / closed-by-call, got %s %r" % (rc, out))
+    check(rc == 2 and out.strip() == "dismissed-by-user",
+          "perchctl dismiss is the user's dismissal: expected exit 2 / dismissed-by-user, got %s %r" % (rc, out))

@@ -185,8 +185,8 @@ def dismiss_last_and_group_answer_per_the_doc(t):
     check(err_code(r) == -32001, "dismiss {group: 999} (no such id) should be error -32001, got %r" % (r,))
     for nid in (a, b, c, d):
         entry = wait_in_history(p, nid)
-        check(entry.get("reason") == "closed-by-call",
-              "id %d was dismissed by a call; history says reason %r" % (nid, entry.get("reason")))
+        check(entry.get("reason") == "dismissed-by-user",
+              "id %d was dismissed by perchctl (the user); history says reason %r" % (nid, entry.get("reason")))
 
 
 @test
@@ -248,7 +248,7 @@ def history_is_newest_first_and_restore_brings_back_the_latest(t):
     check([e.get("notification", {}).get("id") for e in h] == [second, first],
           "history should be newest first [%d, %d], is %s" % (second, first, json.dumps(h)))
     for entry, nid, reason, title in ((h[0], second, "dismissed-by-user", "Second"),
-                                      (h[1], first, "closed-by-call", "First")):
+                                      (h[1], first, "dismissed-by-user", "First")):
         check(set(entry) >= {"notification", "reason", "closed_at"},
               "a history entry should have notification, reason, closed_at: %s" % json.dumps(entry))
         check(entry["reason"] == reason, "history entry of %d has reason %r, expected %r"

@@ -62,7 +62,7 @@ def dismissed_just_before_a_stop(t, how):
           % (gone, "SIGTERM" if how == "term" else "kill -9", json.dumps(history(q)), listed))
     check(gone not in listed, "the dismissed id %d should not come back on screen after the restart: list %s"
           % (gone, listed))
-    check(entry["reason"] == "closed-by-call", "it left by `perchctl dismiss`: history should say closed-by-call, "
+    check(entry["reason"] == "dismissed-by-user", "it left by `perchctl dismiss`: history should say dismissed-by-user, "
           "says %r" % entry["reason"])
     check(entry["notification"]["title"] == "Dismissed just before the stop",
           "the history entry should keep the title: %s" % json.dumps(entry))
@@ -340,8 +340,8 @@ def durability_a_full_state_disk_then_freed_loses_nothing(t):
                             "(list %s, history %s)" % (lost, ids_of(q.list()), [e["notification"]["id"]
                                                                                  for e in history(q)]))
         entry = history_entry(q, full[0])
-        if entry is None or entry["reason"] != "closed-by-call":
-            problems.append("the one dismissed on a full disk (%d) should be in history as closed-by-call: %r"
+        if entry is None or entry["reason"] != "dismissed-by-user":
+            problems.append("the one dismissed on a full disk (%d) should be in history as dismissed-by-user: %r"
                             % (full[0], entry))
         about = [l for l in log.splitlines() if d in l or "cannot save" in l]
         # A recovery is news, not a problem: any line that is not an error or a warning.

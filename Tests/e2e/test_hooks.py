@@ -118,8 +118,8 @@ def hooks_get_the_notification_verbatim_in_their_environment(t):
                                             "PERCH_APP": "", "PERCH_BODY": "", "PERCH_TITLE": "Critical"},
                ["PERCH_REASON"], "on-appear (critical, no app/body)")
     call(p, "dismiss", {"id": b})
-    expect_env(wait_run(out, "dismiss", b), {"PERCH_ID": str(b), "PERCH_REASON": "closed-by-call",
-                                             "PERCH_URGENCY": "critical"}, ["PERCH_ACTION"], "on-dismiss by a call")
+    expect_env(wait_run(out, "dismiss", b), {"PERCH_ID": str(b), "PERCH_REASON": "dismissed-by-user",
+                                             "PERCH_URGENCY": "critical"}, ["PERCH_ACTION"], "on-dismiss by perchctl")
 
     c = notify(p, title="Short", timeout=0.3)
     expect_env(wait_run(out, "dismiss", c, 6.0), {"PERCH_ID": str(c), "PERCH_REASON": "expired",

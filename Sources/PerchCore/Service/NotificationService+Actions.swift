@@ -1,7 +1,9 @@
 extension NotificationService {
-    /// Closes notifications as a caller asks (perchctl, CloseNotification).
-    /// Returns the ids closed; `.notFound` when the target names nothing live.
-    public mutating func dismiss(_ target: DismissTarget, reason: DismissReason = .closedByCall, at now: Instant)
+    /// Closes notifications as a caller asks: `perchctl dismiss` is the
+    /// user's hand (`.dismissedByUser`, reason 2 on the bus, as a click),
+    /// CloseNotification the sender's (`.closedByCall`, 3). Returns the ids
+    /// closed; `.notFound` when the target names nothing live.
+    public mutating func dismiss(_ target: DismissTarget, reason: DismissReason, at now: Instant)
         -> (result: Result<[UInt32], ControlError>, effects: [ServiceEffect])
     {
         var effects = ServiceEffect.buffer()

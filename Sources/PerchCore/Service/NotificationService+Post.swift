@@ -37,6 +37,7 @@ extension NotificationService {
         notification.image = request.image
         notification.progress = request.progress
         notification.replyPlaceholder = request.replyPlaceholder
+        notification.transient = request.transient
         var replaces = request.replaces
         if replaces == nil, let tag = request.synchronousTag { replaces = synchronousTags[tag] }
         if let id = replaces, liveToast(id: id) != nil {

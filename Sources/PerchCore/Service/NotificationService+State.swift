@@ -14,14 +14,15 @@ extension NotificationService {
     /// back on screen with the time it had left. A notification that had
     /// no time left is not shown again; one that had no timer waits for
     /// the user, except that a restored non-critical one never expires on
-    /// its own any more than it would have.
+    /// its own any more than it would have. A transient one is not shown
+    /// again: it was only ever for the moment.
     public mutating func restore(_ state: PersistentState, at now: Instant) -> [ServiceEffect] {
         history = state.history
         history.capacity = global.maxHistory
         modes = Set(state.modes)
         nextID = max(state.nextID, 1)
         var effects: [ServiceEffect] = []
-        for live in state.live where board.toast(id: live.notification.id) == nil {
+        for live in state.live where board.toast(id: live.notification.id) == nil && !live.notification.transient {
             var notification = live.notification
             if let remaining = live.remaining {
                 guard remaining > 0.05 else { continue }

@@ -154,7 +154,9 @@ public struct NotificationService: Sendable {
     /// whatever its toast still has to animate.
     mutating func retire(_ notification: Notification, reason: DismissReason, into effects: inout [ServiceEffect]) {
         let entry = HistoryEntry(notification: notification, reason: reason, closedAt: wallClock())
-        history.append(entry)
+        // A transient one leaves no trace: its record says it is gone, and
+        // the journal's replay keeps it out of history too.
+        if !notification.transient { history.append(entry) }
         effects.append(.record(.gone(id: notification.id, reason: reason, closedAt: entry.closedAt)))
         effects.append(.event(.dismissed(notification, reason: reason), sender: senders[notification.id]))
         effects.append(.closed(id: notification.id, reason: reason))

@@ -1,0 +1,66 @@
+import Testing
+@testable import PerchCore
+
+private let t0 = serviceTestStart
+
+extension ServiceHarness {
+    /// Posts a notification with the `transient` hint.
+    fileprivate mutating func postTransient(_ title: String, timeout: Double = 0, at now: Instant = t0) -> UInt32 {
+        var request = NotifyRequest(title: title)
+        request.transient = true
+        request.timeout = timeout
+        let (id, effects) = service.post(request, from: nil, at: now)
+        self.effects += effects
+        advance(to: now)
+        return id
+    }
+}
+
+@Suite("Transient notifications")
+struct TransientTests {
+    @Test("a transient notification shows as any other but never enters history, dismissed or expired")
+    func neverInHistory() {
+        var h = ServiceHarness()
+        let dismissed = h.postTransient("Copied")
+        let expiring = h.postTransient("Volume 40 %", timeout: 1)
+        let kept = h.post("Mail")
+        #expect(h.liveIDs == [dismissed, expiring, kept])
+        _ = h.take()
+        _ = h.dismiss(.id(dismissed), at: t0 + 1)
+        #expect(h.take().closed == [.dismissedByUser], "its sender still hears of it")
+        h.advance(to: t0 + 3)
+        h.advance(to: t0 + 4)
+        _ = h.dismiss(.id(kept), at: t0 + 4)
+        #expect(h.historyTitles == ["Mail"])
+        #expect(h.service.centerContent.entry(id: expiring) == nil, "nor in the center once it has gone")
+    }
+
+    @Test("the journal's replay keeps a transient one out of history, and a restart does not show it again")
+    func notAfterARestart() throws {
+        var h = ServiceHarness()
+        let live = h.postTransient("Recording")
+        let gone = h.postTransient("Copied")
+        _ = h.dismiss(.id(gone), at: t0 + 1)
+        var state = PersistentState()
+        for record in h.take().records { state.apply(record) }
+        #expect(state.history.entries.isEmpty, "a transient one's gone record adds nothing to history")
+        #expect(state.live.map(\.notification.id) == [live])
+        #expect(state.live.first?.notification.transient == true, "the flag is saved with it")
+        var restarted = ServiceHarness()
+        _ = restarted.service.restore(state, at: t0)
+        #expect(restarted.liveIDs.isEmpty, "a transient one is not shown again after a restart")
+    }
+
+    @Test("the control socket's notify takes transient, and list says so")
+    func overTheControlSocket() throws {
+        let line = #"{"id":1,"method":"notify","params":{"title":"Copied","transient":true}}"#
+        guard case .notify(let request) = try ControlProtocol.decode(line: Array(line.utf8)).request.get() else {
+            Issue.record("not a notify request")
+            return
+        }
+        #expect(request.transient)
+        var notification = Notification(id: 3, title: "Copied")
+        notification.transient = true
+        #expect(ControlProtocol.encode(notification).objectValue?["transient"] == .bool(true))
+    }
+}
