@@ -162,21 +162,53 @@ struct ServiceReplaceTests {
 
 @Suite("Modes")
 struct ServiceModeTests {
-    @Test("do-not-disturb suppresses what is on screen and what comes, except critical")
-    func doNotDisturb() {
+    @Test("do-not-disturb takes what is on screen off it (critical stays) and gives it back when it ends; what comes meanwhile goes to history")
+    func doNotDisturb() throws {
         var h = Harness()
-        h.post("normal")
-        h.post("urgent", urgency: .critical)
-        h.advance(to: t0 + 1)
-        let effects = h.service.setModes(.add(NotificationService.doNotDisturb), at: t0 + 1)
+        let normal = h.post("normal", timeout: 3)
+        let urgent = h.post("urgent", urgency: .critical)
+        h.advance(to: t0 + 1.7)
+        let left = try #require(h.service.board.toast(id: normal)?.timer.remaining(at: t0 + 1.7))
+        _ = h.take()
+        let effects = h.service.setModes(.add(NotificationService.doNotDisturb), at: t0 + 1.7)
         #expect(effects.records.first == .modes(["do-not-disturb"]))
-        #expect(h.service.live.map(\.title) == ["urgent"])
-        #expect(h.historyReasons == [.suppressed])
+        #expect(effects.removedToasts == [normal], "it leaves the screen at once")
+        #expect(effects.closed.isEmpty, "and is not closed: its sender hears nothing")
+        #expect(h.service.live.map(\.title) == ["normal", "urgent"], "still live, listed")
+        #expect(h.service.board.isSuspended(normal) && !h.service.board.isSuspended(urgent))
+        #expect(h.historyReasons.isEmpty)
         h.post("while away", at: t0 + 2)
-        #expect(h.service.live.map(\.title) == ["urgent"])
-        #expect(h.historyTitles == ["normal", "while away"])
+        #expect(h.historyTitles == ["while away"])
+        #expect(h.historyReasons == [.suppressed])
+        h.advance(to: t0 + 60)
+        #expect(h.service.live.map(\.title) == ["normal", "urgent"], "its timer stood still")
         #expect(h.service.setModes(.add(NotificationService.doNotDisturb), at: t0 + 3).isEmpty,
                 "an unchanged set records nothing")
+        let ended = h.service.setModes(.remove(NotificationService.doNotDisturb), at: t0 + 60)
+        #expect(ended.addedToasts == [normal], "it comes back when do-not-disturb ends")
+        h.effects += ended
+        h.advance(to: t0 + 60.8)
+        #expect(h.service.board.toast(id: normal)?.timer.remaining(at: t0 + 60.8) ?? 0 > left - 1)
+        h.advance(to: t0 + 61 + left)
+        h.advance(to: t0 + 62 + left)
+        #expect(h.historyTitles == ["while away", "normal"], "then expires with the time it had left")
+    }
+
+    @Test("a notification suspended by do-not-disturb is still suspended after a restart, not sent to history")
+    func doNotDisturbSurvivesARestart() {
+        var h = Harness()
+        let id = h.post("normal", timeout: 0)
+        h.advance(to: t0 + 1)
+        _ = h.service.setModes(.add(NotificationService.doNotDisturb), at: t0 + 1)
+        let state = h.service.snapshot(at: t0 + 2)
+        var restarted = Harness()
+        _ = restarted.service.restore(state, at: t0)
+        restarted.advance(to: t0)
+        #expect(restarted.liveIDs == [id])
+        #expect(restarted.service.board.isSuspended(id))
+        #expect(restarted.historyTitles.isEmpty)
+        let ended = restarted.service.setModes(.set([]), at: t0 + 1)
+        #expect(ended.addedToasts == [id])
     }
 }
 

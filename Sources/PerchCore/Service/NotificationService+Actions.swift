@@ -63,8 +63,10 @@ extension NotificationService {
         }
     }
 
-    /// Changes the active modes. With do-not-disturb on, what is on screen
-    /// and not critical is suppressed (into history).
+    /// Changes the active modes. Do-not-disturb takes what is on screen and
+    /// not critical off it, timers stopped, and gives it back when it ends
+    /// (`isWithheld`); a mode a rule matches on (`[mode=…]`) applies to
+    /// what arrives next.
     public mutating func setModes(_ change: ModeChange, at now: Instant) -> [ServiceEffect] {
         let before = modes
         var effects = ServiceEffect.buffer()
@@ -86,11 +88,7 @@ extension NotificationService {
         }
         guard modes != before else { return effects }
         effects += [.record(.modes(modes.sorted())), .modes(modes.sorted())]
-        if isDoNotDisturb {
-            for notification in live where notification.urgency != .critical {
-                close(notification.id, reason: .suppressed, at: now, into: &effects)
-            }
-        }
+        applyHold(at: now, into: &effects)
         return effects
     }
 

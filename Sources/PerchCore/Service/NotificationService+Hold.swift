@@ -18,10 +18,14 @@
 ///   every display timer stops with the time it had left, as hovering
 ///   stops one, and runs on at the first input.
 ///
-/// Suspension is one mechanism, decided by `isWithheld`: whatever should
-/// keep notifications off screen for a while (the open center, and issue
-/// 17's do-not-disturb that gives them back) adds its condition there, and
-/// `applyHold` puts the board in line with it after any change.
+/// - Do-not-disturb: a non-critical notification on screen when it starts
+///   is suspended as for fullscreen and comes back when it ends; one that
+///   arrives meanwhile goes straight to history (`show`), as with mako.
+///
+/// Suspension is one mechanism, decided by `isWithheld`: whatever keeps
+/// notifications off screen for a while (the open center, do-not-disturb,
+/// a fullscreen hold) adds its condition there, and `applyHold` puts the
+/// board in line with it after any change.
 extension NotificationService {
     /// The focused window on the output Perch shows its toasts on is
     /// fullscreen (or stopped being so). A no-op when unchanged.
@@ -44,10 +48,12 @@ extension NotificationService {
     public var areTimersFrozen: Bool { isIdle && global.idleThreshold > 0 }
 
     /// Whether a live notification must wait off screen now: the center is
-    /// open (it lists them all), or a fullscreen hold keeps a non-critical
-    /// one back.
+    /// open (it lists them all), or do-not-disturb or a fullscreen hold
+    /// keeps a non-critical one back.
     func isWithheld(_ notification: Notification) -> Bool {
-        isCenterOpen || (isFullscreen && global.fullscreen == .hold && notification.urgency != .critical)
+        if isCenterOpen { return true }
+        guard notification.urgency != .critical else { return false }
+        return isDoNotDisturb || (isFullscreen && global.fullscreen == .hold)
     }
 
     /// Whether a notification must go straight to history now instead of

@@ -50,7 +50,7 @@ extension NotificationService {
         if let tag = request.synchronousTag { synchronousTags[tag] = notification.id }
         let overrides = PresentationOverrides(kind: request.kind, anchor: request.anchor, enter: request.enter,
                                               exit: request.exit, bounce: request.bounce)
-        show(notification, overrides: overrides, at: now, into: &effects)
+        show(notification, overrides: overrides, arriving: true, at: now, into: &effects)
         return (notification.id, effects)
     }
 
@@ -69,8 +69,12 @@ extension NotificationService {
 
     /// Puts a notification with its id assigned on the board, or, when the
     /// config or a mode keeps it off screen, straight into history.
-    mutating func show(_ notification: Notification, overrides: PresentationOverrides, at now: Instant,
-                       into effects: inout [ServiceEffect]) {
+    /// - Parameter arriving: it was just posted. Do-not-disturb sends only
+    ///   arrivals to history; one that comes back (restored from history,
+    ///   or live at the last stop) waits off screen until it ends, as those
+    ///   on screen when it started do.
+    mutating func show(_ notification: Notification, overrides: PresentationOverrides, arriving: Bool = false,
+                       at now: Instant, into effects: inout [ServiceEffect]) {
         var notification = notification
         var resolved = resolve(&notification)
         // group-by: a live notification equal in every listed field is the
@@ -85,7 +89,7 @@ extension NotificationService {
         }
         recordLive(notification, into: &effects)
         effects.append(.event(.queued(notification), sender: senders[notification.id]))
-        if resolved.invisible || (isDoNotDisturb && notification.urgency != .critical)
+        if resolved.invisible || (arriving && isDoNotDisturb && notification.urgency != .critical)
             || isHiddenByFullscreen(notification)
         {
             // Kept off screen; the events are still told.
