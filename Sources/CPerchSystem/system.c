@@ -117,6 +117,33 @@ int perch_spawn_hook(pid_t *pid, const char *file, char *const argv[], char *con
     return err;
 }
 
+int perch_spawn_piped(pid_t *pid, const char *file, char *const argv[], int *to_child, int *from_child) {
+    int in[2], out[2];
+    if (pipe2(in, O_CLOEXEC) != 0) return errno;
+    if (pipe2(out, O_CLOEXEC) != 0) {
+        int saved = errno;
+        close(in[0]);
+        close(in[1]);
+        return saved;
+    }
+    posix_spawn_file_actions_t actions;
+    int err = posix_spawn_file_actions_init(&actions);
+    if (err == 0) err = posix_spawn_file_actions_adddup2(&actions, in[0], 0);
+    if (err == 0) err = posix_spawn_file_actions_adddup2(&actions, out[1], 1);
+    if (err == 0) err = posix_spawnp(pid, file, &actions, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&actions);
+    close(in[0]);
+    close(out[1]);
+    if (err != 0) {
+        close(in[1]);
+        close(out[0]);
+        return err;
+    }
+    *to_child = in[1];
+    *from_child = out[0];
+    return 0;
+}
+
 char **perch_environ(void) {
     return environ;
 }

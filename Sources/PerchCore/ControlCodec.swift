@@ -44,7 +44,7 @@ extension ControlProtocol {
         case "notify":
             request = .notify(try decodeNotify(params))
         case "dismiss":
-            request = .dismiss(try decodeDismiss(params))
+            request = .dismiss(try decodeDismiss(params), history: try params.bool("history") ?? true)
         case "list":
             request = .list
         case "invoke":

@@ -108,7 +108,9 @@ public enum ModeChange: Equatable, Sendable {
 /// A decoded request.
 public enum ControlRequest: Equatable, Sendable {
     case notify(NotifyRequest)
-    case dismiss(DismissTarget)
+    /// `history: false` (makoctl's `--no-history`): they do not stay in
+    /// history either.
+    case dismiss(DismissTarget, history: Bool = true)
     case list
     /// Invoke an action of a notification, as if its button was clicked.
     case invoke(id: UInt32, action: String)

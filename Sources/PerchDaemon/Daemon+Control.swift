@@ -19,8 +19,9 @@ extension Daemon {
             return result.map { .reply(RepliedReply(replied: $0)) }
         case .subscribe:
             return .success(.subscribe(SubscribeReply()))
-        case .dismiss(let target):
-            let (result, effects) = service.dismiss(target, reason: .dismissedByUser, at: now)
+        case .dismiss(let target, let keepsHistory):
+            let (result, effects) = service.dismiss(target, reason: .dismissedByUser, keepsHistory: keepsHistory,
+                                                    at: now)
             execute(effects)
             return result.map { .dismiss(DismissReply(dismissed: $0)) }
         case .mode(let change):

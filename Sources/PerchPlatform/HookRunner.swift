@@ -205,16 +205,6 @@ public final class HookRunner {
         }
     }
 
-    /// Calls `body` with `strings` as a NULL-terminated array of C strings,
-    /// valid for the duration of the call.
-    private func withCStrings<R>(_ strings: [String],
-                                 _ body: (UnsafePointer<UnsafeMutablePointer<CChar>?>) -> R) -> R {
-        var pointers = strings.map { strdup($0) }
-        pointers.append(nil)
-        defer { for pointer in pointers { free(pointer) } }
-        return pointers.withUnsafeBufferPointer { body($0.baseAddress!) }
-    }
-
     // The W* macros of <sys/wait.h> are not imported into Swift.
     private static func exited(_ status: Int32) -> Bool { status & 0x7f == 0 }
     private static func exitStatus(_ status: Int32) -> Int32 { (status >> 8) & 0xff }

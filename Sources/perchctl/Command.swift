@@ -20,9 +20,16 @@ protocol Command {
     static var name: String { get }
     static var synopsis: String { get }
     static var help: String { get }
+    /// The words that ask for this verb's help (`-h` is makoctl's
+    /// --no-history for `dismiss`).
+    static var helpFlags: [String] { get }
     init(parsing arguments: ArraySlice<String>) throws(UsageError)
     /// Talks to the daemon; returns the exit status.
     func run(_ client: ControlClient) throws(CommandFailure) -> Int32
+}
+
+extension Command {
+    static var helpFlags: [String] { ["-h", "--help"] }
 }
 
 /// Splits arguments into options with values, flags and positionals.

@@ -38,24 +38,103 @@ func parseID(_ text: String, verb: String) throws(UsageError) -> Int {
     return id
 }
 
+/// `invoke ID [ACTION]`, or makoctl's `invoke [-n ID] [ACTION]` (the
+/// newest notification when no id is named). One word that is a number is
+/// an id; a numeric action id needs `-n ID ACTION`.
 struct InvokeCommand: Command {
     static let name = "invoke"
-    static let synopsis = "invoke ID [ACTION] [--json]"
-    static let help = "Invokes an action of a notification (default: its default action)."
-    var params: JSONObject = [:]
+    static let synopsis = "invoke [ID | -n ID] [ACTION] [--json]"
+    static let help = "Invokes an action of a notification (default: its default action; the newest notification "
+        + "when no id is given)."
+    private var id: UInt32?
+    private var action: String?
     var json = false
 
     init(parsing arguments: ArraySlice<String>) throws(UsageError) {
-        let options = try CommonOptions(arguments, verb: Self.name)
-        json = options.json
-        guard (1...2).contains(options.positionals.count) else { throw UsageError("invoke takes ID and an optional ACTION") }
-        params["id"] = .number(Double(try parseID(options.positionals[0], verb: Self.name)))
-        if options.positionals.count == 2 { params["action"] = .string(options.positionals[1]) }
+        var words = arguments
+        var positionals: [String] = []
+        while let word = words.popFirst() {
+            switch word {
+            case "--json": json = true
+            case "-n":
+                guard let value = words.popFirst() else { throw UsageError("invoke: -n needs an id") }
+                id = UInt32(try parseID(value, verb: Self.name))
+            default:
+                guard !word.hasPrefix("-") else { throw UsageError("invoke: unknown option \(word)") }
+                positionals.append(word)
+            }
+        }
+        switch (id, positionals.count) {
+        case (_, 0): break
+        case (nil, 1) where UInt32(positionals[0]) != nil: id = UInt32(try parseID(positionals[0], verb: Self.name))
+        case (nil, 2): (id, action) = (UInt32(try parseID(positionals[0], verb: Self.name)), positionals[1])
+        case (_, 1): action = positionals[0]
+        default: throw UsageError("invoke takes an optional ID (or -n ID) and an optional ACTION")
+        }
     }
 
     func run(_ client: ControlClient) throws(CommandFailure) -> Int32 {
+        let target: UInt32
+        if let id { target = id } else { target = try newestNotification(client).id }
+        var params: JSONObject = ["id": .number(Double(target))]
+        if let action { params["action"] = .string(action) }
         let answer = try client.request(.invoke, params, as: InvokeReply.self)
         if json { print(JSON.serialize(answer.json)) }
+        return 0
+    }
+}
+
+/// makoctl's `menu [-n ID] PROGRAM [ARGS…]`: the notification's action
+/// labels go to a dmenu-like program (`fuzzel --dmenu`, `wofi -d`,
+/// `bemenu`, `rofi -dmenu`), one per line, and the one it prints is
+/// invoked. Everything after PROGRAM is its own.
+struct MenuCommand: Command {
+    static let name = "menu"
+    static let synopsis = "menu [-n ID] PROGRAM [ARGS...]"
+    static let help = "Lets a dmenu-like program choose one of a notification's actions (the newest's when no id is "
+        + "given) and invokes it; exit 1 when nothing was chosen."
+    static let helpFlags = ["--help"]
+    private var id: UInt32?
+    private var program: [String] = []
+
+    init(parsing arguments: ArraySlice<String>) throws(UsageError) {
+        var words = arguments
+        if words.first == "-n" {
+            words = words.dropFirst()
+            guard let value = words.popFirst() else { throw UsageError("menu: -n needs an id") }
+            id = UInt32(try parseID(value, verb: Self.name))
+        }
+        if words.first == "--" { words = words.dropFirst() }
+        guard !words.isEmpty else { throw UsageError("menu needs a PROGRAM to choose with, e.g. fuzzel --dmenu") }
+        program = Array(words)
+    }
+
+    func run(_ client: ControlClient) throws(CommandFailure) -> Int32 {
+        let notification: Notification
+        if let id {
+            guard let found = try client.request(.list, as: ListReply.self).reply.notifications.first(where: { $0.id == id })
+            else { throw CommandFailure("no notification \(id) on screen") }
+            notification = found
+        } else {
+            notification = try newestNotification(client)
+        }
+        // The reply field is answered by typing, not from a menu.
+        let actions = notification.actions.filter { $0.id != NotificationAction.inlineReplyID }
+        guard !actions.isEmpty else { throw CommandFailure("notification \(notification.id) has no actions") }
+        // A label is one line: a newline in one would split it in two.
+        let labels = actions.map { $0.label.isEmpty ? $0.id : $0.label.split(whereSeparator: \.isNewline).joined(separator: " ") }
+        let choice: String?
+        do {
+            choice = try Chooser.choose(program, from: labels)
+        } catch {
+            throw CommandFailure(error.description)
+        }
+        guard let choice, let index = labels.firstIndex(of: choice) else {
+            Log.info(choice == nil ? "nothing chosen" : "\"\(choice!)\" is none of the actions")
+            return 1
+        }
+        _ = try client.request(.invoke, ["id": .number(Double(notification.id)), "action": .string(actions[index].id)],
+                               as: InvokeReply.self)
         return 0
     }
 }
@@ -123,31 +202,56 @@ struct RestoreCommand: Command {
     }
 }
 
+/// `mode [set MODE... | add MODE | remove MODE | toggle MODE]`, or
+/// makoctl's `mode [-a MODE] [-r MODE] [-t MODE] [-s MODE...]`, whose
+/// changes apply in the order given; either way the modes are printed.
 struct ModeCommand: Command {
     static let name = "mode"
-    static let synopsis = "mode [set MODE... | add MODE | remove MODE | toggle MODE] [--json]"
+    static let synopsis = "mode [set MODE... | add MODE | remove MODE | toggle MODE] "
+        + "| mode [-a MODE] [-r MODE] [-t MODE] [-s MODE...] [--json]"
     static let help = "Shows or changes the active modes (do-not-disturb keeps non-critical ones off screen)."
-    var params: JSONObject = [:]
+    /// The changes, in order; none = only show them.
+    private var changes: [JSONObject] = []
     var json = false
 
     init(parsing arguments: ArraySlice<String>) throws(UsageError) {
-        let options = try CommonOptions(arguments, verb: Self.name)
-        json = options.json
-        let words = options.positionals
-        switch (words.first, words.count) {
+        var words = arguments
+        var positionals: [String] = []
+        while let word = words.popFirst() {
+            switch word {
+            case "--json": json = true
+            case "-a", "-r", "-t":
+                guard let mode = words.popFirst() else { throw UsageError("mode: \(word) needs a MODE") }
+                let key = ["-a": "add", "-r": "remove", "-t": "toggle"][word]!
+                changes.append([key: .string(mode)])
+            case "-s":
+                // makoctl: every word up to the next option.
+                var modes: [JSONValue] = []
+                while let next = words.first, !next.hasPrefix("-") {
+                    modes.append(.string(next))
+                    words = words.dropFirst()
+                }
+                changes.append(["set": .array(modes)])
+            default:
+                guard !word.hasPrefix("-") else { throw UsageError("mode: unknown option \(word)") }
+                positionals.append(word)
+            }
+        }
+        switch (positionals.first, positionals.count) {
         case (nil, _), ("get"?, 1):
             break
-        case ("set"?, _):
-            params["set"] = .array(words.dropFirst().map { .string($0) })
-        case (let verb?, 2) where ["add", "remove", "toggle"].contains(verb):
-            params[verb] = .string(words[1])
+        case ("set"?, _) where changes.isEmpty:
+            changes.append(["set": .array(positionals.dropFirst().map { .string($0) })])
+        case (let verb?, 2) where ["add", "remove", "toggle"].contains(verb) && changes.isEmpty:
+            changes.append([verb: .string(positionals[1])])
         default:
             throw UsageError("usage: perchctl \(Self.synopsis)")
         }
     }
 
     func run(_ client: ControlClient) throws(CommandFailure) -> Int32 {
-        let answer = try client.request(.mode, params, as: ModesReply.self)
+        var answer = try client.request(.mode, changes.first ?? [:], as: ModesReply.self)
+        for change in changes.dropFirst() { answer = try client.request(.mode, change, as: ModesReply.self) }
         if json {
             print(JSON.serialize(answer.json))
         } else {

@@ -5,9 +5,13 @@ import PerchPlatform
 // 64 bad command line.
 
 Log.program = "perchctl"
+// A daemon that hangs up, or a menu program that quits without reading
+// its input, is an EPIPE to report, not a silent death by SIGPIPE.
+signal(SIGPIPE, SIG_IGN)
 
 let commands: [any Command.Type] = [
-    PostCommand.self, DismissCommand.self, ListCommand.self, InvokeCommand.self, ReplyCommand.self, HistoryCommand.self,
+    PostCommand.self, DismissCommand.self, ListCommand.self, InvokeCommand.self, MenuCommand.self, ReplyCommand.self,
+    HistoryCommand.self,
     RestoreCommand.self, WatchCommand.self, ModeCommand.self, StatusCommand.self, VersionCommand.self,
     ReloadCommand.self, CenterCommand.self,
 ]
@@ -35,7 +39,7 @@ if verb == "-h" || verb == "--help" || verb == "help" {
 guard let type = commands.first(where: { $0.name == verb }) else {
     fail("unknown command \"\(verb)\" (see perchctl --help)", status: 64)
 }
-if arguments.dropFirst().contains(where: { $0 == "-h" || $0 == "--help" }) {
+if arguments.dropFirst().contains(where: { type.helpFlags.contains($0) }) {
     print("usage: perchctl \(type.synopsis)\n\(type.help)")
     exit(0)
 }

@@ -48,6 +48,13 @@ void perch_reset_signals_for_child(void);
 // errno value (glibc reports a failed exec, e.g. ENOENT, here).
 int perch_spawn_hook(pid_t *pid, const char *file, char *const argv[], char *const envp[]);
 
+// Starts `argv` (file looked up in PATH) with its stdin and stdout on
+// pipes, stderr shared, the caller's environment: the dmenu-like program
+// of `perchctl menu`. Sets *pid, *to_child (write end of its stdin) and
+// *from_child (read end of its stdout), both close-on-exec. Returns 0, or
+// an errno value (nothing is left open then).
+int perch_spawn_piped(pid_t *pid, const char *file, char *const argv[], int *to_child, int *from_child);
+
 // The process environment (`environ`); NULL after clearenv(3). Swift's
 // Glibc imports `environ` as non-optional, which a NULL would break.
 char **perch_environ(void);

@@ -2,21 +2,33 @@ extension NotificationService {
     /// Closes notifications as a caller asks: `perchctl dismiss` is the
     /// user's hand (`.dismissedByUser`, reason 2 on the bus, as a click),
     /// CloseNotification the sender's (`.closedByCall`, 3). Returns the ids
-    /// closed; `.notFound` when the target names nothing live.
-    public mutating func dismiss(_ target: DismissTarget, reason: DismissReason, at now: Instant)
+    /// closed; `.notFound` when the target names nothing live. With
+    /// `keepsHistory` false they are forgotten as well (`perchctl dismiss
+    /// --no-history`), as the center's × does.
+    public mutating func dismiss(_ target: DismissTarget, reason: DismissReason, keepsHistory: Bool = true,
+                                 at now: Instant)
         -> (result: Result<[UInt32], ControlError>, effects: [ServiceEffect])
     {
         var effects = ServiceEffect.buffer()
+        let outcome = dismiss(target, reason: reason, at: now, into: &effects)
+        if !keepsHistory, case .success(let ids) = outcome {
+            for id in ids where history.remove(id: id) != nil { effects.append(.record(.forgotten(id: id))) }
+        }
+        return (outcome, effects)
+    }
+
+    private mutating func dismiss(_ target: DismissTarget, reason: DismissReason, at now: Instant,
+                                  into effects: inout [ServiceEffect]) -> Result<[UInt32], ControlError> {
         let ids: [UInt32]
         switch target {
         case .id(let id):
             guard close(id, reason: reason, at: now, into: &effects) else {
-                return (.failure(ControlError(.notFound, "no notification \(id) on screen")), effects)
+                return .failure(ControlError(.notFound, "no notification \(id) on screen"))
             }
             ids = [id]
         case .last:
             guard let last = live.last else {
-                return (.failure(ControlError(.notFound, "no notification on screen")), effects)
+                return .failure(ControlError(.notFound, "no notification on screen"))
             }
             close(last.id, reason: reason, at: now, into: &effects)
             ids = [last.id]
@@ -24,12 +36,12 @@ extension NotificationService {
             ids = live.map(\.id).filter { close($0, reason: reason, at: now, into: &effects) }
         case .group(let id):
             guard let member = liveToast(id: id) else {
-                return (.failure(ControlError(.notFound, "no notification \(id) on screen")), effects)
+                return .failure(ControlError(.notFound, "no notification \(id) on screen"))
             }
             let app = member.notification.app
             ids = live.filter { $0.app == app }.map(\.id).filter { close($0, reason: reason, at: now, into: &effects) }
         }
-        return (.success(ids), effects)
+        return .success(ids)
     }
 
     /// Invokes an action of a live notification, as a click on its button
