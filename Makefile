@@ -11,6 +11,7 @@
 #                  screenshots in demo-out/ when there is none
 #   make man       the man pages, from docs/man/*.scd (into .build/man/)
 #   make install   PREFIX=/usr/local (DESTDIR honoured); make uninstall
+#   make deb       perch_VERSION_ARCH.deb from a release build
 
 SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
@@ -58,7 +59,7 @@ export PERCH_BIN_DIR
 # Arguments for Tests/e2e/run.py (e.g. --compositor sway110, -k NAME).
 E2E_ARGS ?=
 
-.PHONY: all deps build static-cxx man test unit e2e trixie-root run demo install uninstall clean bench
+.PHONY: all deps build static-cxx man test test-packaging unit e2e trixie-root run demo install uninstall deb clean bench
 
 all: build man
 
@@ -72,8 +73,14 @@ test: deps static-cxx
 	scripts/gen-protocols --check
 	$(SWIFT) build $(RELEASE_FLAGS)
 	$(SWIFT) test
+	$(MAKE) --no-print-directory test-packaging
 	$(MAKE) --no-print-directory trixie-root
 	$(PYTHON) Tests/e2e/run.py $(E2E_ARGS)
+
+# Man pages, completions, make install/uninstall and make deb, from the
+# release build already made (a few seconds; Tests/packaging/run.py).
+test-packaging: man
+	$(PYTHON) Tests/packaging/run.py
 
 # The linker script that makes -lstdc++ mean the static library (see above).
 # SwiftPM does not know the order file is an input: relink when it changes.
@@ -183,8 +190,14 @@ uninstall:
 		"$(DESTDIR)$(FISHCOMPDIR)/perch.fish" "$(DESTDIR)$(FISHCOMPDIR)/perchctl.fish"
 	rm -rf "$(DESTDIR)$(DOCDIR)"
 
+# A Debian package of the release build (built if missing): make install
+# into a staged root with PREFIX=/usr, then dpkg-deb (scripts/make-deb).
+deb: man
+	test -x $(RELEASE)/perch || $(MAKE) build
+	scripts/make-deb
+
 clean:
-	rm -rf .build demo-out test-out
+	rm -rf .build demo-out test-out perch_*.deb
 
 # Perch against mako in one headless sway, one table; then Perch's own time
 # per frame: a slide, a reflow, the center scrolling (bench/README.md).
