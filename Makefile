@@ -137,14 +137,13 @@ FISHCOMPDIR ?= $(DATADIR)/fish/vendor_completions.d
 # The man pages, made by scdoc from docs/man/NAME.SECTION.scd; dated by
 # the last commit, so that the same sources make the same pages.
 MAN_PAGES := $(patsubst docs/man/%.scd,.build/man/%,$(wildcard docs/man/*.scd))
-SOURCE_DATE_EPOCH ?= $(shell git log -1 --format=%ct 2>/dev/null || date +%s)
-export SOURCE_DATE_EPOCH
+MAN_DATE ?= $(shell git log -1 --format=%ct 2>/dev/null || date +%s)
 
 man: $(MAN_PAGES)
 
 .build/man/%: docs/man/%.scd
 	@mkdir -p .build/man
-	scdoc < $< > $@.tmp && mv $@.tmp $@
+	SOURCE_DATE_EPOCH=$(MAN_DATE) scdoc < $< > $@.tmp && mv $@.tmp $@
 
 # The files whose contents name the install paths, made under .build/dist.
 # Only the Exec= and ExecStart= lines are rewritten: the comments above
