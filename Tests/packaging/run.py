@@ -348,6 +348,7 @@ def make_install_and_uninstall_honour_destdir_and_prefix():
         expect(r.returncode == 0, "make uninstall failed: %s" % r.stderr.strip()[-1000:])
         left = files_under(dest)
         expect(left == [], "make uninstall left %s" % left)
+        expect(not os.path.exists(prefix), "make install DESTDIR=… wrote to %s itself" % prefix)
 
 
 @check
