@@ -9,7 +9,9 @@
 #                  E2E_ARGS="--compositor labwc -k toast" to choose
 #   make run       perch in your Wayland session, or a headless demo with
 #                  screenshots in demo-out/ when there is none
-#   make install   PREFIX=/usr/local (DESTDIR honoured)
+#   make man       the man pages, from docs/man/*.scd (into .build/man/)
+#   make install   PREFIX=/usr/local (DESTDIR honoured); make uninstall
+#   make deb       perch_VERSION_ARCH.deb from a release build
 
 SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
@@ -57,9 +59,9 @@ export PERCH_BIN_DIR
 # Arguments for Tests/e2e/run.py (e.g. --compositor sway110, -k NAME).
 E2E_ARGS ?=
 
-.PHONY: all deps build static-cxx test unit e2e trixie-root run demo install uninstall clean bench
+.PHONY: all deps build static-cxx man test test-packaging unit e2e trixie-root run demo install uninstall deb clean bench
 
-all: build
+all: build man
 
 deps:
 	scripts/ensure-deps
@@ -71,8 +73,14 @@ test: deps static-cxx
 	scripts/gen-protocols --check
 	$(SWIFT) build $(RELEASE_FLAGS)
 	$(SWIFT) test
+	$(MAKE) --no-print-directory test-packaging
 	$(MAKE) --no-print-directory trixie-root
 	$(PYTHON) Tests/e2e/run.py $(E2E_ARGS)
+
+# Man pages, completions, make install/uninstall and make deb, from the
+# release build already made (a few seconds; Tests/packaging/run.py).
+test-packaging: man
+	$(PYTHON) Tests/packaging/run.py
 
 # The linker script that makes -lstdc++ mean the static library (see above).
 # SwiftPM does not know the order file is an input: relink when it changes.
@@ -116,28 +124,79 @@ demo: build
 	scripts/demo
 
 DATADIR ?= $(PREFIX)/share
+MANDIR ?= $(DATADIR)/man
+DOCDIR ?= $(DATADIR)/doc/perch
 USERUNITDIR ?= $(PREFIX)/lib/systemd/user
+DBUSSERVICEDIR ?= $(DATADIR)/dbus-1/services
+# Where each shell looks for completions it loads by itself (bash-completion
+# loads on first use; Debian's zsh has vendor-completions in its fpath).
+BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
+ZSHCOMPDIR ?= $(DATADIR)/zsh/vendor-completions
+FISHCOMPDIR ?= $(DATADIR)/fish/vendor_completions.d
 
-# Binaries (built if missing), the D-Bus activation file, the systemd user
-# unit (Type=dbus), the example config and the man-less docs.
-install:
+# The man pages, made by scdoc from docs/man/NAME.SECTION.scd; dated by
+# the last commit, so that the same sources make the same pages.
+MAN_PAGES := $(patsubst docs/man/%.scd,.build/man/%,$(wildcard docs/man/*.scd))
+MAN_DATE ?= $(shell git log -1 --format=%ct 2>/dev/null || date +%s)
+
+man: $(MAN_PAGES)
+
+.build/man/%: docs/man/%.scd
+	@mkdir -p .build/man
+	SOURCE_DATE_EPOCH=$(MAN_DATE) scdoc < $< > $@.tmp && mv $@.tmp $@
+
+# The files whose contents name the install paths, made under .build/dist.
+# Only the Exec= and ExecStart= lines are rewritten: the comments above
+# them talk about the placeholders and stay as they are.
+.build/dist/org.freedesktop.Notifications.service: contrib/org.freedesktop.Notifications.service.in FORCE
+	@mkdir -p .build/dist
+	sed 's|^Exec=@bindir@/|Exec=$(BINDIR)/|' $< > $@
+.build/dist/perch.service: contrib/perch.service FORCE
+	@mkdir -p .build/dist
+	sed 's|^ExecStart=perch$$|ExecStart=$(BINDIR)/perch|' $< > $@
+
+FORCE:
+
+INSTALLED_DOCS := contrib/config.example docs/config.md docs/protocol.md README.md
+
+# Binaries (built if missing), man pages, shell completions, the D-Bus
+# activation file, the systemd user unit (Type=dbus), the example config
+# and the docs, each under $(DESTDIR)$(PREFIX) (or the *DIR given).
+install: man .build/dist/org.freedesktop.Notifications.service .build/dist/perch.service
 	test -x $(RELEASE)/perch || $(MAKE) build
-	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(DATADIR)/dbus-1/services" "$(DESTDIR)$(USERUNITDIR)" \
-		"$(DESTDIR)$(DATADIR)/doc/perch"
+	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(MANDIR)/man1" "$(DESTDIR)$(MANDIR)/man5" \
+		"$(DESTDIR)$(DBUSSERVICEDIR)" "$(DESTDIR)$(USERUNITDIR)" "$(DESTDIR)$(DOCDIR)" \
+		"$(DESTDIR)$(BASHCOMPDIR)" "$(DESTDIR)$(ZSHCOMPDIR)" "$(DESTDIR)$(FISHCOMPDIR)"
 	install -m 0755 $(RELEASE)/perch $(RELEASE)/perchctl $(RELEASE)/perch-svg "$(DESTDIR)$(BINDIR)/"
-	sed 's|@bindir@|$(BINDIR)|g' contrib/org.freedesktop.Notifications.service.in \
-		> "$(DESTDIR)$(DATADIR)/dbus-1/services/org.freedesktop.Notifications.service"
-	sed 's|^ExecStart=perch|ExecStart=$(BINDIR)/perch|' contrib/perch.service > "$(DESTDIR)$(USERUNITDIR)/perch.service"
-	install -m 0644 contrib/config.example docs/config.md docs/protocol.md README.md "$(DESTDIR)$(DATADIR)/doc/perch/"
+	install -m 0644 .build/man/*.1 "$(DESTDIR)$(MANDIR)/man1/"
+	install -m 0644 .build/man/*.5 "$(DESTDIR)$(MANDIR)/man5/"
+	install -m 0644 .build/dist/org.freedesktop.Notifications.service "$(DESTDIR)$(DBUSSERVICEDIR)/"
+	install -m 0644 .build/dist/perch.service "$(DESTDIR)$(USERUNITDIR)/"
+	install -m 0644 $(INSTALLED_DOCS) "$(DESTDIR)$(DOCDIR)/"
+	install -m 0644 contrib/completions/perch.bash "$(DESTDIR)$(BASHCOMPDIR)/perch"
+	install -m 0644 contrib/completions/perchctl.bash "$(DESTDIR)$(BASHCOMPDIR)/perchctl"
+	install -m 0644 contrib/completions/_perch contrib/completions/_perchctl "$(DESTDIR)$(ZSHCOMPDIR)/"
+	install -m 0644 contrib/completions/perch.fish contrib/completions/perchctl.fish "$(DESTDIR)$(FISHCOMPDIR)/"
 
+# Removes what install put there (and the directories of Perch's own).
 uninstall:
 	rm -f "$(DESTDIR)$(BINDIR)/perch" "$(DESTDIR)$(BINDIR)/perchctl" "$(DESTDIR)$(BINDIR)/perch-svg" \
-		"$(DESTDIR)$(DATADIR)/dbus-1/services/org.freedesktop.Notifications.service" \
-		"$(DESTDIR)$(USERUNITDIR)/perch.service"
-	rm -rf "$(DESTDIR)$(DATADIR)/doc/perch"
+		$(foreach page,$(notdir $(MAN_PAGES)),"$(DESTDIR)$(MANDIR)/man$(subst .,,$(suffix $(page)))/$(page)") \
+		"$(DESTDIR)$(DBUSSERVICEDIR)/org.freedesktop.Notifications.service" \
+		"$(DESTDIR)$(USERUNITDIR)/perch.service" \
+		"$(DESTDIR)$(BASHCOMPDIR)/perch" "$(DESTDIR)$(BASHCOMPDIR)/perchctl" \
+		"$(DESTDIR)$(ZSHCOMPDIR)/_perch" "$(DESTDIR)$(ZSHCOMPDIR)/_perchctl" \
+		"$(DESTDIR)$(FISHCOMPDIR)/perch.fish" "$(DESTDIR)$(FISHCOMPDIR)/perchctl.fish"
+	rm -rf "$(DESTDIR)$(DOCDIR)"
+
+# A Debian package of the release build (built if missing): make install
+# into a staged root with PREFIX=/usr, then dpkg-deb (scripts/make-deb).
+deb: man
+	test -x $(RELEASE)/perch || $(MAKE) build
+	scripts/make-deb
 
 clean:
-	rm -rf .build demo-out test-out
+	rm -rf .build demo-out test-out perch_*.deb
 
 # Perch against mako in one headless sway, one table; then Perch's own time
 # per frame: a slide, a reflow, the center scrolling (bench/README.md).

@@ -69,6 +69,11 @@ func parseArguments(_ arguments: [String]) throws(ArgumentError) -> Invocation? 
         case "--version":
             print("perch \(PerchVersion.string)")
             return nil
+        case "--list-config-keys":
+            // Not in --help: for the shell completions and the test that
+            // the man pages name every key, so both follow the key table.
+            for key in Config.knownKeys { print(key) }
+            return nil
         case "-v", "--verbose":
             invocation.verbose = true
         case "-c", "--config":

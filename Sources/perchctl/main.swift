@@ -36,6 +36,12 @@ if verb == "-h" || verb == "--help" || verb == "help" {
     print(usage(commands), terminator: "")
     exit(0)
 }
+if verb == "--list-verbs" {
+    // Not in --help: for the shell completions and the test that the man
+    // page names every verb, so both follow this table.
+    for command in commands { print(command.name) }
+    exit(0)
+}
 guard let type = commands.first(where: { $0.name == verb }) else {
     fail("unknown command \"\(verb)\" (see perchctl --help)", status: 64)
 }

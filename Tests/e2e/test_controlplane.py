@@ -548,6 +548,66 @@ def watch_waybar_prints_objects_and_dnd_class(t):
         stop(proc)
 
 
+def waybar_count(obj):
+    return int(obj["text"]) if obj.get("text") else 0
+
+
+@test
+def watch_waybar_prints_each_change_once_with_alt_and_percentage(t):
+    p = t.start_perch()
+    proc, lines = start_watch(t, p, "--waybar")
+    try:
+        check(lines.until(lambda v: True, 5.0) is not None,
+              "`perchctl watch --waybar` printed nothing at start; printed %r" % lines.seen)
+
+        def reach(what, pred):
+            got = lines.until(pred, 5.0)
+            check(got is not None, "`watch --waybar` never printed %s; printed %r" % (what, lines.seen))
+        # Each post alone brings queued, will-appear and appeared (three
+        # events, one change); twelve take the count past percentage's 100.
+        ids = []
+        for n in range(1, 13):
+            ids.append(p.post("Pile %d" % n, timeout=0))
+            reach("count %d" % n, lambda v, n=n: waybar_count(v) == n)
+        p.ctl_ok("dismiss", str(ids[0]))
+        reach("count 11 after a dismissal", lambda v: v.get("class") == "active" and waybar_count(v) == 11)
+        p.ctl_ok("center", "open")
+        reach("the center-open class", lambda v: isinstance(v.get("class"), list))
+        p.ctl_ok("center", "close")
+        reach("the center closed again", lambda v: isinstance(v.get("class"), str))
+        p.ctl_ok("mode", "add", "do-not-disturb")
+        reach("class dnd", lambda v: v.get("class") == "dnd")
+        p.ctl_ok("mode", "remove", "do-not-disturb")
+        after = lines.until(lambda v: v.get("class") in ("active", "empty"), 5.0)
+        check(after is not None, "`watch --waybar` never left class dnd after do-not-disturb ended; "
+              "printed %r" % lines.seen)
+        # Whether the toasts came back after do-not-disturb is not this
+        # test's business; an empty board prints nothing more on dismiss.
+        if after["class"] == "active":
+            p.ctl_ok("dismiss", "--all")
+            reach("class empty after dismiss --all", lambda v: v.get("class") == "empty")
+        # Whatever else was on its way (exit animations end, the board
+        # settles) is in by now.
+        lines.until(lambda v: False, 1.5)
+
+        seen = lines.seen
+        repeats = [(i, a) for i, (a, b) in enumerate(zip(seen, seen[1:])) if a == b]
+        check(not repeats, "`watch --waybar` printed the same line twice in a row at lines %s; all lines:\n  %s"
+              % ([i for i, _ in repeats], "\n  ".join(seen)))
+        for line in seen:
+            obj = json.loads(line)
+            check(isinstance(obj, dict) and set(obj) >= {"text", "alt", "tooltip", "class", "percentage"},
+                  "every --waybar line should have text, alt, tooltip, class and percentage: %r" % line)
+            cls = obj["class"][0] if isinstance(obj["class"], list) else obj["class"]
+            check(obj["alt"] == cls and cls in ("empty", "active", "dnd"),
+                  "alt should be the class (empty, active or dnd): %r" % line)
+            count = waybar_count(obj)
+            check(obj["percentage"] == min(count, 10) * 10,
+                  "percentage should be 10 per notification, at most 100 (count %d): %r" % (count, line))
+    finally:
+        stop(proc)
+
+
 # --------------------------------------------------------------------------
 # Do not disturb
 
