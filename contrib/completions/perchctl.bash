@@ -43,7 +43,7 @@ _perchctl() {
     if ((COMP_CWORD == 1)); then
         local verbs
         verbs=$(_perchctl_run --list-verbs)
-        [[ -n $verbs ]] || verbs="post dismiss list invoke reply history restore watch mode status version reload center"
+        [[ -n $verbs ]] || verbs="post dismiss list invoke menu reply history restore watch mode status version reload center"
         COMPREPLY=($(compgen -W "$verbs --help" -- "$cur"))
         return
     fi
@@ -55,8 +55,9 @@ _perchctl() {
     for ((i = 2; i < COMP_CWORD; i++)); do
         word=${COMP_WORDS[i]}
         case $word in
-            --icon | --timeout | --urgency | --app | --replace | --anchor | --enter | --exit | --style | --action | --category | --group)
+            --icon | --timeout | --urgency | --app | --replace | --anchor | --enter | --exit | --style | --action | --category | -n)
                 ((i++)) ;;
+            -a | -r | -t) [[ $verb == mode ]] && ((i++)) ;;
             -*) ;;
             *) positionals+=("$word") ;;
         esac
@@ -67,7 +68,8 @@ _perchctl() {
         --anchor) COMPREPLY=($(compgen -W "top-right top-left top-center bottom-right bottom-left bottom-center" -- "$cur")); return ;;
         --enter | --exit) COMPREPLY=($(compgen -W "slide-right slide-left slide-top slide-bottom fade" -- "$cur")); return ;;
         --style) COMPREPLY=($(compgen -W "toast banner" -- "$cur")); return ;;
-        --replace | --group) COMPREPLY=($(compgen -W "$(_perchctl_ids)" -- "$cur")); return ;;
+        --replace | --group | -g | -n) COMPREPLY=($(compgen -W "$(_perchctl_ids)" -- "$cur")); return ;;
+        -a | -r | -t | -s) [[ $verb == mode ]] && { COMPREPLY=($(compgen -W "$(_perchctl_modes)" -- "$cur")); return; } ;;
         --icon) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
         --timeout | --app | --action | --category) return ;;
     esac
@@ -93,6 +95,9 @@ _perchctl() {
             esac ;;
         center)
             ((${#positionals[@]} == 0)) && COMPREPLY=($(compgen -W "open close toggle" -- "$cur")) ;;
+        menu)
+            # The dmenu-like program; what follows is its own.
+            ((${#positionals[@]} == 0)) && COMPREPLY=($(compgen -c -- "$cur")) ;;
     esac
 }
 

@@ -52,7 +52,7 @@ function __perchctl_positionals -a count
     for word in $words[3..-1]
         if test $skip -eq 1
             set skip 0
-        else if contains -- $word --icon --timeout --urgency --app --replace --anchor --enter --exit --style --action --category --group
+        else if contains -- $word --icon --timeout --urgency --app --replace --anchor --enter --exit --style --action --category -n
             set skip 1
         else if not string match -q -- '-*' $word
             set n (math $n + 1)
@@ -77,7 +77,12 @@ complete -c perchctl -n '__fish_seen_subcommand_from post' -l timeout -x
 complete -c perchctl -n '__fish_seen_subcommand_from post' -l app -x
 complete -c perchctl -n '__fish_seen_subcommand_from post' -l category -x
 complete -c perchctl -n '__fish_seen_subcommand_from post' -l action -x
-complete -c perchctl -n '__fish_seen_subcommand_from dismiss' -l group -x -a '(__perchctl_ids)'
+complete -c perchctl -n '__fish_seen_subcommand_from dismiss' -s g -l group -x -a '(__perchctl_ids)'
+complete -c perchctl -n '__fish_seen_subcommand_from dismiss invoke menu' -s n -x -a '(__perchctl_ids)' -d 'notification id'
+complete -c perchctl -n '__fish_seen_subcommand_from mode' -s a -x -a '(__perchctl_modes)' -d 'add a mode'
+complete -c perchctl -n '__fish_seen_subcommand_from mode' -s r -x -a '(__perchctl_modes)' -d 'remove a mode'
+complete -c perchctl -n '__fish_seen_subcommand_from mode' -s t -x -a '(__perchctl_modes)' -d 'toggle a mode'
+complete -c perchctl -n '__fish_seen_subcommand_from menu; and __perchctl_positionals 0' -a '(__fish_complete_command)'
 
 complete -c perchctl -n '__fish_seen_subcommand_from dismiss invoke reply; and __perchctl_positionals 0' -a '(__perchctl_ids)'
 complete -c perchctl -n '__fish_seen_subcommand_from invoke; and __perchctl_positionals 1' -a default -d 'the default action'
