@@ -98,4 +98,34 @@ struct TextPatternTests {
         #expect(pattern.matches(String(repeating: "a", count: 10_000)) == false)
         #expect(pattern.matches(String(repeating: "a", count: 10_000) + "b"))
     }
+
+    @Test("50 000 nested groups or repeat operators are refused with a reason, not a stack overflow")
+    func boundedDepth() throws {
+        let deep = String(repeating: "(", count: 50_000)
+        #expect(throws: TextPattern.SyntaxError(message: "groups nested more than 100 deep")) { try TextPattern(deep) }
+        let nested = String(repeating: "(", count: 100) + "a" + String(repeating: ")", count: 100)
+        #expect(try TextPattern(nested).matches("xay"), "100 levels are fine")
+        let repeats = "a" + String(repeating: "?", count: 50_000)
+        #expect(throws: TextPattern.SyntaxError(message: "more than 100 repeat operators in a row")) {
+            try TextPattern(repeats)
+        }
+    }
+
+    @Test("a match runs on a step budget: a{1000}b over 64 KiB of a gives up and counts as not matching")
+    func stepBudget() throws {
+        let pattern = try TextPattern("a{1000}b")
+        let body = String(repeating: "a", count: 64 << 10)
+        var budget = PatternBudget()
+        #expect(pattern.match(body, budget: &budget) == .gaveUp)
+        #expect(budget.steps == 0)
+        #expect(!pattern.matches(body))
+        // An empty budget answers at once; a cheap pattern on the same text
+        // spends little.
+        #expect(pattern.match("aab", budget: &budget) == .gaveUp)
+        var fresh = PatternBudget()
+        #expect(try TextPattern("b$").match(body + "b", budget: &fresh) == .matched)
+        #expect(fresh.steps > PatternBudget.defaultSteps - 10 * (64 << 10))
+        var small = PatternBudget()
+        #expect(try TextPattern("a{100}b").match(String(repeating: "a", count: 300) + "b", budget: &small) == .matched)
+    }
 }

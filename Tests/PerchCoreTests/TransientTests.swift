@@ -64,3 +64,26 @@ struct TransientTests {
         #expect(ControlProtocol.encode(notification).objectValue?["transient"] == .bool(true))
     }
 }
+
+@Suite("Slow patterns")
+struct SlowPatternTests {
+    @Test("a rule whose pattern runs out of its budget does not apply, and the service says so once")
+    func warnedOnce() {
+        var h = ServiceHarness("[body~=\"a{100}b\"]\nbackground-color=#ff0000\n")
+        let body = String(repeating: "a", count: 64 << 10)
+        var request = NotifyRequest(title: "Long")
+        request.body = body
+        let (first, effects) = h.service.post(request, from: nil, at: serviceTestStart)
+        let warnings = effects.compactMap { if case .warning(let text) = $0 { text } else { nil } }
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.contains("a{100}b") == true && warnings.first?.contains("not matching") == true)
+        #expect(h.service.board.toast(id: first) != nil, "the notification is shown all the same")
+        let (_, again) = h.service.post(request, from: nil, at: serviceTestStart)
+        #expect(!again.contains { if case .warning = $0 { true } else { false } }, "once per pattern")
+        // A short body is matched as usual.
+        let resolved = h.service.config.resolve(for: Notification(title: "t", body: String(repeating: "a", count: 100) + "b"),
+                                                modes: [])
+        #expect(resolved.patternsGaveUp.isEmpty)
+        #expect(resolved.style.background != ToastStyle().background)
+    }
+}

@@ -276,3 +276,69 @@ def fault_30_silent_subscribers_during_20000_posts_and_memory_comes_back(t):
     check(end < base + 16 * 1024, "memory should come back near where it was (%d kB before, %d kB after, peak %d kB)"
           % (base, end, peak))
     check(p.proc.poll() is None, "perch exited (%s)" % p.proc.poll())
+
+
+SLOW_BODY = r'''
+import json, socket, sys, threading, time
+path = sys.argv[1]
+def connect():
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    s.settimeout(30)
+    s.connect(path)
+    return s
+probe = connect()
+pf = probe.makefile("rb")
+def status():
+    t = time.monotonic()
+    probe.sendall(b'{"id":1,"method":"status"}\n')
+    pf.readline()
+    return (time.monotonic() - t) * 1000
+poster = connect()
+body = "a" * 1000000
+line = json.dumps({"id": 2, "method": "notify", "params": {"title": "A megabyte of a", "body": body}}) + "\n"
+done = threading.Event()
+reply = []
+def post():
+    poster.sendall(line.encode())
+    reply.append(poster.makefile("rb").readline().decode())
+    done.set()
+threading.Thread(target=post, daemon=True).start()
+lat = []
+t0 = time.monotonic()
+while not done.is_set() and time.monotonic() - t0 < 30:
+    lat.append(status())
+for _ in range(5):
+    lat.append(status())
+print(json.dumps({"reply": reply[0][:100] if reply else None, "max_ms": max(lat), "probes": len(lat),
+                  "took": time.monotonic() - t0}))
+'''
+
+
+@test
+def a_slow_pattern_on_a_megabyte_body_does_not_block_the_loop(t):
+    from test_config import write_config
+    p = t.start_perch(args=("-c", write_config(t, '[body~="a{1000}b"]\nbackground-color=#ff0000\n')))
+    res = client(p, SLOW_BODY, timeout=60)
+    t.notes.append("1 MB body against a{1000}b: posted in %.3f s; status max %.1f ms over %d probes"
+                   % (res["took"], res["max_ms"], res["probes"]))
+    check(res["reply"] and '"result"' in res["reply"], "the notification should be accepted: %r" % res["reply"])
+    check(res["max_ms"] < 100, "status should be answered within 100 ms throughout: %s" % res)
+    warned = [l for l in p.log().splitlines() if "a{1000}b" in l]
+    check(len(warned) == 1 and "not matching" in warned[0], "one warning should say the rule gave up: %s" % warned)
+
+
+@test
+def reloading_a_config_with_50000_nested_groups_keeps_the_old_config(t):
+    from test_config import write_config
+    path = write_config(t, "background-color=#204080\n")
+    p = t.start_perch(args=("-c", path))
+    with open(path, "w") as f:
+        f.write('[summary~="' + "(" * 50000 + '"]\nbackground-color=#ff0000\n')
+    r = p.ctl("reload")
+    check(r.returncode == 1 and "nested more than 100 deep" in r.stderr and len(r.stderr) < 400,
+          "reload should refuse it in one short line: %r" % (r.stderr[:400],))
+    check(p.proc.poll() is None, "perch must survive the reload (exited %s)" % p.proc.poll())
+    check(status_ms(p) < 100, "and keep answering")
+    r = t.sway().run([os.path.join(t.bindir, "perch"), "--check-config", path], env=p.env)
+    out = r.stdout + r.stderr
+    check(r.returncode != 0 and ":1:11:" in out, "--check-config names file:line:col: %r" % out[:300])

@@ -54,11 +54,18 @@ public struct Config: Sendable {
                         desktopEntry: String? = nil) -> Resolved {
         var draft = ResolveDraft()
         for setting in globals { setting.apply(&draft) }
+        // One budget for every pattern of this notification: a config of
+        // many slow rules costs no more than one.
+        var budget = PatternBudget()
+        var gaveUp: [String] = []
         for section in sections
-        where section.criteria.matches(notification, modes: modes, grouped: grouped, desktopEntry: desktopEntry) {
+        where section.criteria.matches(notification, modes: modes, grouped: grouped, desktopEntry: desktopEntry,
+                                       budget: &budget, gaveUp: &gaveUp) {
             for setting in section.settings { setting.apply(&draft) }
         }
-        return draft.finished(for: notification)
+        var resolved = draft.finished(for: notification)
+        resolved.patternsGaveUp = gaveUp
+        return resolved
     }
 
     /// The built-in defaults and the global keys, without any section: what

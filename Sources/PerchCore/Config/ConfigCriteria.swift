@@ -22,6 +22,11 @@ public struct ConfigPattern: Equatable, Sendable {
         pattern.matches(text)
     }
 
+    /// The same on a shared budget (`Config.resolve`'s).
+    public func match(_ text: String, budget: inout PatternBudget) -> PatternOutcome {
+        pattern.match(text, budget: &budget)
+    }
+
     public static func == (lhs: ConfigPattern, rhs: ConfigPattern) -> Bool {
         lhs.source == rhs.source
     }
@@ -56,11 +61,20 @@ public struct ConfigCriteria: Equatable, Sendable {
 
     public func matches(_ notification: Notification, modes: Set<String>, grouped isGrouped: Bool,
                         desktopEntry entry: String?) -> Bool {
+        var budget = PatternBudget()
+        var gaveUp: [String] = []
+        return matches(notification, modes: modes, grouped: isGrouped, desktopEntry: entry, budget: &budget,
+                       gaveUp: &gaveUp)
+    }
+
+    /// As above, the patterns spending `budget`; the source of a pattern
+    /// that ran out of it is added to `gaveUp` (and the section does not
+    /// apply). The cheap criteria are checked first.
+    public func matches(_ notification: Notification, modes: Set<String>, grouped isGrouped: Bool,
+                        desktopEntry entry: String?, budget: inout PatternBudget, gaveUp: inout [String]) -> Bool {
         if let appName, notification.app != appName { return false }
         if let summary, notification.title != summary { return false }
-        if let summaryPattern, !summaryPattern.matches(notification.title) { return false }
         if let body, notification.body != body { return false }
-        if let bodyPattern, !bodyPattern.matches(notification.body) { return false }
         if let urgency, notification.urgency != urgency { return false }
         if let category, notification.category != category { return false }
         if let desktopEntry, entry != desktopEntry { return false }
@@ -68,6 +82,16 @@ public struct ConfigCriteria: Equatable, Sendable {
         if let expiring, (notification.timeout != 0) != expiring { return false }
         if let mode, !modes.contains(mode) { return false }
         if let grouped, isGrouped != grouped { return false }
+        for (pattern, text) in [(summaryPattern, notification.title), (bodyPattern, notification.body)] {
+            guard let pattern else { continue }
+            switch pattern.match(text, budget: &budget) {
+            case .matched: continue
+            case .unmatched: return false
+            case .gaveUp:
+                gaveUp.append(pattern.source)
+                return false
+            }
+        }
         return true
     }
 

@@ -134,7 +134,8 @@ struct ConfigParser {
                                "invalid \(key) '\(token.value.text)': expected \(what)", text: token.value.text)
                 case .badPattern(let reason):
                     self.error(context, column: token.value.column,
-                               "invalid regular expression '\(token.value.text)': \(reason)", text: token.value.text)
+                               "invalid regular expression '\(ConfigFile.excerpt(token.value.text))': \(reason)",
+                               text: token.value.text)
                 }
             }
         }
@@ -289,5 +290,15 @@ enum IncludePath {
         }
         let joined = parts.joined(separator: "/")
         return absolute ? "/" + joined : (joined.isEmpty ? "." : joined)
+    }
+}
+
+extension ConfigFile {
+    /// A value as quoted in a message: whole when short, else its first
+    /// 60 characters and how long it is (a 50 000-character pattern made
+    /// a line the terminal could not show).
+    static func excerpt(_ text: String) -> String {
+        let count = text.count
+        return count <= 80 ? text : "\(text.prefix(60))… (\(count) characters)"
     }
 }

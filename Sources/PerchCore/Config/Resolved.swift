@@ -87,6 +87,11 @@ public struct Resolved: Equatable, Sendable {
     /// next input; 0 = never.
     public var idleThreshold = 0.0
 
+    /// The `summary~`/`body~` patterns that ran out of the step budget on
+    /// this notification (and so did not match): the service warns once
+    /// per pattern.
+    public var patternsGaveUp: [String] = []
+
     /// The built-in defaults: what an empty config file gives.
     public init() {}
 

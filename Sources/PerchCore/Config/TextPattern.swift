@@ -9,6 +9,12 @@
 /// backtracking engine. Only "is there a match" is answered; there are no
 /// captures. Written here so that the daemon does not link the standard
 /// library's Regex engine (about 1 MB of code, much of it kept resident).
+///
+/// Linear is not yet cheap: the time is the program's size times the
+/// text's length (`a{1000}b` on a 64 KiB body is 65 million steps). So a
+/// match runs on a step budget (`PatternBudget`, shared by every pattern
+/// of one notification's resolution): past it the pattern gives up and
+/// counts as not matching, and the caller says so once.
 public struct TextPattern: Sendable {
     public struct SyntaxError: Error, Equatable, Sendable, CustomStringConvertible {
         public var message: String
@@ -16,6 +22,10 @@ public struct TextPattern: Sendable {
     }
 
     let program: [PatternInstruction]
+    /// The bracket expressions `.set` instructions name by index: kept out
+    /// of the instructions so that reading one copies no array (and takes
+    /// no reference count) at every step.
+    let sets: [ScalarSet]
     let ignoresCase: Bool
 
     /// Instruction lists longer than this are refused (`x{1000}{1000}`).
@@ -31,10 +41,20 @@ public struct TextPattern: Sendable {
         try compiler.emit(tree)
         compiler.program.append(.match)
         program = compiler.program
+        sets = compiler.sets
     }
 
-    /// Whether the pattern matches anywhere in `text`.
+    /// Whether the pattern matches anywhere in `text`, within a budget of
+    /// its own.
     public func matches(_ text: String) -> Bool {
+        var budget = PatternBudget()
+        return match(text, budget: &budget) == .matched
+    }
+
+    /// Whether the pattern matches anywhere in `text`, spending `budget`:
+    /// `.gaveUp` when it ran out first (the budget is then empty).
+    public func match(_ text: String, budget: inout PatternBudget) -> PatternOutcome {
+        guard budget.steps > 0 else { return .gaveUp }
         let scalars = Array(ignoresCase ? text.lowercased().unicodeScalars : text.unicodeScalars)
         var current = ThreadList(capacity: program.count)
         var next = ThreadList(capacity: program.count)
@@ -42,28 +62,36 @@ public struct TextPattern: Sendable {
         pending.reserveCapacity(program.count)
         for position in 0...scalars.count {
             // Unanchored search: a new thread starts at every position.
-            if add(0, at: position, of: scalars, to: &current, pending: &pending) { return true }
+            if add(0, at: position, of: scalars, to: &current, pending: &pending, budget: &budget.steps) {
+                return .matched
+            }
             guard position < scalars.count else { break }
             let scalar = scalars[position]
             next.clear()
+            budget.steps -= current.members.count
             for pc in current.members {
                 if step(program[pc], on: scalar),
-                   add(pc + 1, at: position + 1, of: scalars, to: &next, pending: &pending) {
-                    return true
+                   add(pc + 1, at: position + 1, of: scalars, to: &next, pending: &pending, budget: &budget.steps) {
+                    return .matched
                 }
+            }
+            if budget.steps <= 0 {
+                budget.steps = 0
+                return .gaveUp
             }
             swap(&current, &next)
         }
-        return false
+        return .unmatched
     }
 
     private func step(_ instruction: PatternInstruction, on scalar: Unicode.Scalar) -> Bool {
         switch instruction {
         case .scalar(let wanted): scalar == wanted
         case .any: true
-        case .set(let set):
+        case .set(let index):
             // Under (?i) the text is lowercase: a member either way counts.
-            (set.contains(scalar) || (ignoresCase && set.contains(uppercase(scalar)))) != set.negated
+            (sets[index].contains(scalar) || (ignoresCase && sets[index].contains(uppercase(scalar))))
+                != sets[index].negated
         default: false
         }
     }
@@ -73,11 +101,12 @@ public struct TextPattern: Sendable {
     /// `stack` is scratch space, kept by the caller so that this, called
     /// for every thread at every position, allocates nothing.
     private func add(_ pc: Int, at position: Int, of text: [Unicode.Scalar], to list: inout ThreadList,
-                     pending stack: inout [Int]) -> Bool {
+                     pending stack: inout [Int], budget: inout Int) -> Bool {
         stack.removeAll(keepingCapacity: true)
         stack.append(pc)
         while let pc = stack.popLast() {
             guard list.insert(pc) else { continue }
+            budget -= 1
             switch program[pc] {
             case .match: return true
             case .jump(let target): stack.append(target)
@@ -98,11 +127,34 @@ public struct TextPattern: Sendable {
     }
 }
 
+/// What `TextPattern.match` found.
+public enum PatternOutcome: Equatable, Sendable {
+    case matched, unmatched
+    /// The budget ran out before an answer: treated as not matching.
+    case gaveUp
+}
+
+/// How many NFA steps (a thread advanced over one character, or an
+/// instruction followed) the patterns of one resolution may take: two
+/// million, about 12 ms here (5–6 ns a step, measured in release). The
+/// patterns of real configs take thousands of steps on a usual body;
+/// `.*foo.*bar` on a 64 KiB body (the most a body keeps) takes 520 000,
+/// and so still gets its answer.
+public struct PatternBudget: Equatable, Sendable {
+    public static let defaultSteps = 2_000_000
+    public var steps: Int
+
+    public init(steps: Int = PatternBudget.defaultSteps) {
+        self.steps = steps
+    }
+}
+
 /// One step of a compiled pattern.
 enum PatternInstruction: Sendable {
     case scalar(Unicode.Scalar)
     case any
-    case set(ScalarSet)
+    /// The bracket expression at this index of `TextPattern.sets`.
+    case set(Int)
     /// Continue at both targets.
     case split(Int, Int)
     case jump(Int)

@@ -24,6 +24,11 @@ struct PatternParser {
     private let foldCase: Bool
     /// Counts above this in `{n,m}` are refused.
     static let maxCount = 1000
+    /// Groups nested deeper than this, or more repeat operators than this
+    /// on one atom, are refused: the parser and the compiler recurse once
+    /// per level, and 50 000 levels overflowed the stack.
+    static let maxDepth = 100
+    private var depth = 0
 
     init(_ text: [Unicode.Scalar], foldCase: Bool) {
         self.text = text
@@ -68,7 +73,12 @@ struct PatternParser {
 
     private mutating func repeated() throws(TextPattern.SyntaxError) -> PatternNode {
         var node = try atom()
+        var operators = 0
         while let next = peek {
+            if "*+?{".unicodeScalars.contains(next) {
+                operators += 1
+                if operators > Self.maxDepth { throw error("more than \(Self.maxDepth) repeat operators in a row") }
+            }
             switch next {
             case "*": node = .repeated(node, min: 0, max: nil)
             case "+": node = .repeated(node, min: 1, max: nil)
@@ -118,6 +128,9 @@ struct PatternParser {
         switch next {
         case "(":
             if peek == "?" { throw error("'(?' groups are not supported (only a leading '(?i)')") }
+            depth += 1
+            defer { depth -= 1 }
+            if depth > Self.maxDepth { throw error("groups nested more than \(Self.maxDepth) deep") }
             let inner = try choice()
             guard peek == ")" else { throw error("missing ')'") }
             index += 1
@@ -232,6 +245,7 @@ struct PatternParser {
 /// Turns a parsed pattern into instructions.
 struct PatternCompiler {
     var program: [PatternInstruction] = []
+    var sets: [ScalarSet] = []
 
     mutating func emit(_ node: PatternNode) throws(TextPattern.SyntaxError) {
         if program.count > TextPattern.maxProgram {
@@ -241,7 +255,9 @@ struct PatternCompiler {
         case .empty: break
         case .scalar(let scalar): program.append(.scalar(scalar))
         case .any: program.append(.any)
-        case .set(let set): program.append(.set(set))
+        case .set(let set):
+            program.append(.set(sets.count))
+            sets.append(set)
         case .lineStart: program.append(.lineStart)
         case .lineEnd: program.append(.lineEnd)
         case .sequence(let items):

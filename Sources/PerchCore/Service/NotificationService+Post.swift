@@ -59,6 +59,7 @@ extension NotificationService {
     mutating func replace(_ notification: Notification, at now: Instant, into effects: inout [ServiceEffect]) {
         var notification = notification
         let resolved = resolve(&notification)
+        warnAboutSlowPatterns(resolved, notification, into: &effects)
         effects.append(.updateToast(presentation(of: notification, resolved, lane: board.lane(of: notification.id)!)))
         let onScreen = board.toast(id: notification.id)?.isQueued == false
         board.replace(notification, height: nil, at: now)
@@ -77,6 +78,7 @@ extension NotificationService {
                        at now: Instant, into effects: inout [ServiceEffect]) {
         var notification = notification
         var resolved = resolve(&notification)
+        warnAboutSlowPatterns(resolved, notification, into: &effects)
         // group-by: a live notification equal in every listed field is the
         // same group; the newer one takes its place and counts the group.
         if !resolved.groupBy.isEmpty,
@@ -106,6 +108,19 @@ extension NotificationService {
         effects.append(.addToast(presentation(of: notification, resolved, lane: lane)))
         // Measured once it is next in line for the screen (`unmeasured`).
         board.add(notification, height: nil, lane: lane, motion: motion, at: now)
+    }
+
+    /// One warning per pattern that gave up (the section did not apply):
+    /// the loop went on at once, but the user should know the rule is too
+    /// slow to be of use on such notifications.
+    private mutating func warnAboutSlowPatterns(_ resolved: Resolved, _ notification: Notification,
+                                                into effects: inout [ServiceEffect]) {
+        for source in resolved.patternsGaveUp where slowPatterns.insert(source).inserted {
+            effects.append(.warning("the pattern \"\(source.prefix(80))\" took more than "
+                                    + "\(PatternBudget.defaultSteps) steps on notification \(notification.id) "
+                                    + "(\(notification.body.unicodeScalars.count) characters of body) and was "
+                                    + "treated as not matching; it will be again on such notifications"))
+        }
     }
 
     /// The lane a notification goes to and how it moves there.

@@ -9,6 +9,7 @@ extension NotificationService {
     public mutating func reload(_ newConfig: Config, at now: Instant) -> [ServiceEffect] {
         config = newConfig
         global = newConfig.global
+        slowPatterns.removeAll()
         history.capacity = global.maxHistory
         board.setStackDefaults(Self.stackDefaults(global, markerHeight: board.stackDefaults.markerHeight), at: now)
         var effects: [ServiceEffect] = []

@@ -55,6 +55,8 @@ public struct NotificationService: Sendable {
     /// replaced), as its `live` record has it: the center dates live
     /// entries by it and the snapshot keeps it.
     var postedAt: [UInt32: Int64] = [:]
+    /// Patterns already warned about for running out of their step budget.
+    var slowPatterns: Set<String> = []
     /// Unix time in seconds, for history and records (wall time means the
     /// same after a restart; `Instant` does not).
     let wallClock: @Sendable () -> Int64
