@@ -143,7 +143,8 @@ extension NotificationService {
         if resolved.format != .standard {
             let expanded = resolved.format.expand(title: notification.title, body: notification.body,
                                                   app: notification.app, markup: false,
-                                                  groupCount: groupCounts[notification.id] ?? 1)
+                                                  groupCount: groupCounts[notification.id] ?? 1,
+                                                  id: notification.id)
             content.title = expanded.title
             content.body = expanded.body
         }

@@ -165,8 +165,17 @@ public struct NotificationService: Sendable {
         remeasure.remove(notification.id)
         postedAt.removeValue(forKey: notification.id)
         forgetReplyField(notification.id)
-        hook(settings(for: notification).hooks.onDismiss, name: "on-dismiss", notification, reason: reason,
-             into: &effects)
+        let settings = settings(for: notification)
+        // The config's `history=false` (mako's key): gone, but not kept.
+        if !settings.history { forgetInHistory(notification.id, into: &effects) }
+        hook(settings.hooks.onDismiss, name: "on-dismiss", notification, reason: reason, into: &effects)
+    }
+
+    /// Takes the newest history entry with this id out again, for good
+    /// (a `forgotten` record keeps it out after a restart).
+    mutating func forgetInHistory(_ id: UInt32, into effects: inout [ServiceEffect]) {
+        guard history.remove(id: id) != nil else { return }
+        effects.append(.record(.forgotten(id: id)))
     }
 
     /// Starts the exit of a live notification (or drops a queued one) and
