@@ -55,6 +55,10 @@ public enum Binding: Equatable, Sendable, CustomStringConvertible {
     /// shell variable `id` and `$1` set to the notification's id, as mako
     /// sets them. The id comes from `PERCH_ID` in the hook's environment,
     /// so the notification's text never reaches the command line.
+    /// Seconds an `exec` binding's command may run before it is killed:
+    /// long enough for a menu that waits for a choice.
+    public static let execTimeout = 600.0
+
     public static func shellCommand(_ command: String) -> [String] {
         ["/bin/sh", "-c", "id=\"$PERCH_ID\"; set -- \"$PERCH_ID\"\n" + command, "sh"]
     }

@@ -204,7 +204,9 @@ public final class Daemon {
         bus?.flushReplies()
         guard !pendingHooks.isEmpty else { return }
         let now = MonotonicClock.now()
-        for run in pendingHooks { hooks.run(run.argv, environment: run.environment, name: run.name, now: now) }
+        for run in pendingHooks {
+            hooks.run(run.argv, environment: run.environment, name: run.name, now: now, timeout: run.timeout)
+        }
         pendingHooks.removeAll(keepingCapacity: true)
         armTimer()
     }

@@ -132,7 +132,10 @@ extension NotificationService {
             guard toast.notification.actions.contains(where: { $0.id == action }) else { return }
             invoke(toast.notification, action: action, at: now, into: &effects)
         case .exec(let command):
-            hook(Binding.shellCommand(command), name: "exec binding", toast.notification, into: &effects)
+            // mako never stops these; a menu (makoctl menu … wmenu) waits
+            // for the user: ten minutes, not the hooks' seconds.
+            hook(Binding.shellCommand(command), name: "exec binding", toast.notification,
+                 timeout: Binding.execTimeout, into: &effects)
         }
     }
 }

@@ -191,7 +191,7 @@ public struct NotificationService: Sendable {
     /// A hook with the notification's fields in its environment (never on
     /// its command line, so no shell ever sees the sender's text).
     func hook(_ argv: [String], name: String, _ notification: Notification, reason: DismissReason? = nil,
-              action: String? = nil, into effects: inout [ServiceEffect]) {
+              action: String? = nil, timeout: Double? = nil, into effects: inout [ServiceEffect]) {
         guard !argv.isEmpty else { return }
         var environment = [
             "PERCH_ID": String(notification.id), "PERCH_APP": notification.app,
@@ -200,7 +200,7 @@ public struct NotificationService: Sendable {
         ]
         if let reason { environment["PERCH_REASON"] = reason.rawValue }
         if let action { environment["PERCH_ACTION"] = action }
-        effects.append(.hook(HookRun(name: name, argv: argv, environment: environment)))
+        effects.append(.hook(HookRun(name: name, argv: argv, environment: environment, timeout: timeout)))
     }
 
     // MARK: Time
