@@ -254,6 +254,7 @@ struct MakoServiceTests {
         let runs = effects.compactMap { effect -> HookRun? in if case .hook(let run) = effect { run } else { nil } }
         #expect(runs.map(\.argv) == [Binding.shellCommand("makoctl menu -n \"$id\" -- wmenu")])
         #expect(runs.first?.environment["PERCH_ID"] == String(id))
+        #expect(runs.first?.timeout == Binding.execTimeout, "a menu may wait longer than hook-timeout")
         #expect(h.service.liveToast(id: id) != nil, "exec leaves the toast alone")
     }
 
@@ -275,5 +276,26 @@ struct MakoServiceTests {
         _ = h.service.handle(.click(button: Bindings.rightButton, action: nil), on: id, at: serviceTestStart)
         #expect(h.service.liveToast(id: id) == nil)
         #expect(h.service.history.entries.isEmpty)
+    }
+}
+
+@Suite("mako's default format")
+struct MakoFormatTests {
+    @Test("<b>%s</b> on the title line, drawn plain and bold already, loses the format's tags, not the sender's text")
+    func titleTags() throws {
+        let format = try ToastFormat(parsing: "<b>%s</b> <i>(%a)</i>\\n<u>%b</u>")
+        let lines = format.expand(title: "a <b> c", body: "x", app: "mail", markup: false, plainTitleLine: true)
+        #expect(lines == ("a <b> c (mail)", "<u>x</u>"))
+        #expect(format.expand(title: "t", body: "x", app: "m", markup: false).title == "<b>t</b> <i>(m)</i>")
+    }
+
+    @Test("a toast's content with mako's default format is the plain title and the body")
+    func presentation() {
+        var h = ServiceHarness("format=<b>%s</b>\\n%b\n", timeout: 0)
+        let id = h.post("Hello")
+        let added = h.effects.compactMap { effect -> ToastPresentation? in
+            if case .addToast(let toast) = effect { toast } else { nil }
+        }
+        #expect(added.first { $0.id == id }?.content.title == "Hello")
     }
 }

@@ -89,9 +89,15 @@ public struct ToastFormat: Equatable, Sendable, CustomStringConvertible {
     ///
     /// `%h` and `%t` are the marker's (`hidden`, `total`): in a
     /// notification's format they show nothing, as in mako.
+    ///
+    /// `plainTitleLine` leaves out the markup tags the format itself puts
+    /// on the title line (mako's default `<b>%s</b>\n%b`): the title line
+    /// is drawn as plain text in the title font, bold already, so its tags
+    /// would show as typed. The sender's title is never touched.
     public func expand(title: String, body: String, app: String, markup: Bool,
                        groupCount: Int = 1, id: UInt32 = 0,
-                       hidden: Int? = nil, total: Int? = nil) -> (title: String, body: String) {
+                       hidden: Int? = nil, total: Int? = nil,
+                       plainTitleLine: Bool = false) -> (title: String, body: String) {
         var lines = ("", "")
         var inBody = false
         func add(_ text: String) {
@@ -108,15 +114,30 @@ public struct ToastFormat: Equatable, Sendable, CustomStringConvertible {
             case .totalCount: add(total.map(String.init) ?? "")
             case .text(let text):
                 if !inBody, let newline = text.firstIndex(of: "\n") {
-                    lines.0 += text[..<newline]
+                    let head = String(text[..<newline])
+                    lines.0 += plainTitleLine ? Self.withoutTags(head) : head
                     inBody = true
                     lines.1 += text[text.index(after: newline)...]
+                } else if !inBody, plainTitleLine {
+                    add(Self.withoutTags(text))
                 } else {
                     add(text)
                 }
             }
         }
         return lines
+    }
+
+    /// `text` without its `<…>` tags (a `<` with no `>` after it stays).
+    static func withoutTags(_ text: String) -> String {
+        var result = ""
+        var rest = Substring(text)
+        while let open = rest.firstIndex(of: "<") {
+            guard let close = rest[open...].firstIndex(of: ">") else { break }
+            result += rest[..<open]
+            rest = rest[rest.index(after: close)...]
+        }
+        return result + rest
     }
 
     /// `text` with the characters that Pango markup gives a meaning escaped.

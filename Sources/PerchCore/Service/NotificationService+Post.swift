@@ -144,7 +144,7 @@ extension NotificationService {
             let expanded = resolved.format.expand(title: notification.title, body: notification.body,
                                                   app: notification.app, markup: false,
                                                   groupCount: groupCounts[notification.id] ?? 1,
-                                                  id: notification.id)
+                                                  id: notification.id, plainTitleLine: resolved.markup)
             content.title = expanded.title
             content.body = expanded.body
         }
