@@ -62,6 +62,7 @@ let optionCases: [OptionCase] = [
     OptionCase("border-radius=4") { $0.style.cornerRadius = 4 },
     OptionCase("padding=16") { $0.style.padding = 16 },
     OptionCase("padding=7,7,7") { $0.style.padding = 7 },
+    OptionCase("padding=4,8,6") { $0.style.paddingEdges = Margins(top: 4, right: 8, bottom: 6, left: 8) },
     OptionCase("border-radius=3,3") { $0.style.cornerRadius = 3 },
     OptionCase("progress-color=over #5588AA") { $0.progressColor = configRGBA(0x5588AA); $0.style.progressColor = $0.progressColor },
     OptionCase("icon-border-radius=0") { _ in },

@@ -37,14 +37,14 @@ struct MakoConfigTests {
         #expect(config != nil)
         // The warnings are the mako forms Perch draws otherwise, no more.
         let warned = Set(diagnostics.map(\.text))
-        #expect(warned.isSuperset(of: ["8,12", "4", "source #88c0d0", "bottom", "center-right", "-priority",
+        #expect(warned.isSuperset(of: ["4", "source #88c0d0", "bottom", "center-right", "-priority",
                                        "width", "layer", "margin", "max-visible", "output", "outer-margin"]),
                 "\(diagnostics.map(\.description))")
         #expect(diagnostics.count < 25, "\(diagnostics.map(\.description))")
         let global = try #require(config).global
         #expect(global.style.background == configRGBA(0x285577))
         #expect(global.style.text == configRGBA(0xECEFF4))  // from the included theme
-        #expect(global.style.padding == 12)
+        #expect(global.style.paddingEdges == Margins(top: 8, right: 12, bottom: 8, left: 12))
         #expect(global.style.width == 320)
         #expect(global.style.maxHeight == 150)
         #expect(global.stack.margins == Margins(all: 14))
@@ -105,13 +105,15 @@ struct MakoConfigTests {
         #expect(cleanConfig("padding=6,6,6,6\n").global.style.padding == 6)
     }
 
-    @Test("a padding or radius that differs per side takes the largest, with a warning")
+    @Test("padding takes 1 to 4 numbers like CSS; a radius that differs per corner takes the largest, with a warning")
     func unevenPadding() {
-        let config = warnedConfig("padding=8,12\nborder-radius=0,6,0,6\n", [
-            "Perch gives every side the same padding: using the largest, 12",
+        #expect(cleanConfig("padding=8,12\n").global.style.paddingEdges
+            == Margins(top: 8, right: 12, bottom: 8, left: 12))
+        #expect(cleanConfig("padding=1,2,3\n").global.style.paddingEdges
+            == Margins(top: 1, right: 2, bottom: 3, left: 2))
+        let config = warnedConfig("border-radius=0,6,0,6\n", [
             "Perch gives every corner the same border-radius: using the largest, 6",
         ])
-        #expect(config.global.style.padding == 12)
         #expect(config.global.style.cornerRadius == 6)
     }
 
@@ -297,5 +299,34 @@ struct MakoFormatTests {
             if case .addToast(let toast) = effect { toast } else { nil }
         }
         #expect(added.first { $0.id == id }?.content.title == "Hello")
+    }
+}
+
+@Suite("Padding per side (mako's padding=8,12)")
+struct PaddingEdgesTests {
+    private var style: ToastStyle {
+        var style = ToastStyle()
+        style.paddingEdges = Margins(top: 4, right: 12, bottom: 8, left: 20)
+        return style
+    }
+
+    @Test("the card's height has the top and bottom padding, the text and buttons the left and right")
+    func geometry() {
+        let geometry = ToastGeometry(titleHeight: 17, naturalBodyHeight: 16, hasIcon: false, style: style,
+                                     buttons: [ButtonLabel(id: "open", width: 30)])
+        let buttonBlock = style.buttonTopGap + style.buttonHeight
+        #expect(geometry.height == 4 + 17 + style.titleGap + 16 + buttonBlock + 8)
+        #expect(geometry.buttons.first?.x == 20)
+        #expect(geometry.buttons.first.map { $0.y + $0.height } == geometry.height - 8)
+        #expect(style.textWidth(hasIcon: false) == 300 - 20 - 12)
+        #expect(style.buttonRowWidth == 300 - 20 - 12)
+    }
+
+    @Test("one padding for all sides reads the largest and sets all four")
+    func uniform() {
+        var uniform = style
+        #expect(uniform.padding == 20)
+        uniform.padding = 6
+        #expect(uniform.paddingEdges == Margins(all: 6))
     }
 }

@@ -167,9 +167,10 @@ enum ConfigOptions {
         .warned("border-radius", read: { (text) throws(ValueProblem) in
             try ConfigValues.uniformEdges(text, key: "border-radius", in: 0...1_000, what: "corner")
         }) { $0.resolved.style.cornerRadius = $1 },
+        // 1 to 4 numbers, like CSS and mako: 8,12 is 8 above and below.
         .warned("padding", read: { (text) throws(ValueProblem) in
-            try ConfigValues.uniformEdges(text, key: "padding", in: 0...1_000, what: "side")
-        }) { $0.resolved.style.padding = $1 },
+            try ConfigValues.directional(text, key: "padding", in: 0...1_000)
+        }) { $0.resolved.style.paddingEdges = $1 },
         .number("icon-size", 0...1_024) { $0.resolved.style.iconSize = $1 },
         .clamped("max-icon-size", 1...1_024, accepted: 1...Int.max) { $0.resolved.maxIconSize = $1 },
         .warned("icon-location", read: { (text) throws(ValueProblem) in try ConfigValues.iconLocation(text) }) {
