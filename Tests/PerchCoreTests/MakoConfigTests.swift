@@ -119,13 +119,15 @@ struct MakoConfigTests {
 
     @Test("values mako takes and Perch cannot draw are brought into range, with a warning")
     func clamped() {
-        let config = warnedConfig("width=20\nheight=5\nmax-visible=0\nmargin=-4\nmax-history=-1\n", [
+        let config = warnedConfig("width=20\nheight=5\nmax-visible=0\nmargin=-4\nmax-history=-1\nborder-radius=5000\n", [
             "width 20 is outside what Perch draws (50 to 10000): using 50",
             "height 5 is outside what Perch draws (10 to 100000): using 10",
             "max-visible 0 would show nothing: showing 1",
             "margin numbers must be from 0 to 10000: using 0",
             "max-history -1 is outside what Perch draws (0 to 100000): using 0",
+            "border-radius numbers must be from 0 to 1000: using 1000",
         ])
+        #expect(config.global.style.cornerRadius == 1_000)
         #expect(config.global.style.width == 50)
         #expect(config.global.style.maxHeight == 10)
         #expect(config.global.stack.maxVisible == 1)

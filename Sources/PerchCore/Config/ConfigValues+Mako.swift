@@ -49,18 +49,11 @@ extension ConfigValues {
         return (margins, warnings.isEmpty ? nil : warnings.joined(separator: "; "))
     }
 
-    /// A directional value for something Perch draws alike on every side
-    /// (`padding`) or corner (`border-radius`): equal numbers are kept;
-    /// different ones give the largest, with a warning.
+    /// A directional value for something Perch draws alike on every
+    /// corner (`border-radius`, one number per corner in mako 1.10): equal
+    /// numbers are kept; different ones give the largest, with a warning.
     static func uniformEdges(_ text: String, key: String, in range: ClosedRange<Int>, what: String)
         throws(ValueProblem) -> (Int, String?) {
-        let single = text.trimmingBlanks
-        if let value = Int(single) {
-            guard range.contains(value) else {
-                throw .expected("a whole number from \(range.lowerBound) to \(range.upperBound)")
-            }
-            return (value, nil)
-        }
         let (edges, warning) = try directional(text, key: key, in: range)
         let values = [edges.top, edges.right, edges.bottom, edges.left]
         let largest = values.max() ?? 0
