@@ -2,19 +2,36 @@
 public enum Binding: Equatable, Sendable, CustomStringConvertible {
     case none
     case dismiss
+    /// mako's `dismiss --no-history`: dismissed, and not kept in history.
+    case dismissWithoutHistory
     case dismissAll
     /// Invokes the `default` action; dismisses when there is none.
     case invokeDefaultAction
     /// Invokes the action with this id, if the notification has it.
     case invokeAction(String)
+    /// mako's `exec COMMAND`: a shell command line, run by `sh -c` as mako
+    /// runs it (see `shellCommand`).
+    case exec(String)
 
-    /// Parses `none`, `dismiss`, `dismiss-all`, `invoke-default-action`,
-    /// `invoke-action ID`.
+    /// Parses `none`, `dismiss`, `dismiss --no-history`, `dismiss-all`,
+    /// `dismiss-group`, `invoke-default-action`, `invoke-action ID`,
+    /// `exec COMMAND`.
+    ///
+    /// `dismiss-group` is `dismiss`: Perch shows a group as one toast (each
+    /// newer member takes the older one's place), so dismissing the toast
+    /// dismisses what is left of the group.
     public init?(parsing text: String) {
-        let words = text.split(separator: " ", omittingEmptySubsequences: true)
+        if text.hasPrefix("exec ") || text.hasPrefix("exec\t") {
+            let command = text.dropFirst(5).trimmingBlanks
+            guard !command.isEmpty else { return nil }
+            self = .exec(command)
+            return
+        }
+        let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" })
         switch (words.first, words.count) {
         case ("none"?, 1): self = .none
-        case ("dismiss"?, 1): self = .dismiss
+        case ("dismiss"?, 1), ("dismiss-group"?, 1): self = .dismiss
+        case ("dismiss"?, 2) where words[1] == "--no-history": self = .dismissWithoutHistory
         case ("dismiss-all"?, 1): self = .dismissAll
         case ("invoke-default-action"?, 1): self = .invokeDefaultAction
         case ("invoke-action"?, 2): self = .invokeAction(String(words[1]))
@@ -26,10 +43,24 @@ public enum Binding: Equatable, Sendable, CustomStringConvertible {
         switch self {
         case .none: "none"
         case .dismiss: "dismiss"
+        case .dismissWithoutHistory: "dismiss --no-history"
         case .dismissAll: "dismiss-all"
         case .invokeDefaultAction: "invoke-default-action"
         case .invokeAction(let id): "invoke-action \(id)"
+        case .exec(let command): "exec \(command)"
         }
+    }
+
+    /// The argv that runs a mako `exec` command line: `sh -c`, with the
+    /// shell variable `id` and `$1` set to the notification's id, as mako
+    /// sets them. The id comes from `PERCH_ID` in the hook's environment,
+    /// so the notification's text never reaches the command line.
+    /// Seconds an `exec` binding's command may run before it is killed:
+    /// long enough for a menu that waits for a choice.
+    public static let execTimeout = 600.0
+
+    public static func shellCommand(_ command: String) -> [String] {
+        ["/bin/sh", "-c", "id=\"$PERCH_ID\"; set -- \"$PERCH_ID\"\n" + command, "sh"]
     }
 }
 

@@ -82,7 +82,7 @@ public struct ButtonLayout: Equatable, Sendable {
             }
             if !row.isEmpty { x += spacing } else { x = 0 }
             let y = rows.count * (rowHeight + spacing)
-            row.append(ButtonBox(id: label.id, x: style.padding + x, y: y, width: width, height: rowHeight))
+            row.append(ButtonBox(id: label.id, x: style.paddingEdges.left + x, y: y, width: width, height: rowHeight))
             x += width
         }
         if !row.isEmpty { rows.append(row) }

@@ -32,7 +32,7 @@ public struct CenterEntryGeometry: Equatable, Sendable {
                 style: ToastStyle, center: CenterStyle) {
         self.card = card
         width = style.width
-        dismiss = FieldBox(x: style.width - style.padding - center.dismissSize, y: style.padding,
+        dismiss = FieldBox(x: style.width - style.paddingEdges.right - center.dismissSize, y: style.paddingEdges.top,
                            width: center.dismissSize, height: center.dismissSize)
         let ageRight = dismiss.x - center.controlGap
         age = FieldBox(x: ageRight - ageWidth, y: titleTop + (titleHeight - ageHeight) / 2,

@@ -56,7 +56,7 @@ public struct ToastGeometry: Equatable, Sendable {
     ///     not positive.
     public init(titleHeight: Int, naturalBodyHeight: Int, hasIcon: Bool, style: ToastStyle,
                 buttons labels: [ButtonLabel] = [], hasProgress: Bool = false, hasReplyField: Bool = false) {
-        let chrome = 2 * style.padding
+        let chrome = style.paddingEdges.top + style.paddingEdges.bottom
         let layout = ButtonLayout(labels: labels, style: style)
         // The button rows plus the gap above them, when there are any.
         func buttonBlock(_ rows: Int) -> Int {
@@ -94,11 +94,12 @@ public struct ToastGeometry: Equatable, Sendable {
         // The bar, the buttons and the field sit at the bottom, inside the
         // padding: right under the content when the card has its natural
         // height, and where the ellipsized body ends when it is capped.
-        let fieldTop = height - style.padding - style.replyFieldHeight
+        let fieldTop = height - style.paddingEdges.bottom - style.replyFieldHeight
         replyField = showsField
-            ? FieldBox(x: style.padding, y: fieldTop, width: style.buttonRowWidth, height: style.replyFieldHeight)
+            ? FieldBox(x: style.paddingEdges.left, y: fieldTop, width: style.buttonRowWidth,
+                       height: style.replyFieldHeight)
             : nil
-        let aboveField = height - style.padding - fieldBlock
+        let aboveField = height - style.paddingEdges.bottom - fieldBlock
         buttons = layout.boxes(rows: rows, top: aboveField - layout.height(rows: rows))
         progressBarY = showsBar ? aboveField - buttonBlock(rows) - style.progressHeight : nil
     }

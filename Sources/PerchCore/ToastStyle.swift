@@ -20,7 +20,9 @@ public struct RGBA: Equatable, Sendable {
 /// pixels; the renderer multiplies them by the buffer scale.
 public struct ToastStyle: Equatable, Sendable {
     public var width = 300
-    public var padding = 10
+    /// Space between the card's edge and its contents, per side (mako's
+    /// `padding=8,12`, like CSS).
+    public var paddingEdges = Margins(all: 10)
     public var borderWidth = 2
     public var cornerRadius = 10
     /// The card's total height never exceeds this; the body is ellipsized.
@@ -91,16 +93,24 @@ public struct ToastStyle: Equatable, Sendable {
 
     public init() {}
 
+    /// One padding for every side: reading gives the largest side (what
+    /// banners, the marker and the center, which pad alike, use); setting
+    /// sets all four.
+    public var padding: Int {
+        get { max(paddingEdges.top, paddingEdges.right, paddingEdges.bottom, paddingEdges.left) }
+        set { paddingEdges = Margins(all: newValue) }
+    }
+
     /// Width available to the text column, in surface pixels.
     /// With `iconLocation == .top` the icon is above the text, which then
     /// has the full width inside the padding.
     public func textWidth(hasIcon: Bool) -> Int {
-        width - 2 * padding - (hasIcon && iconLocation != .top ? iconSize + iconGap : 0)
+        width - paddingEdges.left - paddingEdges.right - (hasIcon && iconLocation != .top ? iconSize + iconGap : 0)
     }
 
     /// Width of a row of action buttons, in surface pixels: the whole card
     /// inside the padding, under the icon too (see `ButtonLayout`).
-    public var buttonRowWidth: Int { width - 2 * padding }
+    public var buttonRowWidth: Int { width - paddingEdges.left - paddingEdges.right }
 }
 
 /// What a toast shows: the parts of a notification that reach the pixels.

@@ -85,7 +85,7 @@ extension Daemon {
         for line in lines { Log.warning(line) }
         // The scene first: the toasts the service redraws take its new width.
         let global = loaded.global
-        scene.reconfigure(Self.look(global))
+        scene.reconfigure(Self.look(global, loaded))
         madeIconLocator = nil
         execute(service.reload(loaded, at: MonotonicClock.now()))
         fullscreenChanged()

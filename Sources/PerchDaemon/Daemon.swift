@@ -114,7 +114,7 @@ public final class Daemon {
         store = (options.statePath ?? StateFile.defaultPath()).map { StateStore(path: $0) }
         // Fonts and Pango load with the first notification measured: several
         // MB an idle daemon does not need yet.
-        scene = Scene(connection: connection, look: Self.look(global))
+        scene = Scene(connection: connection, look: Self.look(global, service.config))
 
         do {
             timer = try DeadlineTimer(loop: loop) { [unowned self] in
@@ -158,9 +158,16 @@ public final class Daemon {
         if options.dbus { try startBus(replace: options.replaceBusOwner) }
     }
 
-    /// The scene's look from the config's global keys.
-    static func look(_ global: Resolved) -> SceneLook {
-        SceneLook(style: global.style, margins: global.stack.margins, layer: global.layer, output: global.output, center: global.center)
+    /// The scene's look from the config's global keys, and the markers'
+    /// from its `[hidden]` sections.
+    static func look(_ global: Resolved, _ config: Config) -> SceneLook {
+        var markers: [Anchor: MarkerLook] = [:]
+        for anchor in Anchor.allCases {
+            let marker = config.marker(at: anchor)
+            markers[anchor] = MarkerLook(format: marker.format, style: marker.style)
+        }
+        return SceneLook(style: global.style, margins: global.stack.margins, layer: global.layer,
+                         output: global.output, center: global.center, markers: markers)
     }
 
     /// An icon locator for the config's themes and directories; problems
@@ -204,7 +211,9 @@ public final class Daemon {
         bus?.flushReplies()
         guard !pendingHooks.isEmpty else { return }
         let now = MonotonicClock.now()
-        for run in pendingHooks { hooks.run(run.argv, environment: run.environment, name: run.name, now: now) }
+        for run in pendingHooks {
+            hooks.run(run.argv, environment: run.environment, name: run.name, now: now, timeout: run.timeout)
+        }
         pendingHooks.removeAll(keepingCapacity: true)
         armTimer()
     }

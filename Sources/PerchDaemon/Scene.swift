@@ -11,6 +11,23 @@ struct SceneLook: Equatable {
     var output: OutputChoice
     /// The notification center's panel.
     var center: CenterPlacement
+    /// Each stack's "+N more" marker: its text (`%h`, `%t`) and colours,
+    /// from the `[hidden]` sections.
+    var markers: [Anchor: MarkerLook] = [:]
+}
+
+/// What a `[hidden]` section makes of a stack's "+N more" marker.
+struct MarkerLook: Equatable {
+    var format = ToastFormat.moreMarker
+    /// Only its colours are used (see `ToastPainter.paint(_:text:colours:scale:)`).
+    var style = ToastStyle()
+
+    /// The marker's text when `hidden` wait and `total` are there in all:
+    /// the format's lines, in plain text.
+    func text(hidden: Int, total: Int) -> String {
+        let lines = format.expand(title: "", body: "", app: "", markup: false, hidden: hidden, total: total)
+        return lines.body.isEmpty ? lines.title : lines.title + " " + lines.body
+    }
 }
 
 /// Puts the board on screen: one stage layer surface per lane in use
@@ -70,7 +87,7 @@ final class Scene {
         }
         stages.onScaleChanged = { [unowned self] key in
             self.views.markStale(on: key)
-            self.markers[key]?.count = 0
+            self.markers[key]?.drawn = nil
         }
         stages.onFrame = { [unowned self] _, time in self.frameFired(at: Scene.instant(ofFrame: time)) }
         stages.onStageLost = { [unowned self] key in self.stageLost(key) }
@@ -112,7 +129,7 @@ final class Scene {
             painter.style = newLook.style
             center.setStyle(newLook.style)
             router.toastWidth = newLook.style.width
-            for marker in markers.values { marker.count = 0 }
+            for marker in markers.values { marker.drawn = nil }
         }
         if newLook.style.width != old.style.width {
             for view in views.all {
@@ -245,7 +262,7 @@ final class Scene {
                 for frame in frames.take(or: stack.frames(at: now)) {
                     prepare(frame, on: stage, key: key, stageWidth: size.width)?.setPosition(x: frame.x, y: frame.y)
                 }
-                placeMarker(stack.marker(at: now), key: key, on: stage)
+                placeMarker(stack.marker(at: now), total: stack.all.count, key: key, on: stage)
                 if stack.isAnimating(at: now) { stage.requestFrame() }
                 stage.commit()
                 committed = true
@@ -280,14 +297,17 @@ final class Scene {
         return copy.surface
     }
 
-    private func placeMarker(_ frame: MarkerFrame?, key: StageKey, on stage: StageSurface) {
+    /// `total`: the stack's notifications, shown and waiting (mako's `%t`).
+    private func placeMarker(_ frame: MarkerFrame?, total: Int, key: StageKey, on stage: StageSurface) {
         guard let frame, case .stack(let anchor) = key.lane else {
             markers.removeValue(forKey: key)
             return
         }
         let marker = markers[key] ?? MarkerView(surface: ToastSurface(connection: connection, stage: stage))
         markers[key] = marker
-        painter.paint(marker, count: frame.count, scale: stage.scale)
+        let look = look.markers[anchor] ?? MarkerLook(style: painter.style)
+        painter.paint(marker, text: look.text(hidden: frame.count, total: max(total, frame.count)), colours: look.style,
+                      scale: stage.scale)
         let width = look.style.width
         let x: Int
         switch anchor {

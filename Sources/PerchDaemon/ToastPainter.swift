@@ -112,19 +112,26 @@ final class ToastPainter {
     /// does not change it).
     var markerHeight: Int { renderer.moreMarkerSize(count: 9, style: style).height }
 
-    /// Draws the marker for `count` unless it shows that count already.
-    func paint(_ marker: MarkerView, count: Int, scale: SurfaceScale) {
-        guard marker.count != count else { return }
-        let size = renderer.moreMarkerSize(count: count, style: style)
+    /// Draws the marker with `text` in the colours of `look` (its font,
+    /// border and padding are the default look's, which its height was
+    /// measured with) unless it shows that already.
+    func paint(_ marker: MarkerView, text: String, colours look: ToastStyle, scale: SurfaceScale) {
+        var style = self.style
+        style.background = look.background
+        style.text = look.text
+        style.border = look.border
+        let drawn = MarkerView.Drawn(text: text, style: style)
+        guard marker.drawn != drawn else { return }
+        let size = renderer.moreMarkerSize(text: text, style: style)
         let backing = scale.backing(width: size.width, height: size.height)
         do {
             let buffer = try marker.surface.freeBuffer(width: backing.bufferWidth, height: backing.bufferHeight)
-            renderer.drawMoreMarker(count: count, style: style,
+            renderer.drawMoreMarker(text: text, style: style,
                                     into: PixelTarget(base: buffer.pixels, width: buffer.width,
                                                       height: buffer.height, stride: buffer.stride),
                                     scale: scale.factor)
             marker.surface.present(buffer, scale: scale, width: backing.surfaceWidth, height: backing.surfaceHeight)
-            marker.count = count
+            marker.drawn = drawn
             marker.width = size.width
         } catch {
             Log.error("cannot allocate a buffer for the marker: \(error)")

@@ -77,8 +77,14 @@ final class ToastCopy {
 final class MarkerView {
     /// A subsurface of the stage.
     let surface: ToastSurface
-    /// The count drawn; 0 = nothing drawn yet (or it must be drawn again).
-    var count = 0
+    /// What it shows, and in which style.
+    struct Drawn: Equatable {
+        var text: String
+        var style: ToastStyle
+    }
+
+    /// What was drawn; nil = nothing yet (or it must be drawn again).
+    var drawn: Drawn?
     /// Surface pixels.
     var width = 0
 

@@ -82,9 +82,11 @@ public final class HookRunner {
     /// slash) with `environment` added to the daemon's own (given names
     /// win). `name` says which hook this is in log lines ("on-appear").
     /// Returns the pid, or nil when it could not start (logged, and
-    /// recorded in `finished`).
+    /// recorded in `finished`). `timeout` (seconds) replaces `self.timeout`
+    /// for this one.
     @discardableResult
-    public func run(_ argv: [String], environment: [String: String], name: String, now: Instant) -> Int32? {
+    public func run(_ argv: [String], environment: [String: String], name: String, now: Instant,
+                    timeout: Double? = nil) -> Int32? {
         guard let program = argv.first, !program.isEmpty else {
             return failedToStart(name: name, program: "", why: "empty command")
         }
@@ -109,7 +111,7 @@ public final class HookRunner {
         guard error == 0 else {
             return failedToStart(name: name, program: program, why: String(cString: strerror(error)))
         }
-        children[pid] = Child(name: name, program: program, deadline: now + timeout)
+        children[pid] = Child(name: name, program: program, deadline: now + (timeout ?? self.timeout))
         Log.debug("hook \(name) (\(program)): started, pid \(pid)")
         return pid
     }

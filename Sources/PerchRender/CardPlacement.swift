@@ -16,12 +16,13 @@ enum CardPlacement {
     /// (surface lengths rounded to the nearest at a fractional scale).
     static func iconBox(style: ToastStyle, scale: Double) -> (x: Int, y: Int) {
         func pixels(_ length: Int) -> Int { ToastRenderer.pixels(length, scale) }
-        let top = pixels(style.padding)
+        let padding = style.paddingEdges
+        let top = pixels(padding.top)
         switch style.iconLocation {
         case .left:
-            return (pixels(style.padding), top)
+            return (pixels(padding.left), top)
         case .right:
-            return (pixels(style.width - style.padding - style.iconSize), top)
+            return (pixels(style.width - padding.right - style.iconSize), top)
         case .top:
             // Centred in buffer pixels, so an odd difference at scale 2
             // still lands on a whole pixel.
@@ -31,14 +32,15 @@ enum CardPlacement {
 
     /// Top-left corner of the text column, in surface pixels.
     static func textOrigin(style: ToastStyle, hasIcon: Bool) -> (x: Int, y: Int) {
-        guard hasIcon else { return (style.padding, style.padding) }
+        let padding = style.paddingEdges
+        guard hasIcon else { return (padding.left, padding.top) }
         switch style.iconLocation {
         case .left:
-            return (style.padding + style.iconSize + style.iconGap, style.padding)
+            return (padding.left + style.iconSize + style.iconGap, padding.top)
         case .right:
-            return (style.padding, style.padding)
+            return (padding.left, padding.top)
         case .top:
-            return (style.padding, style.padding + style.iconSize + style.iconGap)
+            return (padding.left, padding.top + style.iconSize + style.iconGap)
         }
     }
 }

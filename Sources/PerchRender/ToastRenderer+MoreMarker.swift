@@ -8,8 +8,14 @@ extension ToastRenderer {
     /// font, with `style.padding` either side and half of it above and below
     /// (about 26 px high with the default style). More digits, wider pill.
     public func moreMarkerSize(count: Int, style: ToastStyle) -> (width: Int, height: Int) {
+        moreMarkerSize(text: "+\(count) more", style: style)
+    }
+
+    /// The same for a marker that shows `text` (a `[hidden]` section's
+    /// format, expanded): its first line, in plain text.
+    public func moreMarkerSize(text: String, style: ToastStyle) -> (width: Int, height: Int) {
         diagnostics.removeAll()
-        layOutMarker(count: count, style: style)
+        layOutMarker(text: text, style: style)
         return (Int(markerText.firstLineWidth.rounded(.up)) + 2 * style.padding,
                 markerText.firstLineHeight + style.padding)
     }
@@ -20,7 +26,12 @@ extension ToastRenderer {
     /// the toasts' background and border, fully rounded ends, and the text
     /// centred. The target is cleared first.
     public func drawMoreMarker(count: Int, style: ToastStyle, into target: PixelTarget, scale: Double) {
-        let size = moreMarkerSize(count: count, style: style)  // also lays the text out
+        drawMoreMarker(text: "+\(count) more", style: style, into: target, scale: scale)
+    }
+
+    /// Draws a marker that shows `text` (see `moreMarkerSize(text:style:)`).
+    public func drawMoreMarker(text: String, style: ToastStyle, into target: PixelTarget, scale: Double) {
+        let size = moreMarkerSize(text: text, style: style)  // also lays the text out
         paint(into: target, scale: scale, opacity: 1, caller: "drawMoreMarker", shape: "marker",
               width: size.width, height: size.height) { cairo in
             paintCard(cairo, style: style, width: size.width, height: size.height,
@@ -32,10 +43,10 @@ extension ToastRenderer {
         }
     }
 
-    private func layOutMarker(count: Int, style: ToastStyle) {
+    private func layOutMarker(text: String, style: ToastStyle) {
         markerText.setFont(style.bodyFont)
         // Far wider than any count needs: the text is never ellipsized.
         markerText.setWidth(4096)
-        markerText.setText("+\(count) more", format: .plain)
+        markerText.setText(text, format: .plain)
     }
 }

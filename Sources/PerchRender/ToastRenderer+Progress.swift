@@ -19,8 +19,8 @@ extension ToastRenderer {
     func paintProgressBar(_ percent: Int, _ cairo: OpaquePointer, style: ToastStyle, y: Int) {
         let fraction = Double(min(max(percent, 0), 100)) / 100
         // Ends on whole buffer pixels, as the card's.
-        let x = snap(Double(style.padding)), top = snap(Double(y))
-        let width = snap(Double(style.padding + style.buttonRowWidth)) - x
+        let x = snap(Double(style.paddingEdges.left)), top = snap(Double(y))
+        let width = snap(Double(style.paddingEdges.left + style.buttonRowWidth)) - x
         let height = snap(Double(y + style.progressHeight)) - top
         guard width > 0, height > 0 else { return }
         // CardShape with no border: a rounded rectangle whose corner

@@ -286,7 +286,7 @@ public final class ToastRenderer {
         // reply field starts.
         let controls = (geometry.progressBarY.map { [$0] } ?? []) + geometry.buttons.map(\.y)
             + (geometry.replyField.map { [$0.y] } ?? [])
-        let bottom = controls.min().map { $0 - style.buttonTopGap } ?? geometry.height - style.padding
+        let bottom = controls.min().map { $0 - style.buttonTopGap } ?? geometry.height - style.paddingEdges.bottom
 
         cairo_save(cairo)
         // Pango keeps the text inside the column's width and the body's

@@ -13,15 +13,37 @@ struct MatchCase: Sendable, CustomTestStringConvertible {
     var testDescription: String { "\(header) \(matches ? "matches" : "does not match") \(notification.title)" }
 }
 
-private func note(_ title: String, app: String = "app", body: String = "", urgency: Urgency = .normal,
-                  timeout: Double? = nil, actions: [String] = [], category: String? = nil) -> Notification {
-    var notification = Notification(app: app, title: title, body: body, urgency: urgency, timeout: timeout,
+private func note(_ title: String, app: String = "app", body: String = "", icon: String? = nil,
+                  urgency: Urgency = .normal, timeout: Double? = nil, actions: [String] = [],
+                  category: String? = nil) -> Notification {
+    var notification = Notification(app: app, title: title, body: body, iconPath: icon, urgency: urgency,
+                                    timeout: timeout,
                                     actions: actions.map { NotificationAction(id: $0, label: $0) })
     notification.category = category
     return notification
 }
 
 let matchCases: [MatchCase] = [
+    // mako's criteria: bare booleans, `!`, escapes, urgency spellings, placement.
+    MatchCase(header: "[actionable]", notification: note("t", actions: ["default"]), matches: true),
+    MatchCase(header: "[actionable]", notification: note("t"), matches: false),
+    MatchCase(header: "[!actionable]", notification: note("t"), matches: true),
+    MatchCase(header: "[expiring=0]", notification: note("t", timeout: 0), matches: true),
+    MatchCase(header: "[grouped=TRUE]", notification: note("t"), grouped: true, matches: true),
+    MatchCase(header: "[app-name=Google\\ Chrome]", notification: note("t", app: "Google Chrome"), matches: true),
+    MatchCase(header: "[urgency=HIGH]", notification: note("t", urgency: .critical), matches: true),
+    MatchCase(header: "[app-icon=mail-unread]", notification: note("t", icon: "mail-unread"), matches: true),
+    MatchCase(header: "[app-icon=mail-unread]", notification: note("t"), matches: false),
+    MatchCase(header: "[group-index=0]", notification: note("t"), grouped: true, matches: true),
+    MatchCase(header: "[group-index=-1]", notification: note("t"), matches: true),
+    MatchCase(header: "[group-index=1]", notification: note("t"), grouped: true, matches: false),
+    MatchCase(header: "[hidden=false]", notification: note("t"), matches: true),
+    MatchCase(header: "[hidden=true]", notification: note("t"), matches: false),
+    MatchCase(header: "[hidden]", notification: note("t"), matches: false),
+    MatchCase(header: "[anchor=top-right]", notification: note("t"), matches: true),
+    MatchCase(header: "[anchor=bottom-left]", notification: note("t"), matches: false),
+    MatchCase(header: "[output=DP-1]", notification: note("t"), matches: false),
+    MatchCase(header: "[]", notification: note("t"), matches: true),
     MatchCase(header: "[app-name=Firefox]", notification: note("t", app: "Firefox"), matches: true),
     MatchCase(header: "[app-name=Firefox]", notification: note("t", app: "firefox"), matches: false),
     MatchCase(header: "[app-name=\"Google Chrome\"]", notification: note("t", app: "Google Chrome"), matches: true),

@@ -61,6 +61,11 @@ let optionCases: [OptionCase] = [
     OptionCase("border-size=0") { $0.style.borderWidth = 0 },
     OptionCase("border-radius=4") { $0.style.cornerRadius = 4 },
     OptionCase("padding=16") { $0.style.padding = 16 },
+    OptionCase("padding=7,7,7") { $0.style.padding = 7 },
+    OptionCase("padding=4,8,6") { $0.style.paddingEdges = Margins(top: 4, right: 8, bottom: 6, left: 8) },
+    OptionCase("border-radius=3,3") { $0.style.cornerRadius = 3 },
+    OptionCase("progress-color=over #5588AA") { $0.progressColor = configRGBA(0x5588AA); $0.style.progressColor = $0.progressColor },
+    OptionCase("icon-border-radius=0") { _ in },
     OptionCase("icon-size=48") { $0.style.iconSize = 48 },
     OptionCase("icon-size=0") { $0.style.iconSize = 0 },
     OptionCase("max-icon-size=24") {
@@ -77,6 +82,7 @@ let optionCases: [OptionCase] = [
     },
     OptionCase("markup=false") { $0.markup = false; $0.style.markup = false },
     OptionCase("max-height=400") { $0.style.maxHeight = 400 },
+    OptionCase("height=120") { $0.style.maxHeight = 120 },
     OptionCase("button-background-color=#ffffff33") { $0.style.buttonBackground = configRGBA(0xFFFFFF, alpha: 0x33) },
     OptionCase("button-hover-color=#ffffff66") { $0.style.buttonHoverBackground = configRGBA(0xFFFFFF, alpha: 0x66) },
     OptionCase("button-border-color=#00000000") { $0.style.buttonBorder = configRGBA(0, alpha: 0) },
@@ -96,6 +102,8 @@ let optionCases: [OptionCase] = [
     OptionCase("margin=20") { $0.stack.margins = Margins(all: 20) },
     OptionCase("margin=5,10") { $0.stack.margins = Margins(top: 5, right: 10, bottom: 5, left: 10) },
     OptionCase("margin=1, 2, 3, 4") { $0.stack.margins = Margins(top: 1, right: 2, bottom: 3, left: 4) },
+    OptionCase("margin=1,2,3") { $0.stack.margins = Margins(top: 1, right: 2, bottom: 3, left: 2) },
+    OptionCase("outer-margin=5,0") { $0.stack.margins = Margins(top: 15, right: 10, bottom: 15, left: 10) },
     OptionCase("gap=0") { $0.stack.gap = 0 },
     OptionCase("width=420") {
         $0.style.width = 420
@@ -132,6 +140,15 @@ let optionCases: [OptionCase] = [
     OptionCase("on-button-middle=none") { $0.bindings.middle = Binding.none },
     OptionCase("on-button-right=\"invoke-action open\"") { $0.bindings.right = .invokeAction("open") },
     OptionCase("on-touch=dismiss-all") { $0.bindings.touch = .dismissAll },
+    OptionCase("on-touch=dismiss-group") { $0.bindings.touch = .dismiss },
+    OptionCase("on-button-right=dismiss --no-history") { $0.bindings.right = .dismissWithoutHistory },
+    OptionCase("on-button-middle=exec makoctl menu -n \"$id\" -- wmenu") {
+        $0.bindings.middle = .exec("makoctl menu -n \"$id\" -- wmenu")
+    },
+    OptionCase("on-notify=exec mpv /usr/share/sounds/freedesktop/stereo/message.oga") {
+        $0.hooks.onAppear = Binding.shellCommand("mpv /usr/share/sounds/freedesktop/stereo/message.oga")
+    },
+    OptionCase("on-notify=none") { _ in },
     OptionCase("on-appear=paplay \"/usr/share/sounds/new message.oga\"") {
         $0.hooks.onAppear = ["paplay", "/usr/share/sounds/new message.oga"]
     },
@@ -147,11 +164,14 @@ let optionCases: [OptionCase] = [
         $0.defaultActions = [NotificationAction(id: "later", label: "Remind me, later")]
         $0.actions = $0.defaultActions
     },
+    OptionCase("actions=0") { $0.senderActions = false },
+    OptionCase("actions=1") { _ in },
     OptionCase("resident=true") { $0.resident = true },
     OptionCase("invisible=on") { $0.invisible = true },
     OptionCase("group-by=app-name,summary") { $0.groupBy = [.appName, .summary] },
     OptionCase("group-by=none") { $0.groupBy = [] },
     OptionCase("max-history=10") { $0.maxHistory = 10 },
+    OptionCase("history=0") { $0.history = false },
     OptionCase("hook-timeout=1500") { $0.hookTimeout = 1.5 },
     OptionCase("fullscreen=show") { $0.fullscreen = .show },
     OptionCase("fullscreen=hide") { $0.fullscreen = .hide },
@@ -209,7 +229,8 @@ struct ConfigOptionTests {
         #expect(resolved.idleThreshold == 0)
         #expect(resolved.center == CenterPlacement())
         #expect(resolved.center.edge == .right && resolved.center.width == 360)
-        #expect(Config.globalOnlyKeys == ["icon-theme", "icon-path", "output", "layer", "margin", "gap", "width", "max-visible", "sort",
+        #expect(Config.globalOnlyKeys == ["icon-theme", "icon-path", "output", "layer", "margin", "outer-margin", "gap",
+                                          "width", "max-visible", "sort",
                                           "enter-duration", "exit-duration", "reflow-duration",
                                           "max-history", "hook-timeout", "fullscreen", "idle-threshold",
                                           "center-anchor", "center-width", "center-margin", "center-output"])

@@ -146,6 +146,20 @@ struct HookRunnerTests {
         #expect(kill(pid, 0) != 0 && errno == ESRCH)
     }
 
+    @Test("a hook run with its own timeout (an exec binding's menu) is timed by it, not the runner's")
+    func ownTimeout() throws {
+        let runner = HookRunner(timeout: 2)
+        let pid = try #require(runner.run(["sleep", "30"], environment: [:], name: "exec binding", now: t0,
+                                          timeout: 600))
+        #expect(runner.nextDeadline == t0 + 600)
+        runner.killOverdue(now: t0 + 5)
+        runner.reap()
+        #expect(isAlive(pid))
+        runner.killOverdue(now: t0 + 600)
+        reapAll(runner)
+        #expect(runner.finished.last == .init(name: "exec binding", pid: pid, outcome: .killedAfterTimeout))
+    }
+
     @Test("a timeout kills what the hook started too")
     func timeoutKillsTheGroup() throws {
         let runner = HookRunner(timeout: 1)

@@ -6,7 +6,8 @@ import os
 import signal
 import time
 
-from harness import (CARD_W, MARGIN, SCREEN_H, check, poll, roughly, runs_in_column, runs_in_row, test)
+from harness import (BG, CARD_W, MARGIN, SCREEN_H, check, find_card, poll, roughly, runs_in_column, runs_in_row,
+                     test)
 from harness import ALL, SWAY17
 
 # Which compositors these tests run on (harness.test).
@@ -151,3 +152,107 @@ def group_by_keeps_one_toast_per_group_and_counts_it(t):
         return [(e["notification"]["title"], e["reason"]) for e in history]
     reasons, _ = poll(lambda: ("First mail", "replaced") in replaced() and replaced(), 3.0, 0.1)
     check(reasons and ("First mail", "replaced") in reasons, "the older mail should be in history as replaced: %r" % reasons)
+
+
+# --------------------------------------------------------------------------
+# A mako config, as is (Tests/fixtures/mako-config uses every mako key).
+
+MAKO_FIXTURE = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "fixtures")
+# What the fixture's globals draw: outer-margin 4 + margin 10 from the
+# edges, width 320, border 3 px in [urgency=normal]'s colour, the mako
+# background, and padding 8,12: 8 above and below, 12 left and right.
+MAKO_EDGE = 14
+MAKO_W = 320
+MAKO_BORDER = 3
+MAKO_PADDING_TOP = 8
+MAKO_PADDING_LEFT = 12
+MAKO_BG = (0x28, 0x55, 0x77)
+MAKO_NORMAL_BORDER = (0xD0, 0x87, 0x70)
+
+
+def copy_mako_config(t):
+    """The fixture and its theme where the session user reads them; the
+    theme's ~/ include made absolute (mako takes both), so the test does not
+    write into the user's home."""
+    with open(os.path.join(MAKO_FIXTURE, "mako-theme")) as f:
+        theme = write_config(t, f.read(), "theme")
+    with open(os.path.join(MAKO_FIXTURE, "mako-config")) as f:
+        text = f.read()
+    check("include=~/.config/mako/theme\n" in text, "the fixture's include line moved")
+    return write_config(t, text.replace("include=~/.config/mako/theme\n", "include=%s\n" % theme))
+
+
+@test
+def a_mako_config_checks_with_warnings_only_and_perch_draws_toasts_by_it(t):
+    path = copy_mako_config(t)
+    s = t.sway()
+    r = s.run([os.path.join(t.bindir, "perch"), "--check-config", path])
+    out = r.stdout + r.stderr
+    check(r.returncode == 0, "--check-config on the mako config should exit 0: %s" % out)
+    check(": error:" not in out, "the mako config should have no errors: %s" % out)
+    check("%s:" % path in out and ": warning: 'width' in a section has no effect" in out,
+          "the mako forms Perch keeps in part should be warned about, with file:line: %s" % out)
+
+    p = t.start_perch(args=["-c", path])
+    nid = p.post("Hello", "from a mako config", timeout=0)
+    right = 1280 - MAKO_EDGE - 1
+    left = right - MAKO_W + 1
+
+    def card():
+        img = t.screenshot()
+        c = find_card(img, probe_y=MAKO_EDGE + 20, x0=left - 40)
+        return c if c and c.left == left and c.right == right and c.top == MAKO_EDGE else None
+    c, _ = poll(card, 5.0, 0.05)
+    check(c, "a %d px card %d px from the top and right edges (outer-margin + margin), found %r"
+          % (MAKO_W, MAKO_EDGE, find_card(t.shots[-1][1], probe_y=MAKO_EDGE + 20, x0=left - 40)))
+    img = t.shots[-1][1]
+    mid = (c.top + c.bottom) // 2
+    check(roughly(img.pixel(left + MAKO_BORDER + 2, mid), MAKO_BG, tol=3),
+          "mako's background-color #285577 inside the card, is %s" % (img.pixel(left + MAKO_BORDER + 2, mid),))
+    check(roughly(img.pixel(left + 1, mid), MAKO_NORMAL_BORDER, tol=3),
+          "the [urgency=normal] border colour, is %s" % (img.pixel(left + 1, mid),))
+    # The text starts at the padding: the first pixels that are not the
+    # card's own, inside the border. (The title's glyphs begin about 3 px
+    # below its line's top: 11 for padding 8, 15 if all four were 12.)
+    # Inside the border, clear of the rounded corners (border-radius 6).
+    inner = [(x, y) for y in range(c.top + MAKO_BORDER + 1, c.bottom - MAKO_BORDER - 1)
+             for x in range(left + 7, left + 120)
+             if not roughly(img.pixel(x, y), MAKO_BG, tol=24)]
+    check(inner, "no text drawn on the card")
+    text_left = min(x for x, _ in inner) - left
+    text_top = min(y for _, y in inner) - c.top
+    check(MAKO_PADDING_LEFT <= text_left <= MAKO_PADDING_LEFT + 2,
+          "the text should start %d px in (padding=8,12), starts %d px in" % (MAKO_PADDING_LEFT, text_left))
+    check(MAKO_PADDING_TOP <= text_top <= MAKO_PADDING_TOP + 4,
+          "the title should start about %d px down (padding=8,12), starts %d px down"
+          % (MAKO_PADDING_TOP, text_top))
+
+    # on-notify=exec …: run by sh with $id, as mako does.
+    notified = os.path.join(s.dir, "mako-notified")
+
+    def ids():
+        try:
+            with open(notified) as f:
+                return f.read().split()
+        except OSError:
+            return None
+    got, _ = poll(lambda: ids() if ids() else None, 3.0, 0.05)
+    check(got == [str(nid)], "on-notify=exec should have written the id %d, file has %r" % (nid, got))
+
+    # max-visible=4: the fifth waits behind the marker the [hidden] section
+    # styles (#2E3440EE over the wallpaper).
+    for i in range(4):
+        p.post("More %d" % i, timeout=0)
+    want = tuple(round(c1 * 0xEE / 255 + c2 * (1 - 0xEE / 255)) for c1, c2 in zip((0x2E, 0x34, 0x40), BG))
+
+    def marker():
+        img = t.screenshot()
+        runs = runs_in_column(img, right - 6)
+        if len(runs) != 5:
+            return None
+        top, bottom = runs[-1]
+        px = img.pixel(right - 6, (top + bottom) // 2)
+        return px if roughly(px, want, tol=6) else None
+    px, _ = poll(marker, 5.0, 0.05)
+    check(px, "four cards and the [hidden] marker in %s (want %s), column shows %s"
+          % ("the stack", want, runs_in_column(t.shots[-1][1], right - 6)))

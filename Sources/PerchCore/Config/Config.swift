@@ -39,8 +39,9 @@ public struct Config: Sendable {
     /// Every key a config file may set (`include` aside), in documentation order.
     public static let knownKeys: [String] = ConfigOptions.all.map(\.key)
     public static let knownCriteria: [String] = ConfigCriteria.keys
-    /// The keys that may only be set globally, never in a section.
-    public static let globalOnlyKeys: [String] = ConfigOptions.all.filter { $0.scope == .globalOnly }.map(\.key)
+    /// The keys that may only be set globally: in a section they are an
+    /// error, or, for those mako takes in sections, a warning and no effect.
+    public static let globalOnlyKeys: [String] = ConfigOptions.all.filter(\.isGlobal).map(\.key)
 
     /// What applies to `notification`: built-in defaults, the global keys,
     /// then every section whose criteria match, in order.
@@ -58,14 +59,44 @@ public struct Config: Sendable {
         // many slow rules costs no more than one.
         var budget = PatternBudget()
         var gaveUp: [String] = []
+        // Sections on `anchor` or `output` look at where the others sent
+        // the notification (mako's second pass): learn that first.
+        var place = ConfigCriteria.Place()
+        if sections.contains(where: \.criteria.dependsOnPlacement) {
+            var first = draft
+            for section in sections where !section.criteria.dependsOnPlacement
+            && section.criteria.matches(notification, modes: modes, grouped: grouped, desktopEntry: desktopEntry,
+                                        budget: &budget, gaveUp: &gaveUp) {
+                for setting in section.settings { setting.apply(&first) }
+            }
+            place = ConfigCriteria.Place(anchor: first.resolved.anchor, output: first.resolved.output.name)
+        }
         for section in sections
         where section.criteria.matches(notification, modes: modes, grouped: grouped, desktopEntry: desktopEntry,
-                                       budget: &budget, gaveUp: &gaveUp) {
+                                       place: place, budget: &budget, gaveUp: &gaveUp) {
             for setting in section.settings { setting.apply(&draft) }
         }
         var resolved = draft.finished(for: notification)
         resolved.patternsGaveUp = gaveUp
         return resolved
+    }
+
+    /// The look of the "+N more" marker of the stack at `anchor`: the
+    /// global keys, then the `[hidden]` sections (mako's placeholder for
+    /// the notifications past `max-visible`). Its `format` is
+    /// `ToastFormat.moreMarker` unless one of them sets it: a global
+    /// `format` is the notifications'.
+    public func marker(at anchor: Anchor) -> Resolved {
+        var draft = ResolveDraft()
+        for setting in globals { setting.apply(&draft) }
+        draft.resolved.format = .moreMarker
+        let place = ConfigCriteria.Place(anchor: anchor, output: draft.resolved.output.name, hidden: true)
+        let placeholder = Notification(title: "")
+        for section in sections
+        where section.criteria.matches(placeholder, modes: [], grouped: false, desktopEntry: nil, place: place) {
+            for setting in section.settings { setting.apply(&draft) }
+        }
+        return draft.finished(for: placeholder)
     }
 
     /// The built-in defaults and the global keys, without any section: what
@@ -86,10 +117,14 @@ struct ResolveDraft {
     /// `default-timeout` from a section, in milliseconds; it beats the
     /// global default of the notification's urgency, even for critical.
     var sectionTimeout: Int?
+    /// mako's `outer-margin`, added to `margin` (mako keeps both from the
+    /// output's edges).
+    var outerMargins = Margins(all: 0)
 
     func finished(for notification: Notification) -> Resolved {
         var result = resolved
         result.style.iconSize = result.icons ? min(result.style.iconSize, result.maxIconSize) : 0
+        result.stack.margins = result.stack.margins + outerMargins
 
         var timing = result.stack.timing
         let ms = sectionTimeout ?? Int((timing.defaultTimeout(for: notification.urgency) * 1000).rounded())
@@ -107,9 +142,17 @@ struct ResolveDraft {
         let shown = useOwn ? notification.timeout ?? seconds : seconds
         result.displayTime = shown > 0 ? shown : nil
 
-        let own = Set(notification.actions.map(\.id))
-        result.actions = notification.actions + result.defaultActions.filter { !own.contains($0.id) }
+        let senders = result.senderActions ? notification.actions : []
+        let own = Set(senders.map(\.id))
+        result.actions = senders + result.defaultActions.filter { !own.contains($0.id) }
         result.resident = notification.resident || result.resident
         return result
+    }
+}
+
+private extension Margins {
+    static func + (lhs: Margins, rhs: Margins) -> Margins {
+        Margins(top: lhs.top + rhs.top, right: lhs.right + rhs.right, bottom: lhs.bottom + rhs.bottom,
+                left: lhs.left + rhs.left)
     }
 }

@@ -34,8 +34,11 @@ public struct ConfigPattern: Equatable, Sendable {
 
 /// The conditions of a section header, e.g. `[app-name=Firefox urgency=critical]`.
 /// A section applies when all of its criteria hold; nil = not part of it.
+/// The criteria are mako's (1.7–1.10), with mako's meaning.
 public struct ConfigCriteria: Equatable, Sendable {
     public var appName: String?
+    /// `app-icon`: the icon the sender named (`app_icon` or `image-path`), exactly.
+    public var appIcon: String?
     /// `summary`: the title, exactly.
     public var summary: String?
     /// `summary~`: the title matches this regular expression.
@@ -53,26 +56,65 @@ public struct ConfigCriteria: Equatable, Sendable {
     public var mode: String?
     /// The notification is part of a group (see `group-by`).
     public var grouped: Bool?
+    /// mako's index within the group: 0 for the member shown, -1 when not
+    /// grouped. Perch shows a group as its newest member alone, so a
+    /// grouped notification is always 0.
+    public var groupIndex: Int?
+    /// The section styles the "+N more" marker (true) rather than
+    /// notifications. A section without it styles notifications only.
+    public var hidden: Bool?
+    /// The notification went to this stack (decided by the sections
+    /// without placement criteria, as mako's second pass).
+    public var anchor: Anchor?
+    /// The notification's output is this one: holds when the global
+    /// `output` names it (a stack's output is otherwise chosen when its
+    /// first toast arrives, after the sections are read).
+    public var output: String?
 
     public init() {}
 
-    public static let keys = ["app-name", "summary", "summary~", "body", "body~", "urgency", "category",
-                              "desktop-entry", "actionable", "expiring", "mode", "grouped"]
+    public static let keys = ["app-name", "app-icon", "summary", "summary~", "body", "body~", "urgency", "category",
+                              "desktop-entry", "actionable", "expiring", "mode", "grouped", "group-index",
+                              "hidden", "anchor", "output"]
+
+    /// The criteria that may be written bare: `[actionable]`, `[!grouped]`.
+    public static let booleanKeys: Set<String> = ["actionable", "expiring", "grouped", "hidden"]
+
+    /// Whether the criteria look at where the notification went, which
+    /// only the other sections decide.
+    var dependsOnPlacement: Bool { anchor != nil || output != nil }
+
+    /// Where a notification is, for the criteria that look at it.
+    public struct Place: Equatable, Sendable {
+        public var anchor: Anchor?
+        public var output: String?
+        /// The "+N more" marker rather than a notification.
+        public var hidden = false
+
+        public init(anchor: Anchor? = nil, output: String? = nil, hidden: Bool = false) {
+            self.anchor = anchor
+            self.output = output
+            self.hidden = hidden
+        }
+    }
 
     public func matches(_ notification: Notification, modes: Set<String>, grouped isGrouped: Bool,
-                        desktopEntry entry: String?) -> Bool {
+                        desktopEntry entry: String?, place: Place = Place()) -> Bool {
         var budget = PatternBudget()
         var gaveUp: [String] = []
-        return matches(notification, modes: modes, grouped: isGrouped, desktopEntry: entry, budget: &budget,
-                       gaveUp: &gaveUp)
+        return matches(notification, modes: modes, grouped: isGrouped, desktopEntry: entry, place: place,
+                       budget: &budget, gaveUp: &gaveUp)
     }
 
     /// As above, the patterns spending `budget`; the source of a pattern
     /// that ran out of it is added to `gaveUp` (and the section does not
     /// apply). The cheap criteria are checked first.
     public func matches(_ notification: Notification, modes: Set<String>, grouped isGrouped: Bool,
-                        desktopEntry entry: String?, budget: inout PatternBudget, gaveUp: inout [String]) -> Bool {
+                        desktopEntry entry: String?, place: Place = Place(), budget: inout PatternBudget,
+                        gaveUp: inout [String]) -> Bool {
+        if (hidden ?? false) != place.hidden { return false }
         if let appName, notification.app != appName { return false }
+        if let appIcon, (notification.iconPath ?? "") != appIcon { return false }
         if let summary, notification.title != summary { return false }
         if let body, notification.body != body { return false }
         if let urgency, notification.urgency != urgency { return false }
@@ -82,6 +124,9 @@ public struct ConfigCriteria: Equatable, Sendable {
         if let expiring, (notification.timeout != 0) != expiring { return false }
         if let mode, !modes.contains(mode) { return false }
         if let grouped, isGrouped != grouped { return false }
+        if let groupIndex, groupIndex != (isGrouped ? 0 : -1) { return false }
+        if let anchor, place.anchor != anchor { return false }
+        if let output, place.output != output { return false }
         for (pattern, text) in [(summaryPattern, notification.title), (bodyPattern, notification.body)] {
             guard let pattern else { continue }
             switch pattern.match(text, budget: &budget) {
@@ -107,21 +152,44 @@ public struct ConfigCriteria: Equatable, Sendable {
     mutating func set(_ key: String, to value: String) throws(Problem) {
         switch key {
         case "app-name": appName = value
+        case "app-icon": appIcon = value
         case "summary": summary = value
         case "summary~": summaryPattern = try Self.pattern(value)
         case "body": body = value
         case "body~": bodyPattern = try Self.pattern(value)
-        case "urgency":
-            guard let level = Urgency(rawValue: value) else { throw .expected("low, normal or critical") }
-            urgency = level
+        case "urgency": urgency = try Self.urgency(value)
         case "category": category = value
         case "desktop-entry": desktopEntry = value
         case "actionable": actionable = try Self.bool(value)
         case "expiring": expiring = try Self.bool(value)
         case "mode": mode = value
         case "grouped": grouped = try Self.bool(value)
+        case "group-index":
+            guard let index = Int(value) else { throw .expected("a whole number (-1 when not grouped)") }
+            groupIndex = index
+        case "hidden": hidden = try Self.bool(value)
+        case "anchor":
+            guard let place = Anchor(rawValue: value) ?? Self.makoAnchors[value] else {
+                throw .expected(ConfigValues.oneOf(Anchor.allCases.map(\.rawValue)))
+            }
+            anchor = place
+        case "output": output = value
         default: throw .unknown
         }
+    }
+
+    /// mako's anchors that Perch has no stack for, and the one it uses
+    /// instead (see `ConfigValues.anchor`): a criterion on them matches
+    /// what went there.
+    static let makoAnchors: [String: Anchor] = ["center-right": .topRight, "center-left": .topLeft,
+                                                "center": .topCenter]
+
+    /// `low`, `normal`, `critical` in either case, and mako's `high` for critical.
+    private static func urgency(_ text: String) throws(Problem) -> Urgency {
+        let lower = text.lowercased()
+        if lower == "high" { return .critical }
+        guard let level = Urgency(rawValue: lower) else { throw .expected("low, normal or critical") }
+        return level
     }
 
     private static func pattern(_ text: String) throws(Problem) -> ConfigPattern {

@@ -115,9 +115,20 @@ struct ConfigParser {
         var valid = true
         for token in tokens {
             let key = token.key.text
-            guard given.insert(key).inserted else {
-                error(context, column: token.key.column, "criterion '\(key)' is given twice", text: key)
+            if !given.insert(key).inserted {
+                // mako takes it, the later one winning.
+                warning(context, column: token.key.column,
+                        "criterion '\(key)' is given twice; the later value wins", text: key)
+            }
+            if token.bare, !ConfigCriteria.booleanKeys.contains(key) {
                 valid = false
+                if ConfigCriteria.keys.contains(key) {
+                    error(context, column: token.value.column, "expected criterion=value, not '\(token.value.column == token.key.column ? key : "!" + key)'",
+                          text: token.value.column == token.key.column ? key : "!" + key)
+                } else {
+                    error(context, column: token.key.column,
+                          "unknown criterion '\(key)'" + Suggestion.hint(for: key, in: ConfigCriteria.keys), text: key)
+                }
                 continue
             }
             do {
@@ -159,11 +170,20 @@ struct ConfigParser {
                   text: key.text)
             return
         }
-        if option.scope == .globalOnly, context.inSection {
+        var ignoredHere: String?
+        switch option.scope {
+        case .anywhere:
+            break
+        case .globalOnly where context.inSection:
             error(context, column: key.column,
                   "'\(key.text)' is a global option: set it before the first section, not in one",
                   text: key.text)
             return
+        case .globalHere(let reason) where context.inSection:
+            // mako takes it here: checked, then dropped with a warning.
+            ignoredHere = "'\(key.text)' in a section has no effect: \(reason); set it before the first section"
+        case .globalOnly, .globalHere:
+            break
         }
         // `actions` may be repeated to build a list; any other key set
         // twice in one block is probably a leftover.
@@ -182,9 +202,9 @@ struct ConfigParser {
             self.error(context, column: error.column, error.message, text: error.text)
             return
         }
-        let apply: ConfigSetter
+        let parsed: ParsedValue
         do {
-            apply = try option.parse(value.text, context.inSection)
+            parsed = try option.parse(value.text, context.inSection)
         } catch {
             switch error {
             case .expected(let what):
@@ -198,8 +218,15 @@ struct ConfigParser {
             }
             return
         }
+        if let ignoredHere {
+            warning(context, column: key.column, ignoredHere, text: key.text)
+            return
+        }
+        if let message = parsed.warning {
+            warning(context, column: value.column, message, text: value.text)
+        }
         let setting = ConfigSetting(key: key.text, value: value.text, file: context.file, line: context.line,
-                                    apply: apply)
+                                    apply: parsed.apply)
         switch context.block {
         case .global: config.globals.append(setting)
         case .section(let index?): config.sections[index].settings.append(setting)

@@ -13,9 +13,12 @@ struct LexError: Error, Equatable {
 }
 
 /// One criterion of a section header: `key=value`, the value unquoted.
+/// A bare `key` (mako's form for booleans) has the value `true`, and
+/// `!key` the value `false`; `bare` says it was written so.
 struct CriterionToken: Equatable {
     var key: Located
     var value: Located
+    var bare = false
 }
 
 /// A config line cut into its parts; nothing is interpreted yet. Comments
@@ -35,7 +38,8 @@ enum ConfigLine: Equatable {
 /// - `#` after leading blanks makes the whole line a comment;
 /// - a trailing comment starts at a `#` that follows a blank, is outside
 ///   double quotes, and is not the first character of the value — so
-///   `background-color=#285577` keeps its `#`;
+///   `background-color=#285577` keeps its `#` — nor follows a first word
+///   `over` or `source` (mako's `progress-color=over #5588AA`);
 /// - a double-quoted value or criterion keeps spaces; inside, `\"` and `\\`
 ///   are escapes and any other backslash stays as it is (so a regex's `\d`
 ///   needs no doubling).
@@ -86,12 +90,20 @@ enum ConfigLexer {
                 if character == "\\" { index += 1 } else if character == "\"" { inQuote = false }
             } else if character == "\"" {
                 inQuote = true
-            } else if character == "#", index > start, isBlank(chars[index - 1]) {
+            } else if character == "#", index > start, isBlank(chars[index - 1]),
+                      !followsColourPrefix(chars[start..<index]) {
                 return index
             }
             index += 1
         }
         return nil
+    }
+
+    /// mako writes `progress-color=over #5588AA`: after a first word
+    /// `over` or `source`, the `#` begins the colour, not a comment.
+    private static func followsColourPrefix(_ before: ArraySlice<Character>) -> Bool {
+        let word = trimmedString(before).lowercased()
+        return word == "over" || word == "source"
     }
 
     private static func trimmedString(_ slice: ArraySlice<Character>) -> String {
@@ -122,7 +134,13 @@ enum ConfigLexer {
             }
             let key = String(chars[keyStart..<index])
             guard index < chars.count, chars[index] == "=" else {
-                return fail("expected criterion=value, not '\(key)'", keyStart + 1, key)
+                // mako's bare booleans: [actionable], [!actionable].
+                let negated = key.hasPrefix("!")
+                let name = negated ? String(key.dropFirst()) : key
+                tokens.append(CriterionToken(key: Located(text: name, column: keyStart + (negated ? 2 : 1)),
+                                             value: Located(text: negated ? "false" : "true", column: keyStart + 1),
+                                             bare: true))
+                continue
             }
             guard !key.isEmpty else { return fail("missing criterion before '='", keyStart + 1, "=") }
             index += 1
@@ -140,6 +158,13 @@ enum ConfigLexer {
                 }
             } else {
                 while index < chars.count, !isBlank(chars[index]), chars[index] != "]" {
+                    // mako's escapes in a bare value: `Google\ Chrome`.
+                    // Only before a blank, a quote, `]` or a backslash, so
+                    // a regular expression's `\d` keeps its backslash.
+                    if chars[index] == "\\", index + 1 < chars.count,
+                       isBlank(chars[index + 1]) || "\"]\\".contains(chars[index + 1]) {
+                        index += 1
+                    }
                     value.append(chars[index])
                     index += 1
                 }
@@ -152,10 +177,7 @@ enum ConfigLexer {
         if rest < chars.count, chars[rest] != "#" {
             return fail("unexpected text after ']'", rest + 1, trimmedString(chars[rest...]))
         }
-        if tokens.isEmpty {
-            return fail("empty section header: give at least one criterion, like [app-name=Firefox]",
-                        open + 1, trimmedString(chars[open...index]))
-        }
+        // `[]` has no criteria: it applies to every notification, as in mako.
         return .header(tokens, column: open + 1)
     }
 

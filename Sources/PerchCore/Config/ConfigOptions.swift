@@ -1,6 +1,24 @@
 /// What a parsed value does to a resolution in progress.
 typealias ConfigSetter = @Sendable (inout ResolveDraft) -> Void
 
+/// A value that parsed: what it does, and, when only part of what the
+/// line asks for can be done here (a mako value Perch draws otherwise),
+/// a warning that says so. The file is still used.
+struct ParsedValue: Sendable {
+    let apply: ConfigSetter
+    var warning: String?
+
+    init(_ apply: @escaping ConfigSetter, warning: String? = nil) {
+        self.apply = apply
+        self.warning = warning
+    }
+
+    /// Accepted, with no effect here; `warning` says why.
+    static func ignored(_ warning: String) -> ParsedValue {
+        ParsedValue({ _ in }, warning: warning)
+    }
+}
+
 /// One key of the config file: where it may be set, how its value is read,
 /// and what it changes. The table below is the single list of keys: the
 /// parser, `Config.knownKeys` and the docs test all go by it.
@@ -11,6 +29,10 @@ struct ConfigOption: Sendable {
         /// Only among the global keys: it shapes the daemon as a whole
         /// (the surface, the stack, history), not one notification.
         case globalOnly
+        /// Global in Perch, but mako takes it in a section too: there it
+        /// is accepted and has no effect, with a warning giving `reason`
+        /// (a mako config must load as it is).
+        case globalHere(reason: String)
     }
 
     enum Quoting: Sendable {
@@ -24,14 +46,19 @@ struct ConfigOption: Sendable {
     let scope: Scope
     let quoting: Quoting
     /// Reads the value; `inSection` is false for a global key.
-    let parse: @Sendable (_ text: String, _ inSection: Bool) throws(ValueProblem) -> ConfigSetter
+    let parse: @Sendable (_ text: String, _ inSection: Bool) throws(ValueProblem) -> ParsedValue
 
     init(_ key: String, _ scope: Scope = .anywhere, quoting: Quoting = .value,
-         parse: @escaping @Sendable (_ text: String, _ inSection: Bool) throws(ValueProblem) -> ConfigSetter) {
+         parse: @escaping @Sendable (_ text: String, _ inSection: Bool) throws(ValueProblem) -> ParsedValue) {
         self.key = key
         self.scope = scope
         self.quoting = quoting
         self.parse = parse
+    }
+
+    /// Whether it may only be set among the global keys (of either kind).
+    var isGlobal: Bool {
+        if case .anywhere = scope { false } else { true }
     }
 
     /// An option whose value is read by `read` and stored by `set`.
@@ -40,8 +67,29 @@ struct ConfigOption: Sendable {
                                    _ set: @escaping @Sendable (inout ResolveDraft, T) -> Void) -> ConfigOption {
         ConfigOption(key, scope, quoting: quoting) { (text, _) throws(ValueProblem) in
             let value = try read(text)
-            return { set(&$0, value) }
+            return ParsedValue { set(&$0, value) }
         }
+    }
+
+    /// An option whose reader may accept a value with a warning (mako's
+    /// forms that Perch keeps only in part).
+    static func warned<T: Sendable>(_ key: String, _ scope: Scope = .anywhere,
+                                    read: @escaping @Sendable (String) throws(ValueProblem) -> (T, String?),
+                                    _ set: @escaping @Sendable (inout ResolveDraft, T) -> Void) -> ConfigOption {
+        ConfigOption(key, scope) { (text, _) throws(ValueProblem) in
+            let (value, warning) = try read(text)
+            return ParsedValue({ set(&$0, value) }, warning: warning)
+        }
+    }
+
+    /// A whole number in `range`; one that mako accepts (`accepted`) but
+    /// Perch cannot draw is brought into `range`, with a warning.
+    static func clamped(_ key: String, _ range: ClosedRange<Int>, accepted: ClosedRange<Int>,
+                        _ scope: Scope = .anywhere,
+                        _ set: @escaping @Sendable (inout ResolveDraft, Int) -> Void) -> ConfigOption {
+        warned(key, scope, read: { (text) throws(ValueProblem) in
+            try ConfigValues.clampedInteger(text, key: key, in: range, accepted: accepted)
+        }, set)
     }
 
     static func number(_ key: String, _ range: ClosedRange<Int>, _ scope: Scope = .anywhere,
@@ -72,7 +120,7 @@ struct ConfigOption: Sendable {
     }
 
     static func binding(_ key: String, _ set: @escaping @Sendable (inout ResolveDraft, Binding) -> Void) -> ConfigOption {
-        value(key, read: { (text) throws(ValueProblem) in try ConfigValues.binding(text) }, set)
+        value(key, read: { (text) throws(ValueProblem) in try ConfigValues.binding(text.trimmingBlanks) }, set)
     }
 
     static func command(_ key: String, _ set: @escaping @Sendable (inout ResolveDraft, [String]) -> Void) -> ConfigOption {
@@ -86,9 +134,17 @@ enum ConfigOptions {
 
     static let byKey: [String: ConfigOption] = Dictionary(uniqueKeysWithValues: all.map { ($0.key, $0) })
 
-    /// Names mako users may reach for, and the Perch key that does the job.
-    static let aliases = ["on-notify": "on-appear", "height": "max-height", "history": "max-history",
-                          "font-family": "font", "layout": "style"]
+    /// Names users of other daemons may reach for, and the Perch key that
+    /// does the job.
+    static let aliases = ["font-family": "font", "layout": "style"]
+
+    // Why a key that mako takes in a section is global here.
+    static let oneWidth = "every toast of a stack is as wide as the stack"
+    static let stackMargins = "margins are those of the stack's surface, not of one toast"
+    static let oneLimit = "one limit applies to every stack"
+    static let oneLayer = "every stack is on the one global layer"
+    static let oneOutput = "the output is chosen for every stack alike"
+    static let oneIconPath = "icon names are looked up the same way for every notification"
 
     // MARK: Style
 
@@ -103,24 +159,42 @@ enum ConfigOptions {
         .colour("background-color") { $0.resolved.style.background = $1 },
         .colour("text-color") { $0.resolved.style.text = $1 },
         .colour("border-color") { $0.resolved.style.border = $1 },
-        .colour("progress-color") { $0.resolved.progressColor = $1; $0.resolved.style.progressColor = $1 },
-        .number("border-size", 0...100) { $0.resolved.style.borderWidth = $1 },
-        .number("border-radius", 0...1_000) { $0.resolved.style.cornerRadius = $1 },
-        .number("padding", 0...1_000) { $0.resolved.style.padding = $1 },
+        .warned("progress-color", read: { (text) throws(ValueProblem) in try ConfigValues.progressColour(text) }) {
+            $0.resolved.progressColor = $1
+            $0.resolved.style.progressColor = $1
+        },
+        .clamped("border-size", 0...100, accepted: 0...Int.max) { $0.resolved.style.borderWidth = $1 },
+        .warned("border-radius", read: { (text) throws(ValueProblem) in
+            try ConfigValues.uniformEdges(text, key: "border-radius", in: 0...1_000, what: "corner")
+        }) { $0.resolved.style.cornerRadius = $1 },
+        // 1 to 4 numbers, like CSS and mako: 8,12 is 8 above and below.
+        .warned("padding", read: { (text) throws(ValueProblem) in
+            try ConfigValues.directional(text, key: "padding", in: 0...1_000)
+        }) { $0.resolved.style.paddingEdges = $1 },
         .number("icon-size", 0...1_024) { $0.resolved.style.iconSize = $1 },
-        .number("max-icon-size", 1...1_024) { $0.resolved.maxIconSize = $1 },
-        .choice("icon-location", IconLocation.self) { $0.resolved.iconLocation = $1; $0.resolved.style.iconLocation = $1 },
+        .clamped("max-icon-size", 1...1_024, accepted: 1...Int.max) { $0.resolved.maxIconSize = $1 },
+        .warned("icon-location", read: { (text) throws(ValueProblem) in try ConfigValues.iconLocation(text) }) {
+            $0.resolved.iconLocation = $1
+            $0.resolved.style.iconLocation = $1
+        },
         .flag("icons") { $0.resolved.icons = $1 },
+        ConfigOption("icon-border-radius") { (text, _) throws(ValueProblem) in
+            _ = try ConfigValues.integer(text, in: 0...Int(Int32.max))
+            return text == "0" ? ParsedValue { _ in }
+                : .ignored("icon-border-radius has no effect: Perch draws icons with square corners")
+        },
         .value("icon-theme", .globalOnly, read: { (text) throws(ValueProblem) in try ConfigValues.pathList(text, of: "theme names") }) {
             $0.resolved.iconThemes = $1
         },
-        .value("icon-path", .globalOnly, read: { (text) throws(ValueProblem) in try ConfigValues.pathList(text, of: "directories") }) {
+        .value("icon-path", .globalHere(reason: oneIconPath), read: { (text) throws(ValueProblem) in try ConfigValues.pathList(text, of: "directories") }) {
             $0.resolved.iconPath = $1
         },
         .choice("text-alignment", TextAlignment.self) { $0.resolved.textAlignment = $1; $0.resolved.style.textAlignment = $1 },
         .value("format", read: { (text) throws(ValueProblem) in try ConfigValues.format(text) }) { $0.resolved.format = $1 },
         .flag("markup") { $0.resolved.markup = $1; $0.resolved.style.markup = $1 },
-        .number("max-height", 10...100_000) { $0.resolved.style.maxHeight = $1 },
+        .clamped("max-height", 10...100_000, accepted: 10...100_000) { $0.resolved.style.maxHeight = $1 },
+        // mako's name for the same thing: a toast's greatest height.
+        .clamped("height", 10...100_000, accepted: 1...Int.max) { $0.resolved.style.maxHeight = $1 },
         .colour("button-background-color") { $0.resolved.style.buttonBackground = $1 },
         .colour("button-hover-color") { $0.resolved.style.buttonHoverBackground = $1 },
         .colour("button-border-color") { $0.resolved.style.buttonBorder = $1 },
@@ -132,35 +206,32 @@ enum ConfigOptions {
     // MARK: Placement and motion
 
     static let placement: [ConfigOption] = [
-        .choice("anchor", Anchor.self) { $0.resolved.anchor = $1 },
-        .value("output", .globalOnly, read: { (text) throws(ValueProblem) in OutputChoice(parsing: text) }) {
-            $0.resolved.output = $1
+        .warned("anchor", read: { (text) throws(ValueProblem) in try ConfigValues.anchor(text) }) {
+            $0.resolved.anchor = $1
         },
-        .choice("layer", ShellLayer.self, .globalOnly) { $0.resolved.layer = $1 },
-        .value("margin", .globalOnly, read: { (text) throws(ValueProblem) in try ConfigValues.margins(text, in: 0...10_000) }) {
-            $0.resolved.stack.margins = $1
-        },
+        .value("output", .globalHere(reason: oneOutput), read: { (text) throws(ValueProblem) in
+            OutputChoice(parsing: text)
+        }) { $0.resolved.output = $1 },
+        .choice("layer", ShellLayer.self, .globalHere(reason: oneLayer)) { $0.resolved.layer = $1 },
+        .warned("margin", .globalHere(reason: stackMargins), read: { (text) throws(ValueProblem) in
+            try ConfigValues.directional(text, key: "margin", in: 0...10_000)
+        }) { $0.resolved.stack.margins = $1 },
+        // mako's margin around the whole list: added to `margin`, which
+        // mako also keeps from the output's edges.
+        .warned("outer-margin", .globalHere(reason: stackMargins), read: { (text) throws(ValueProblem) in
+            try ConfigValues.directional(text, key: "outer-margin", in: 0...10_000)
+        }) { $0.outerMargins = $1 },
         .number("gap", 0...10_000, .globalOnly) { $0.resolved.stack.gap = $1 },
-        .number("width", 50...10_000, .globalOnly) {
+        .clamped("width", 50...10_000, accepted: 1...Int.max, .globalHere(reason: oneWidth)) {
             $0.resolved.style.width = $1
             $0.resolved.stack.width = $1
         },
-        .value("max-visible", .globalOnly, read: { (text) throws(ValueProblem) in
-            // mako's -1 means no limit; the output's height still is one.
-            if text == "-1" { return Int.max }
-            guard let count = Int(text), (1...1_000).contains(count) else {
-                throw .expected("a whole number from 1 to 1000, or -1 for no limit")
-            }
-            return count
+        .warned("max-visible", .globalHere(reason: oneLimit), read: { (text) throws(ValueProblem) in
+            try ConfigValues.maxVisible(text)
         }) { $0.resolved.stack.maxVisible = $1 },
-        .value("sort", .globalOnly, read: { (text) throws(ValueProblem) in
-            // mako spells the two orders -time and +time.
-            switch text {
-            case "-time": return StackOrder.newestFirst
-            case "+time": return StackOrder.oldestFirst
-            default: return try ConfigValues.choice(text, of: StackOrder.self)
-            }
-        }) { $0.resolved.stack.order = $1 },
+        .warned("sort", .globalOnly, read: { (text) throws(ValueProblem) in try ConfigValues.sort(text) }) {
+            if let order = $1 { $0.resolved.stack.order = order }
+        },
         .choice("style", NotificationKind.self) { $0.resolved.kind = $1 },
         .value("enter", read: { (text) throws(ValueProblem) in try ConfigValues.transition(text) }) { $0.resolved.enter = $1 },
         .value("exit", read: { (text) throws(ValueProblem) in try ConfigValues.transition(text) }) { $0.resolved.exit = $1 },
@@ -174,14 +245,16 @@ enum ConfigOptions {
 
     static let behaviour: [ConfigOption] = [
         ConfigOption("default-timeout") { (text, inSection) throws(ValueProblem) in
-            let ms = try ConfigValues.integer(text, in: 0...86_400_000, unit: " of milliseconds")
+            let (ms, warning) = try ConfigValues.clampedInteger(text, key: "default-timeout", in: 0...86_400_000,
+                                                                 accepted: 0...Int(Int32.max),
+                                                                 unit: " of milliseconds")
             // A global value is the default of low and normal urgency; only
             // a section that matches a critical notification makes it expire.
-            if inSection { return { $0.sectionTimeout = ms } }
-            return { draft in
+            if inSection { return ParsedValue({ $0.sectionTimeout = ms }, warning: warning) }
+            return ParsedValue({ draft in
                 draft.resolved.stack.timing.lowTimeout = Double(ms) / 1000
                 draft.resolved.stack.timing.normalTimeout = Double(ms) / 1000
-            }
+            }, warning: warning)
         },
         .flag("ignore-timeout") { $0.resolved.stack.timing.ignoreSenderTimeout = $1 },
         .binding("on-button-left") { $0.resolved.bindings.left = $1 },
@@ -189,14 +262,24 @@ enum ConfigOptions {
         .binding("on-button-right") { $0.resolved.bindings.right = $1 },
         .binding("on-touch") { $0.resolved.bindings.touch = $1 },
         .command("on-appear") { $0.resolved.hooks.onAppear = $1 },
+        // mako's hook: a binding run when the notification appears; only
+        // `exec COMMAND` (and `none`) mean something then.
+        .warned("on-notify", read: { (text) throws(ValueProblem) in try ConfigValues.onNotify(text) }) {
+            $0.resolved.hooks.onAppear = $1
+        },
         .command("on-dismiss") { $0.resolved.hooks.onDismiss = $1 },
         .command("on-action") { $0.resolved.hooks.onAction = $1 },
         ConfigOption("actions") { (text, _) throws(ValueProblem) in
+            // mako's actions=0|1: whether the sender's actions are kept.
+            // An action list always has an '=', so the two never meet.
+            if !text.contains("="), let keep = ConfigValues.bool(text) {
+                return ParsedValue { $0.resolved.senderActions = keep }
+            }
             let actions = try ConfigValues.actions(text)
             // Empty clears what globals or earlier sections gave; otherwise
             // the list grows, a repeated id taking the later label in place.
-            guard !actions.isEmpty else { return { $0.resolved.defaultActions = [] } }
-            return { draft in
+            guard !actions.isEmpty else { return ParsedValue { $0.resolved.defaultActions = [] } }
+            return ParsedValue { draft in
                 for action in actions {
                     if let index = draft.resolved.defaultActions.firstIndex(where: { $0.id == action.id }) {
                         draft.resolved.defaultActions[index] = action
@@ -208,10 +291,13 @@ enum ConfigOptions {
         },
         .flag("resident") { $0.resolved.resident = $1 },
         .flag("invisible") { $0.resolved.invisible = $1 },
-        .value("group-by", read: { (text) throws(ValueProblem) in try ConfigValues.groupFields(text) }) {
+        .warned("group-by", read: { (text) throws(ValueProblem) in try ConfigValues.groupFields(text) }) {
             $0.resolved.groupBy = $1
         },
-        .number("max-history", 0...100_000, .globalOnly) { $0.resolved.maxHistory = $1 },
+        .clamped("max-history", 0...100_000, accepted: Int(Int32.min)...Int(Int32.max), .globalOnly) {
+            $0.resolved.maxHistory = $1
+        },
+        .flag("history") { $0.resolved.history = $1 },
         .milliseconds("hook-timeout", 100...3_600_000, .globalOnly) { $0.resolved.hookTimeout = $1 },
         .choice("fullscreen", FullscreenPolicy.self, .globalOnly) { $0.resolved.fullscreen = $1 },
         // ext_idle_notifier_v1 takes a 32-bit count of milliseconds; a day is plenty.

@@ -13,8 +13,9 @@ enum ValueProblem: Error, Equatable {
 /// Parsers of the value types options share. Each takes the value as
 /// written (already unquoted) and throws what was expected.
 enum ConfigValues {
+    /// Either case: mako takes `TRUE` and `False` too.
     static func bool(_ text: String) -> Bool? {
-        switch text {
+        switch text.lowercased() {
         case "true", "yes", "on", "1": true
         case "false", "no", "off", "0": false
         default: nil
@@ -81,7 +82,7 @@ enum ConfigValues {
 
     static func binding(_ text: String) throws(ValueProblem) -> Binding {
         guard let binding = Binding(parsing: text) else {
-            throw .expected("none, dismiss, dismiss-all, invoke-default-action or invoke-action ID")
+            throw .expected("none, dismiss, dismiss-all, dismiss-group, invoke-default-action, invoke-action ID or exec COMMAND")
         }
         return binding
     }
@@ -139,11 +140,17 @@ enum ConfigValues {
     }
 
     /// Field names separated by commas; empty or `none` = no grouping.
-    static func groupFields(_ text: String) throws(ValueProblem) -> [GroupField] {
-        if text == "none" { return [] }
+    /// mako's `app-icon` is accepted and compares nothing, with a warning.
+    static func groupFields(_ text: String) throws(ValueProblem) -> ([GroupField], String?) {
+        if text == "none" { return ([], nil) }
         var fields: [GroupField] = []
+        var warning: String?
         for (entry, offset) in commaSeparated(text) {
             let name = entry.trimmingBlanks
+            if name == "app-icon" {
+                warning = "group-by field 'app-icon' is not compared: Perch does not group by icon"
+                continue
+            }
             guard let field = GroupField(rawValue: name) else {
                 throw .part(message: "unknown group-by field '\(name)' (expected "
                             + oneOf(GroupField.allCases.map(\.rawValue)) + ")",
@@ -151,7 +158,7 @@ enum ConfigValues {
             }
             if !fields.contains(field) { fields.append(field) }
         }
-        return fields
+        return (fields, warning)
     }
 
     /// The entries of a comma-separated list, each with its offset in

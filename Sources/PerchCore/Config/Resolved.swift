@@ -65,6 +65,11 @@ public struct Resolved: Equatable, Sendable {
     public var invisible = false
     /// Fields compared to form groups; empty = no grouping.
     public var groupBy: [GroupField] = []
+    /// The sender's actions are kept (mako's `actions=1`); false drops
+    /// them, leaving only the config's own `actions` lists.
+    public var senderActions = true
+    /// Once gone, the notification is kept in history (mako's `history`).
+    public var history = true
 
     // MARK: Global only
 

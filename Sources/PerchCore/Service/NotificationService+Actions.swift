@@ -12,7 +12,7 @@ extension NotificationService {
         var effects = ServiceEffect.buffer()
         let outcome = dismiss(target, reason: reason, at: now, into: &effects)
         if !keepsHistory, case .success(let ids) = outcome {
-            for id in ids where history.remove(id: id) != nil { effects.append(.record(.forgotten(id: id))) }
+            for id in ids { forgetInHistory(id, into: &effects) }
         }
         return (outcome, effects)
     }

@@ -112,8 +112,8 @@ extension NotificationService {
     @discardableResult
     private mutating func takeOutOfCenter(_ id: UInt32, at now: Instant, into effects: inout [ServiceEffect]) -> Bool {
         let wasLive = close(id, reason: .dismissedByUser, at: now, into: &effects)
-        guard history.remove(id: id) != nil else { return wasLive }
-        effects.append(.record(.forgotten(id: id)))
-        return true
+        let wasInHistory = history.entries.contains { $0.notification.id == id }
+        forgetInHistory(id, into: &effects)
+        return wasLive || wasInHistory
     }
 }

@@ -116,6 +116,10 @@ extension NotificationService {
             return
         case .dismiss:
             close(toast.id, reason: .dismissedByUser, at: now, into: &effects)
+        case .dismissWithoutHistory:
+            if close(toast.id, reason: .dismissedByUser, at: now, into: &effects) {
+                forgetInHistory(toast.id, into: &effects)
+            }
         case .dismissAll:
             effects += dismiss(.all, reason: .dismissedByUser, at: now).effects
         case .invokeDefaultAction:
@@ -127,6 +131,11 @@ extension NotificationService {
         case .invokeAction(let action):
             guard toast.notification.actions.contains(where: { $0.id == action }) else { return }
             invoke(toast.notification, action: action, at: now, into: &effects)
+        case .exec(let command):
+            // mako never stops these; a menu (makoctl menu … wmenu) waits
+            // for the user: ten minutes, not the hooks' seconds.
+            hook(Binding.shellCommand(command), name: "exec binding", toast.notification,
+                 timeout: Binding.execTimeout, into: &effects)
         }
     }
 }

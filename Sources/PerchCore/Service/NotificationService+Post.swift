@@ -163,7 +163,8 @@ extension NotificationService {
         if resolved.format != .standard {
             let expanded = resolved.format.expand(title: notification.title, body: notification.body,
                                                   app: notification.app, markup: false,
-                                                  groupCount: groupCounts[notification.id] ?? 1)
+                                                  groupCount: groupCounts[notification.id] ?? 1,
+                                                  id: notification.id, plainTitleLine: resolved.markup)
             content.title = expanded.title
             content.body = expanded.body
         }

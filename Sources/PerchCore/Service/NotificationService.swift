@@ -169,8 +169,17 @@ public struct NotificationService: Sendable {
         remeasure.remove(notification.id)
         postedAt.removeValue(forKey: notification.id)
         forgetReplyField(notification.id)
-        hook(settings(for: notification).hooks.onDismiss, name: "on-dismiss", notification, reason: reason,
-             into: &effects)
+        let settings = settings(for: notification)
+        // The config's `history=false` (mako's key): gone, but not kept.
+        if !settings.history { forgetInHistory(notification.id, into: &effects) }
+        hook(settings.hooks.onDismiss, name: "on-dismiss", notification, reason: reason, into: &effects)
+    }
+
+    /// Takes the newest history entry with this id out again, for good
+    /// (a `forgotten` record keeps it out after a restart).
+    mutating func forgetInHistory(_ id: UInt32, into effects: inout [ServiceEffect]) {
+        guard history.remove(id: id) != nil else { return }
+        effects.append(.record(.forgotten(id: id)))
     }
 
     /// Starts the exit of a live notification (or drops a queued one) and
@@ -186,7 +195,7 @@ public struct NotificationService: Sendable {
     /// A hook with the notification's fields in its environment (never on
     /// its command line, so no shell ever sees the sender's text).
     func hook(_ argv: [String], name: String, _ notification: Notification, reason: DismissReason? = nil,
-              action: String? = nil, into effects: inout [ServiceEffect]) {
+              action: String? = nil, timeout: Double? = nil, into effects: inout [ServiceEffect]) {
         guard !argv.isEmpty else { return }
         var environment = [
             "PERCH_ID": String(notification.id), "PERCH_APP": notification.app,
@@ -195,7 +204,7 @@ public struct NotificationService: Sendable {
         ]
         if let reason { environment["PERCH_REASON"] = reason.rawValue }
         if let action { environment["PERCH_ACTION"] = action }
-        effects.append(.hook(HookRun(name: name, argv: argv, environment: environment)))
+        effects.append(.hook(HookRun(name: name, argv: argv, environment: environment, timeout: timeout)))
     }
 
     // MARK: Time

@@ -16,6 +16,8 @@ public struct HookRun: Equatable, Sendable {
     public var name: String
     public var argv: [String]
     public var environment: [String: String]
+    /// Seconds before it is killed; nil = the config's `hook-timeout`.
+    public var timeout: Double? = nil
 }
 
 /// What a toast shows and how, as the scene needs it to draw one.
