@@ -347,13 +347,14 @@ def status_reports_counts_modes_and_outputs(t):
     st = ok(p, "status")
     check(st["modes"] == ["do-not-disturb"] and st["do_not_disturb"] is True,
           "after mode add do-not-disturb, status should say so: %s" % json.dumps(st))
-    # do-not-disturb sends the two normal ones away (suppressed) into history.
-    def all_in_history():
+    # do-not-disturb takes the two normal ones off the screen, held until it ends.
+    def all_held():
         s = ok(p, "status")
-        return s if s["history"] == 3 else None
-    st, _ = poll(all_in_history, 3.0, 0.1)
-    check(st and st["shown"] == 0 and st["queued"] == 0,
-          "do-not-disturb should move the shown and queued ones to history: %s" % json.dumps(ok(p, "status")))
+        return s if s["held"] == 2 else None
+    st, _ = poll(all_held, 3.0, 0.1)
+    check(st and st["shown"] == 0 and st["queued"] == 0 and st["history"] == 1,
+          "do-not-disturb should hold the shown and queued ones (not send them to history): %s"
+          % json.dumps(ok(p, "status")))
     # Text form.
     out = p.ctl_ok("status")
     lines = out.splitlines()
@@ -450,18 +451,21 @@ USAGE_ERRORS = [
     ["post", "--bogus", "T"],
     ["post", "--action", "noequals", "T"],
     ["post", "--timeout"],
-    ["dismiss"],
+    ["dismiss", "-n"],
     ["dismiss", "1", "--all"],
     ["dismiss", "abc"],
     ["dismiss", "0"],
     ["list", "extra"],
     ["list", "--bogus"],
-    ["invoke"],
-    ["invoke", "x"],
+    ["invoke", "-n"],
+    ["invoke", "-n", "x"],
     ["invoke", "1", "a", "b"],
+    ["menu"],
+    ["menu", "-n"],
     ["history", "x"],
     ["restore", "x"],
     ["mode", "add"],
+    ["mode", "-a"],
     ["mode", "flip", "x"],
     ["mode", "add", "a", "b"],
     ["status", "--bogus"],

@@ -245,7 +245,8 @@ for s in silent:
     s.close()
 lines = b"".join(chunks).splitlines()
 ids = [json.loads(l)["result"]["id"] for l in lines if b'"result"' in l]
-others = [l.decode()[:200] for l in lines if b'"result"' not in l]
+# The sender also hears of its own notifications (events): not replies.
+others = [l.decode()[:200] for l in lines if b'"result"' not in l and b'"event"' not in l]
 print(json.dumps({"replies": len(ids), "unique": len(set(ids)), "others": others[:5], "max_ms": max(lat) if lat else None,
                   "probes": len(lat), "peak": peak}))
 '''
