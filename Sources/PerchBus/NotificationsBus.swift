@@ -257,7 +257,8 @@ public final class NotificationsBus {
             return fail(replyError, error)
         }
         for diagnostic in request.diagnostics {
-            Log.warning("D-Bus Notify from \(request.sender ?? "?") (\"\(request.appName)\"): \(diagnostic)")
+            // A sender that gets a hint wrong gets it wrong every time.
+            Log.throttledWarning("D-Bus Notify from \(request.sender ?? "?") (\"\(request.appName)\"): \(diagnostic)")
         }
         switch handlers.notify(request) {
         case .success(let id):
