@@ -1001,8 +1001,13 @@ def another_uid_is_refused_even_through_a_world_writable_socket(t):
         check(r.returncode == 0, "client as perch-other failed: %s" % r.stderr)
         res = json.loads(r.stdout)
         check(res["connect"] == "ok", "with the socket 0666 perch-other should reach it; %r" % res)
-        check(res["got"].startswith("closed"),
-              "perch must close a connection from another uid without a reply; perch-other got %s" % res["got"])
+        # Told why in one error line (id null, code -32004), then closed:
+        # never a reply to the request.
+        refusal = ('{"id":null,"error":{"code":-32004,"message":"perch serves uid %d only, not uid %d"}}\n'
+                   % (os.getuid() if not run_as_root() else t.sway().pw.pw_uid, other.pw_uid)).encode()
+        check(res["got"] == "reply %r" % refusal,
+              "perch must refuse a connection from another uid with its reason and nothing else; perch-other "
+              "got %s" % res["got"])
         # root is another uid as well.
         import socket
         s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
@@ -1015,7 +1020,9 @@ def another_uid_is_refused_even_through_a_world_writable_socket(t):
             data = b""
         finally:
             s.close()
-        check(data == b"", "a connection from root (uid 0) must be closed without a reply, got %r" % data)
+        check(data == ('{"id":null,"error":{"code":-32004,"message":"perch serves uid %d only, not uid 0"}}\n'
+                       % t.sway().pw.pw_uid).encode(),
+              "a connection from root (uid 0) must get only the refusal line, got %r" % data)
     finally:
         for q, mode in reversed(saved):
             try:
