@@ -94,11 +94,11 @@ public struct ConfigSource: Sendable {
     static func explained(_ diagnostic: ConfigDiagnostic, _ problems: [String: FileError]) -> ConfigDiagnostic {
         var explained = diagnostic
         if diagnostic.line == 0, diagnostic.message == "cannot read the file", let problem = problems[diagnostic.file] {
-            explained.message = problem.problem
+            explained.message = "cannot read the file: it \(problem.problem)"
             return explained
         }
         for (path, problem) in problems where diagnostic.message == "cannot read include file '\(path)'" {
-            explained.message = "include file '\(path)' \(problem.problem)"
+            explained.message = "cannot read include file '\(path)': it \(problem.problem)"
         }
         return explained
     }

@@ -73,7 +73,7 @@ def reliability_an_included_fifo_gives_a_config_error_and_sighup_does_not_hang_t
     with open(config, "a") as f:
         f.write("include=%s\n" % fifo)
     r = t.sway().run([os.path.join(t.bindir, "perch"), "--check-config", config], timeout=10)
-    check(r.returncode == 1 and "include file '%s' is a FIFO, not a regular file" % fifo in r.stdout,
+    check(r.returncode == 1 and "cannot read include file '%s': it is a FIFO, not a regular file" % fifo in r.stdout,
           "--check-config should fail naming the FIFO; exit %d, %r %r" % (r.returncode, r.stdout, r.stderr))
     with open(config, "w") as f:
         f.write("anchor=top-right\n")
