@@ -8,6 +8,7 @@ go to docs/reliability.md."""
 
 import json
 import os
+import re
 import signal
 import stat
 import subprocess
@@ -354,3 +355,23 @@ def reliability_mode_set_with_100000_modes_is_bounded(t):
     check(len(status["modes"]) == 64, "status should list the 64 kept modes")
     print("    mode set of 100 000 names (%d bytes): answered in %.0f ms, %d kept"
           % (res["bytes"], res["ms"], len(modes)), flush=True)
+
+
+@test
+def reliability_a_notify_with_many_wrong_hints_logs_eight_and_a_count(t):
+    from test_dbus import gdbus, start
+    p, env = start(t)
+    keys = ["image-data", "image_data", "icon_data", "urgency", "category", "desktop-entry", "image-path",
+            "image_path", "transient", "resident", "x-canonical-private-synchronous", "x-dunst-stack-tag",
+            "x-kde-reply-placeholder-text"]
+    hints = ", ".join("'%s': <int32 1>" % k for k in keys + ["suppress-me"]) + ", 'value': <'full'>"
+    r = gdbus(t, env, "--method", "org.freedesktop.Notifications.Notify", "wrong", "0", "", "Wrong hints", "",
+              "[]", "{%s}" % hints, "0")
+    check(r.returncode == 0, "Notify with wrong hints should still post: %r" % r.stderr)
+    status_answers(p, "after the wrong hints")
+    lines = log_lines(p, '("wrong")')
+    # (Eleven of them are problems: an unknown hint is no mistake, and
+    # image data of the wrong type is not told apart from none.)
+    check(len(lines) == 9 and re.search(r"\): and \d+ more problems$", lines[-1]),
+          "a Notify's problems should be logged as 8 and a count, logged:\n%s" % "\n".join(lines))
+    check([n["title"] for n in p.list()] == ["Wrong hints"], "the notification is posted all the same")
