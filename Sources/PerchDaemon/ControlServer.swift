@@ -95,7 +95,10 @@ final class ControlServer {
             Log.throttledWarning("control socket: refused a client of \(who)")
             return refuse(fd, "perch serves uid \(ownUID) only, not \(who)")
         }
-        guard openClients < ControlServer.maximumClients else {
+        // Closing ones do not count against the cap, but a client that
+        // half-closes and never reads its replies stays closing: all of
+        // them together are bounded too.
+        guard openClients < ControlServer.maximumClients, clients.count < 2 * ControlServer.maximumClients else {
             Log.throttledWarning("control socket: refused a client, \(ControlServer.maximumClients) already connected")
             return refuse(fd, "too many clients (\(ControlServer.maximumClients))")
         }
