@@ -249,6 +249,9 @@ public final class NotificationsBus {
         Unmanaged<NotificationsBus>.fromOpaque(owner!).takeUnretainedValue()
     }
 
+    /// The most problems of one Notify call that are logged one by one.
+    static let diagnosticsPerNotify = 8
+
     private func notify(_ call: OpaquePointer, _ replyError: UnsafeMutablePointer<sd_bus_error>?) -> Int32 {
         let request: BusNotify
         do {
@@ -256,8 +259,14 @@ public final class NotificationsBus {
         } catch {
             return fail(replyError, error)
         }
-        for diagnostic in request.diagnostics {
-            Log.warning("D-Bus Notify from \(request.sender ?? "?") (\"\(request.appName)\"): \(diagnostic)")
+        // A sender that gets a hint wrong gets it wrong every time
+        // (throttled), and may send 100 000 wrong hints at once (bounded).
+        let from = "D-Bus Notify from \(request.sender ?? "?") (\"\(request.appName)\")"
+        for diagnostic in request.diagnostics.prefix(Self.diagnosticsPerNotify) {
+            Log.throttledWarning("\(from): \(diagnostic)")
+        }
+        if request.diagnostics.count > Self.diagnosticsPerNotify {
+            Log.throttledWarning("\(from): and \(request.diagnostics.count - Self.diagnosticsPerNotify) more problems")
         }
         switch handlers.notify(request) {
         case .success(let id):

@@ -24,6 +24,9 @@ public enum ControlErrorCode: Int, Sendable {
     case internalError = -32603
     /// `reload` found errors in the config; the previous one stays.
     case configError = -32003
+    /// The daemon refused the connection (another uid, too many clients):
+    /// sent unasked, with id null, as the only line before it closes.
+    case refused = -32004
 }
 
 public struct ControlError: Error, Equatable, Sendable, CustomStringConvertible {

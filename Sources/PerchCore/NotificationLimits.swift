@@ -94,14 +94,21 @@ public enum NotificationLimits {
     public static func bound(modes: inout [String]) -> [String] {
         var warnings: [String] = []
         var kept: [String] = []
+        // One warning per kind, not per name: a client may send 100 000.
+        var long: [Int] = []
         for name in Array(Set(modes)).sorted() {
             if name.utf8.count > maximumModeNameLength {
-                warnings.append("mode name of \(name.utf8.count) bytes is longer than \(maximumModeNameLength); left out")
+                long.append(name.utf8.count)
             } else if name.isEmpty {
                 warnings.append("an empty mode name is left out")
             } else {
                 kept.append(name)
             }
+        }
+        if long.count == 1 {
+            warnings.append("mode name of \(long[0]) bytes is longer than \(maximumModeNameLength); left out")
+        } else if long.count > 1 {
+            warnings.append("\(long.count) mode names longer than \(maximumModeNameLength) bytes are left out")
         }
         if kept.count > maximumModes {
             warnings.append("\(kept.count) modes; only the first \(maximumModes) are kept")

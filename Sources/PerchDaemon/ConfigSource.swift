@@ -1,3 +1,4 @@
+import Glibc
 import PerchCore
 import PerchPlatform
 
@@ -24,18 +25,52 @@ public struct ConfigSource: Sendable {
         return nil
     }
 
+    /// The largest config file (or included file) read, in bytes: a mako
+    /// config is a few KiB; a megabyte is no config anyone wrote.
+    public static let maximumFileSize = 1 << 20
+    /// The most bytes one load reads in all, includes together: a file may
+    /// include another many times over (no cycle, so no error), and each
+    /// time is parsed again.
+    public static let maximumTotalSize = 8 << 20
+
     /// The config, or nil with the diagnostics that say why (warnings may
     /// come with a config too).
+    ///
+    /// Every file is read with `RegularFile`: a FIFO or a device named as
+    /// the config or an include gets an error that says what it is instead
+    /// of a daemon stuck in `open` (and on SIGHUP, a running one stuck with
+    /// it). Links are followed: the config directory is the user's own.
     public func load() -> (Config?, [ConfigDiagnostic]) {
         let home = Environment.value("HOME")
-        let read: (String) -> [UInt8]? = { path in (try? StateFile.read(path)) ?? nil }
+        var problems: [String: FileError] = [:]
+        var total = 0
+        let read: (String) -> [UInt8]? = { path in
+            do throws(FileError) {
+                guard let bytes = try RegularFile.read(path, limit: Self.maximumFileSize, followingSymlinks: true)
+                else { return nil }
+                total += bytes.count
+                guard total <= Self.maximumTotalSize else {
+                    problems[path] = FileError(path: path, problem: "takes the config and its includes past "
+                        + "\(Self.maximumTotalSize) bytes; not read", code: EFBIG)
+                    return nil
+                }
+                return bytes
+            } catch {
+                problems[path] = error
+                return nil
+            }
+        }
         var diagnostics: [ConfigDiagnostic] = []
         var config = Config.defaults
-        if let path, isExplicit || (try? StateFile.read(path)) != nil {
-            let (parsed, problems) = ConfigFile.parse(path: path, read: read, home: home)
-            diagnostics += problems
-            guard let parsed else { return (nil, diagnostics) }
-            config = parsed
+        if let path {
+            // The default file may be absent (the defaults are used then);
+            // one that is there but cannot be read is an error either way.
+            if isExplicit || Self.isPresent(path) {
+                let (parsed, found) = ConfigFile.parse(path: path, read: read, home: home)
+                diagnostics += found.map { Self.explained($0, problems) }
+                guard let parsed else { return (nil, diagnostics) }
+                config = parsed
+            }
         }
         if !overrideLines.isEmpty {
             let text = overrideLines.joined(separator: "\n")
@@ -45,5 +80,26 @@ public struct ConfigSource: Sendable {
             config = config.overriding(with: parsed)
         }
         return (config, diagnostics)
+    }
+
+    /// Whether anything is at `path` (a link to nothing included).
+    private static func isPresent(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
+    }
+
+    /// The parser's "cannot read" diagnostic with what `RegularFile` found:
+    /// the core parses and does no I/O, so it only knows that the read
+    /// failed, not why.
+    static func explained(_ diagnostic: ConfigDiagnostic, _ problems: [String: FileError]) -> ConfigDiagnostic {
+        var explained = diagnostic
+        if diagnostic.line == 0, diagnostic.message == "cannot read the file", let problem = problems[diagnostic.file] {
+            explained.message = "cannot read the file: it \(problem.problem)"
+            return explained
+        }
+        for (path, problem) in problems where diagnostic.message == "cannot read include file '\(path)'" {
+            explained.message = "cannot read include file '\(path)': it \(problem.problem)"
+        }
+        return explained
     }
 }

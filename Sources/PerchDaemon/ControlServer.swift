@@ -82,15 +82,25 @@ final class ControlServer {
 
     var path: String { listener.path }
 
+    /// Clients that take a place: those closing are on their way out (a
+    /// reply still going to a peer that hung up) and do not keep a new
+    /// client out.
+    private var openClients: Int { clients.values.count { !$0.isClosing } }
+
     private func accept(_ fd: consuming FileDescriptor) {
         let uid = try? UnixSocket.peerUID(of: fd)
         guard uid == ownUID else {
-            Log.warning("control socket: refused a client of uid \(uid.map(String.init) ?? "unknown")")
-            return  // closing `fd` drops the connection
+            // Only root gets here past the socket's 0600: `sudo perchctl`.
+            let who = uid.map { "uid \($0)" } ?? "a client whose uid cannot be read"
+            Log.throttledWarning("control socket: refused a client of \(who)")
+            return refuse(fd, "perch serves uid \(ownUID) only, not \(who)")
         }
-        guard clients.count < ControlServer.maximumClients else {
-            Log.warning("control socket: refused a client, \(ControlServer.maximumClients) already connected")
-            return
+        // Closing ones do not count against the cap, but a client that
+        // half-closes and never reads its replies stays closing: all of
+        // them together are bounded too.
+        guard openClients < ControlServer.maximumClients, clients.count < 2 * ControlServer.maximumClients else {
+            Log.throttledWarning("control socket: refused a client, \(ControlServer.maximumClients) already connected")
+            return refuse(fd, "too many clients (\(ControlServer.maximumClients))")
         }
         let client = Client(connection: LineConnection(fd: fd, maxLineLength: ControlProtocol.maximumLineLength),
                             id: ClientToken(nextToken))
@@ -100,6 +110,13 @@ final class ControlServer {
             [unowned self, unowned client] revents in
             self.serve(client, revents: revents)
         }
+    }
+
+    /// Tells a client why it is not served, in one error line with id null
+    /// (code `refused`), and closes the connection (see `UnixSocket.refuse`).
+    private func refuse(_ fd: consuming FileDescriptor, _ why: String) {
+        let line = ControlProtocol.encodeError(id: .null, ControlError(.refused, why)) + "\n"
+        UnixSocket.refuse(fd, saying: Array(line.utf8))
     }
 
     private func serve(_ client: Client, revents: Int16) {
@@ -130,6 +147,11 @@ final class ControlServer {
                 return drop(client)
             }
             if outcome == .closed {
+                // Gone with nothing left to say: its place is free in this
+                // very turn, for a client the listener accepts after it.
+                guard client.connection.hasPendingOutput || client.connection.hasBufferedLines else {
+                    return drop(client)
+                }
                 // It may have half-closed after its last request: answer first.
                 client.isClosing = true
                 unflushed.insert(client.id)

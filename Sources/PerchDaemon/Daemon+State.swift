@@ -15,6 +15,7 @@ extension Daemon {
             return
         }
         let loaded = store.load(now: WallClock.now(), historyCapacity: service.global.maxHistory)
+        if let refusal = store.refusal { Log.error(refusal) }
         for warning in loaded.warnings { Log.warning(warning) }
         execute(service.restore(loaded.state, at: MonotonicClock.now()))
         if !loaded.state.live.isEmpty {

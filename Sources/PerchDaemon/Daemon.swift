@@ -87,6 +87,8 @@ public final class Daemon {
     /// (nil when 0 or not offered; see `configureIdleMonitor`).
     var idleThreshold: UInt32 = 0
     var idleMonitor: IdleMonitor?
+    /// The log throttle's deadline the timer was last armed with.
+    var armedThrottleDeadline: Instant?
 
     /// Connects to the compositor and opens the control socket.
     /// Throws `StartupError` with a message for the user.
@@ -119,6 +121,7 @@ public final class Daemon {
         do {
             timer = try DeadlineTimer(loop: loop) { [unowned self] in
                 self.hooks.killOverdue(now: MonotonicClock.now())
+                Log.flushThrottled()
                 self.needsRefresh = true
             }
             activationTimer = try DeadlineTimer(loop: loop) { [unowned self] in
@@ -193,6 +196,7 @@ public final class Daemon {
         saveState(compacting: true)
         flushOutgoing()
         connection.flush()
+        Log.flushThrottled(now: MonotonicClock.now() + 86_400)
         return outcome
     }
 
@@ -203,6 +207,9 @@ public final class Daemon {
         if needsRefresh { refresh() }
         saveState(compacting: false)
         flushOutgoing()
+        // A line counted this turn is said when its window ends, even if
+        // nothing else happens by then.
+        if Log.throttleDeadline != armedThrottleDeadline { armTimer() }
     }
 
     /// Replies, events and signals of this turn, then its hooks.
@@ -234,7 +241,9 @@ public final class Daemon {
 
     /// One timer for the next display-time expiry or hook deadline.
     func armTimer() {
-        timer.arm(at: [service.nextDeadline, hooks.nextDeadline, store?.retryDeadline].compactMap { $0 }.min())
+        armedThrottleDeadline = Log.throttleDeadline
+        timer.arm(at: [service.nextDeadline, hooks.nextDeadline, store?.retryDeadline, armedThrottleDeadline]
+            .compactMap { $0 }.min())
     }
 }
 

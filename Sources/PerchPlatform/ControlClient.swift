@@ -10,12 +10,16 @@ public final class ControlClient {
         case io(SystemError)
         /// The daemon closed the connection or sent something unreadable.
         case badReply(String)
+        /// The daemon would not serve this connection, and said why
+        /// (another uid, too many clients).
+        case refused(String)
 
         public var description: String {
             switch self {
             case .daemonNotRunning(let path): "perch is not running (no daemon at \(path))"
             case .io(let error): "\(error)"
             case .badReply(let why): "unexpected reply from perch: \(why)"
+            case .refused(let why): "perch refused the connection: \(why)"
             }
         }
     }
@@ -36,11 +40,26 @@ public final class ControlClient {
     public func nextEvent() throws(Failure) -> JSONObject {
         if !events.isEmpty { return events.removeFirst() }
         while true {
-            guard let message = (try? JSON.parse(try readLine()))?.objectValue else {
-                throw .badReply("not a JSON object")
-            }
+            let message = try readMessage()
             if message["event"] != nil { return message }
         }
+    }
+
+    /// The next line as a JSON object. A refusal (the daemon's only line
+    /// on a connection it will not serve) is thrown as `.refused`.
+    private func readMessage() throws(Failure) -> JSONObject {
+        let line = try readLine()
+        guard let message = (try? JSON.parse(line))?.objectValue else { throw .badReply("not a JSON object") }
+        if let refusal = Self.refusal(in: message) { throw .refused(refusal) }
+        return message
+    }
+
+    /// The reason in a refusal line (`{"id":null,"error":{"code":-32004,…}}`).
+    static func refusal(in message: JSONObject) -> String? {
+        guard message["id"] == nil || message["id"] == .null, let error = message["error"],
+              error["code"]?.intValue == ControlErrorCode.refused.rawValue
+        else { return nil }
+        return error["message"]?.stringValue ?? "no reason given"
     }
 
     public init(path: String) throws(Failure) {
@@ -63,18 +82,27 @@ public final class ControlClient {
         let id = nextID
         nextID += 1
         let line = ControlProtocol.encodeRequest(id: id, method: method, params: params) + "\n"
-        _ = connection.send(Array(line.utf8))
-        while connection.hasPendingOutput {
+        var sent = connection.send(Array(line.utf8))
+        while sent && connection.hasPendingOutput {
             var pollSet = pollfd(fd: connection.fd.rawValue, events: Int16(POLLOUT), revents: 0)
             if poll(&pollSet, 1, -1) < 0 && errno != EINTR { throw .io(SystemError("poll")) }
-            guard connection.flush() else { throw .io(SystemError("write")) }
+            sent = connection.flush()
+        }
+        if !sent || connection.hasPendingOutput {
+            // EPIPE (SIGPIPE is ignored) or ECONNRESET: a daemon that
+            // refused the connection closed it, and its reason may be
+            // waiting to be read.
+            let failure = SystemError("write")
+            do throws(Failure) {
+                _ = try readMessage()
+            } catch {
+                if case .refused = error { throw error }
+            }
+            throw .io(failure)
         }
         var object: JSONObject
         repeat {
-            guard let message = (try? JSON.parse(try readLine()))?.objectValue else {
-                throw .badReply("not a JSON object")
-            }
-            object = message
+            object = try readMessage()
             // Events may come before the reply: keep them for nextEvent().
             if object["event"] != nil { events.append(object) }
         } while object["event"] != nil

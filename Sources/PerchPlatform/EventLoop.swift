@@ -16,6 +16,8 @@ public final class EventLoop {
     private struct Source {
         var fd: Int32
         var events: Int16
+        /// Served after every other ready source of the same turn.
+        var isLate: Bool
         var handler: Handler
     }
 
@@ -37,9 +39,15 @@ public final class EventLoop {
     /// Watches `fd` for `events` (POLLIN, POLLOUT…); `handler` runs with the
     /// returned events. The caller keeps owning the descriptor and must
     /// remove the source before closing it.
-    public func add(fd: Int32, events: Int16, handler: @escaping Handler) -> Token {
+    ///
+    /// A `late` source is served after all the others that are ready in
+    /// the same turn: a listening socket, so that the hang-ups of that
+    /// turn free their clients' places before new clients are counted
+    /// (served in the order they were added, the listener came first and
+    /// refused clients for places freed a moment later).
+    public func add(fd: Int32, events: Int16, late: Bool = false, handler: @escaping Handler) -> Token {
         nextToken += 1
-        sources[nextToken] = Source(fd: fd, events: events, handler: handler)
+        sources[nextToken] = Source(fd: fd, events: events, isLate: late, handler: handler)
         pollSetIsStale = true
         return Token(value: nextToken)
     }
@@ -119,7 +127,8 @@ public final class EventLoop {
     private func rebuildPollSet() {
         pollSet.removeAll(keepingCapacity: true)
         pollTokens.removeAll(keepingCapacity: true)
-        for (token, source) in sources.sorted(by: { $0.key < $1.key }) {
+        let ordered = sources.sorted { ($0.value.isLate ? 1 : 0, $0.key) < ($1.value.isLate ? 1 : 0, $1.key) }
+        for (token, source) in ordered {
             pollSet.append(pollfd(fd: source.fd, events: source.events, revents: 0))
             pollTokens.append(token)
         }

@@ -36,10 +36,9 @@ public final class JournalFile {
     public init(path: String, existingLines: Int = 0, keepingBytes: Int? = nil) throws(SystemError) {
         self.path = path
         try StateFile.makeDirectories(StateFile.parentDirectory(of: path))
-        let raw = try retryingOnInterrupt("open \(path)") {
-            open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        }
-        fd = FileDescriptor(adopting: raw)
+        // Never through a symlink (another user's, in a shared directory,
+        // would have Perch append to and truncate their file), never a FIFO.
+        fd = try StateFile.openForWriting(path, flags: O_APPEND | O_CREAT)
         var info = stat()
         try retryingOnInterrupt("fstat \(path)") { fstat(fd.rawValue, &info) }
         byteCount = Int(info.st_size)
@@ -90,21 +89,17 @@ public final class JournalFile {
     /// Replays the journal at `path` over `state`, reading it in chunks
     /// (a journal that grew while snapshots failed may be larger than any
     /// one file Perch reads whole). Nil when there is no journal.
-    public static func replay(_ path: String, over state: PersistentState) throws(SystemError) -> JournalReplay? {
-        let raw = open(path, O_RDONLY | O_CLOEXEC)
-        if raw < 0 {
-            if errno == ENOENT { return nil }
-            if errno == EINTR { return try replay(path, over: state) }
-            throw SystemError("open \(path)")
-        }
-        let fd = FileDescriptor(adopting: raw)
+    public static func replay(_ path: String, over state: PersistentState) throws(FileError) -> JournalReplay? {
+        // Not followed: a link planted at the journal's name in a shared
+        // directory would be read as Perch's records (and then cut back).
+        guard let fd = try RegularFile.open(path, followingSymlinks: false) else { return nil }
         var replay = JournalReplay(over: state)
         var chunk = [UInt8](repeating: 0, count: 64 << 10)
         while replay.error == nil {
             let count = chunk.withUnsafeMutableBytes { Glibc.read(fd.rawValue, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw SystemError("read \(path)")
+                throw FileError(path: path, operation: "read")
             }
             if count == 0 { break }
             replay.feed(chunk[..<count])

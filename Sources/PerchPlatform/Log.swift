@@ -1,4 +1,5 @@
 import Glibc
+import PerchCore
 
 /// One-line messages on stderr, prefixed with the program name. The daemon
 /// logs what a user needs to fix something; nothing per frame.
@@ -12,6 +13,25 @@ public enum Log {
     public static func debug(_ message: @autoclosure () -> String) {
         if verbose { write(message()) }
     }
+
+    /// Lines that can repeat without end (a client refused at every
+    /// connection, a sender's mistake in every Notify) go through here:
+    /// the same line within `throttle.window` seconds is counted and the
+    /// count said once when the window ends.
+    nonisolated(unsafe) private static var throttle = LogThrottle(window: 10)
+
+    public static func throttledWarning(_ message: String, now: Instant = MonotonicClock.now()) {
+        for line in throttle.admit("warning: \(message)", at: now) { write(line) }
+    }
+
+    /// Says the counts that are due; the daemon calls it when
+    /// `throttleDeadline` comes (and at exit, with a far instant).
+    public static func flushThrottled(now: Instant = MonotonicClock.now()) {
+        for line in throttle.due(at: now) { write(line) }
+    }
+
+    /// When a count is next due (for the daemon's timer); nil when none is.
+    public static var throttleDeadline: Instant? { throttle.nextDeadline }
 
     private static func write(_ line: String) {
         let text = "\(program): \(line)\n"

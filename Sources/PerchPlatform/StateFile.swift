@@ -70,11 +70,8 @@ public enum StateFile {
 
     private static func writeAndSync(_ bytes: [UInt8], to path: String) throws(SystemError) {
         // O_TRUNC: a temp file left by a crashed process with the same pid
-        // is simply overwritten. O_NOFOLLOW: never write through a symlink.
-        let raw = try retryingOnInterrupt("open \(path)") {
-            open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        }
-        let fd = FileDescriptor(adopting: raw)
+        // is simply overwritten. Never through a symlink, never a FIFO.
+        let fd = try openForWriting(path, flags: O_CREAT | O_TRUNC)
         // The umask may have taken bits away; the mode must be exactly 0600.
         try retryingOnInterrupt("fchmod \(path)") { fchmod(fd.rawValue, 0o600) }
         var offset = 0
@@ -89,6 +86,18 @@ public enum StateFile {
             offset += written
         }
         try retryingOnInterrupt("fsync \(path)") { fsync(fd.rawValue) }
+    }
+
+    /// `RegularFile.openForWriting` with mode 0600, failing as a SystemError.
+    static func openForWriting(_ path: String, flags: Int32) throws(SystemError) -> FileDescriptor {
+        do {
+            return try RegularFile.openForWriting(path, flags: flags, mode: 0o600)
+        } catch where [ELOOP, ENXIO, EINVAL].contains(error.code) {
+            // A link, a FIFO, a device: strerror would not say which.
+            throw SystemError(error, operation: "open \(path)")
+        } catch {
+            throw SystemError("open \(path)", code: error.code)
+        }
     }
 
     /// Creates `directory` and any missing parents, each with mode 0700
@@ -132,27 +141,11 @@ public enum StateFile {
     // MARK: Reading
 
     /// The file's bytes, or nil when there is no file at `path`. A file
-    /// over `maximumSize` fails with EFBIG.
-    public static func read(_ path: String) throws(SystemError) -> [UInt8]? {
-        let raw = open(path, O_RDONLY | O_CLOEXEC)
-        if raw < 0 {
-            if errno == ENOENT { return nil }
-            if errno == EINTR { return try read(path) }
-            throw SystemError("open \(path)")
-        }
-        let fd = FileDescriptor(adopting: raw)
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 << 10)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd.rawValue, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw SystemError("read \(path)")
-            }
-            if count == 0 { return bytes }
-            guard bytes.count + count <= maximumSize else { throw SystemError("read \(path)", code: EFBIG) }
-            bytes.append(contentsOf: chunk[..<count])
-        }
+    /// over `maximumSize`, one that is not a regular file (a FIFO, a
+    /// device) and a symbolic link are refused, each with an error that
+    /// says so (see `RegularFile`).
+    public static func read(_ path: String) throws(FileError) -> [UInt8]? {
+        try RegularFile.read(path, limit: maximumSize, followingSymlinks: false)
     }
 
     /// Renames the file at `path` to `path.corrupt-<now>` (`now` in Unix
@@ -181,7 +174,7 @@ public enum StateFile {
         -> StateLoad
     {
         let reason: String
-        do throws(SystemError) {
+        do throws(FileError) {
             guard let bytes = try read(path) else { return .fresh }
             do throws(StateError) {
                 return .loaded(try PersistentState(decoding: bytes, historyCapacity: historyCapacity))
@@ -189,7 +182,7 @@ public enum StateFile {
                 reason = error.message
             }
         } catch {
-            // Unreadable (EFBIG, EISDIR, EACCES, EIO): set it aside too, so
+            // Unreadable (too large, a FIFO, a link, EACCES, EIO): set it aside too, so
             // that the next write does not destroy what is there.
             reason = error.description
         }

@@ -1,3 +1,4 @@
+import Glibc
 import PerchCore
 
 /// The state on disk and its one owner: the snapshot (`state.json`, the
@@ -124,7 +125,41 @@ public final class StateStore {
         return nextSnapshotAttempt ?? lastFlush.map { $0 + Self.firstRetryDelay }
     }
 
-    private var hasWork: Bool { pendingLines > 0 || compactionDue || snapshotRequired || journalIsStale }
+    private var hasWork: Bool {
+        refusal == nil && (pendingLines > 0 || compactionDue || snapshotRequired || journalIsStale)
+    }
+
+    /// Why the state directory was refused at `load` (one line for the
+    /// user); nil when it is used. A refused store reads and writes
+    /// nothing: the daemon runs on without persistence.
+    public private(set) var refusal: String?
+
+    /// Why `directory` must not hold Perch's state, or nil when it may (or
+    /// does not exist yet: it is then made, 0700). Anyone else who can
+    /// write to it can replace the files in it between two of Perch's
+    /// opens (a link to a file of the user's, a FIFO), so it must be the
+    /// user's own and writable by no one else: the sticky bit of /tmp does
+    /// not help, since a file someone else put there stays theirs.
+    public static func unsafeDirectory(_ directory: String, uid: uid_t = getuid()) -> String? {
+        var info = stat()
+        guard stat(directory, &info) == 0 else {
+            if errno == ENOENT { return nil }
+            return "the state directory \(directory) cannot be used (\(SystemError("stat")))"
+        }
+        guard info.st_mode & S_IFMT == S_IFDIR else {
+            return "the state directory \(directory) is not a directory"
+        }
+        if info.st_uid != uid {
+            return "the state directory \(directory) belongs to uid \(info.st_uid), not to uid \(uid) that perch "
+                + "runs as"
+        }
+        let mode = info.st_mode & 0o7777
+        if mode & 0o022 != 0 {
+            return "the state directory \(directory) is writable by \(mode & 0o002 != 0 ? "everyone" : "its group") "
+                + "(mode \(String(mode, radix: 8))); make it the user's own (chmod go-w)"
+        }
+        return nil
+    }
 
     // MARK: Loading
 
@@ -135,8 +170,12 @@ public final class StateStore {
     public func load(now: Int64, historyCapacity: Int) -> Loaded {
         var warnings: [String] = []
         var state = PersistentState(history: History(capacity: historyCapacity))
+        if let problem = Self.unsafeDirectory(StateFile.parentDirectory(of: path)) {
+            refusal = "\(problem); history, modes and notifications are not kept on disk this run"
+            return Loaded(state: state, warnings: [], compactionDue: false)
+        }
         var found = false
-        do throws(SystemError) {
+        do throws(FileError) {
             if let bytes = try StateFile.read(path) {
                 found = true
                 var fixed: [String] = []
@@ -148,7 +187,7 @@ public final class StateStore {
                 }
             }
         } catch {
-            // Unreadable (EFBIG, EISDIR, EIO): set it aside too, so that
+            // Unreadable (too large, a FIFO, a link, EIO): set it aside too, so that
             // the next snapshot does not destroy what is there.
             found = true
             warnings.append(setAside(path, "state file", because: error.description, now: now).message)
@@ -156,7 +195,7 @@ public final class StateStore {
 
         var keptLines = 0
         var keptBytes: Int?
-        do throws(SystemError) {
+        do throws(FileError) {
             if let replay = try JournalFile.replay(journalPath, over: state) {
                 state = replay.state
                 warnings += replay.warnings.map { "state journal \(journalPath): \($0)" }
@@ -226,6 +265,7 @@ public final class StateStore {
     /// whether a snapshot was written (the state was in memory as JSON).
     @discardableResult
     public func save(_ records: [JournalRecord], snapshot: () -> PersistentState, liveCount: Int) -> Bool {
+        guard refusal == nil else { return false }
         for record in records {
             let (bytes, warnings) = record.boundedEncoding()
             for warning in warnings { log(.warning, "state journal: \(warning)") }
@@ -240,6 +280,7 @@ public final class StateStore {
     /// in `save`. Returns whether the snapshot was written.
     @discardableResult
     public func compact(snapshot: () -> PersistentState) -> Bool {
+        guard refusal == nil else { return false }
         compactionDue = true
         let written = flush(snapshot: snapshot, liveCount: 0, force: true)
         if pendingLines > 0 {

@@ -4,14 +4,24 @@ import Glibc
 public struct SystemError: Error, CustomStringConvertible, Equatable {
     public var operation: String
     public var code: Int32
+    /// The whole sentence, when strerror's words would say less than what
+    /// was found (`FileError`: "… is a FIFO, not a regular file").
+    public var detail: String?
 
     public init(_ operation: String, code: Int32 = errno) {
         self.operation = operation
         self.code = code
     }
 
+    /// A file that could not be opened, in `FileError`'s words.
+    public init(_ error: FileError, operation: String) {
+        self.operation = operation
+        code = error.code
+        detail = error.description
+    }
+
     public var description: String {
-        "\(operation): \(String(cString: strerror(code)))"
+        detail ?? "\(operation): \(String(cString: strerror(code)))"
     }
 }
 

@@ -37,7 +37,8 @@ public final class UnixListener {
     /// Starts accepting: `onConnection` receives each new client.
     public func start(on loop: EventLoop, onConnection: @escaping (consuming FileDescriptor) -> Void) {
         let raw = fd.rawValue
-        token = loop.add(fd: raw, events: Int16(POLLIN)) { _ in
+        // Late: the turn's hang-ups are served first (see `EventLoop.add`).
+        token = loop.add(fd: raw, events: Int16(POLLIN), late: true) { _ in
             // Drain the backlog: several clients may be waiting.
             while true {
                 let client = perch_accept_nonblocking(raw)

@@ -46,6 +46,23 @@ public enum UnixSocket {
         (try? connect(to: path)) != nil
     }
 
+    /// Sends `line` (a short error line) on a connection that is about to
+    /// be closed, and closes it. The send never blocks (a new connection's
+    /// buffer is empty) nor raises SIGPIPE. What the client sent already is
+    /// read and thrown away first: closing a Unix socket with unread input
+    /// makes the peer's next read fail with ECONNRESET, which a client may
+    /// see before it reads the line.
+    public static func refuse(_ fd: consuming FileDescriptor, saying line: [UInt8]) {
+        _ = line.withUnsafeBytes { send(fd.rawValue, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+        var scratch = [UInt8](repeating: 0, count: 4096)
+        // A bounded drain: a client that keeps writing is cut off anyway.
+        for _ in 0 ..< 16 {
+            let got = scratch.withUnsafeMutableBytes { recv(fd.rawValue, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
+            if got <= 0 { break }
+        }
+        shutdown(fd.rawValue, Int32(SHUT_RDWR))
+    }
+
     /// The uid of the process at the other end of a connected socket.
     public static func peerUID(of fd: borrowing FileDescriptor) throws(SystemError) -> uid_t {
         var uid: uid_t = 0

@@ -380,7 +380,8 @@ public final class ToastRenderer {
             // icon, resampled down to the box, is the sharper choice.
             let resolution = iconLocator.resolve(NotificationIconHints(appIcon: text), size: style.iconSize,
                                                  scale: Int(scale.rounded(.up)))
-            for diagnostic in resolution.diagnostics { diagnostics.append("icon: \(diagnostic.message)") }
+            // Measuring and drawing resolve it again: said once, not at each.
+            for diagnostic in resolution.diagnostics { reportOnce("icon: \(diagnostic.message)") }
             guard case .file(let file)? = resolution.icon else { return nil }
             path = file.path
             // Symbolic icons are drawn in the text's colour.

@@ -128,6 +128,15 @@ struct NotificationLimitsTests {
                              "72 modes; only the first 64 are kept"])
     }
 
+    @Test("100 000 modes, long names among them, are cut to 64 with a warning per kind, not per name")
+    func manyModes() {
+        var modes = (0 ..< 100_000).map { "m\($0)" } + (0 ..< 50_000).map { "\($0)" + String(repeating: "x", count: 70) }
+        let warnings = NotificationLimits.bound(modes: &modes)
+        #expect(modes.count == NotificationLimits.maximumModes)
+        #expect(warnings == ["50000 mode names longer than 64 bytes are left out",
+                             "100000 modes; only the first 64 are kept"])
+    }
+
     @Test("a notification gets the same limits as a request")
     func notification() {
         var notification = Notification(id: 3, title: String(repeating: "t", count: 2000), timeout: 1e300)

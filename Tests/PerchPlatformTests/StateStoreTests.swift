@@ -486,18 +486,23 @@ struct StateStoreTests {
         #expect(restart(directory.path).state == model.state)
     }
 
-    @Test("without a journal every turn is a full snapshot, until the journal can be opened")
+    @Test("without a journal every turn is a full snapshot, until the journal can be opened",
+          .enabled(if: SmallDisk.available))
     func noJournal() {
         let directory = Directory(), clock = Clock(), log = LogLines()
         let journal = "\(directory.path)/state.json.journal"
-        // A dangling symlink: reading finds nothing, opening it to write fails.
-        symlink("\(directory.path)/nowhere/journal", journal)
+        // /dev/null mounted over the journal's name: not a regular file, so
+        // it is neither read nor opened, and a mount point cannot be
+        // renamed aside. (A link there is set aside: see `journalLink`.)
+        writeFile(journal, [])
+        #expect(mount("/dev/null", journal, nil, UInt(MS_BIND), nil) == 0)
         let store = makeStore(directory.path, clock, log)
         let loaded = store.load(now: 1, historyCapacity: 50)
-        #expect(loaded.warnings.first?.hasPrefix("cannot open the state journal") == true)
+        #expect(loaded.warnings.contains { $0.hasPrefix("cannot open the state journal") })
         let model = Model()
         model.post("a")
         #expect(model.turn(store))
+        umount2(journal, Int32(MNT_DETACH))
         #expect(restart(directory.path).state == model.state)
         unlink(journal)
         model.post("b")
@@ -506,5 +511,72 @@ struct StateStoreTests {
         #expect(model.turn(store) == false)
         #expect(size(journal) > 0)
         #expect(restart(directory.path).state == model.state)
+    }
+
+    @Test("a symbolic link at the journal's name is not replayed: another user's file stays theirs, unread and untouched")
+    func journalLink() throws {
+        let victim = Directory(), directory = Directory()
+        let victimStore = StateStore(path: "\(victim.path)/state.json", log: { _, _ in })
+        _ = victimStore.load(now: 1, historyCapacity: 50)
+        let theirs = Model()
+        _ = theirs.turn(victimStore)  // the first turn is a snapshot
+        theirs.post("someone else's secret")
+        #expect(theirs.turn(victimStore) == false)
+        let victimJournal = "\(victim.path)/state.json.journal"
+        let before = try #require(try StateFile.read(victimJournal))
+        #expect(!before.isEmpty)
+
+        #expect(symlink(victimJournal, "\(directory.path)/state.json.journal") == 0)
+        let log = LogLines()
+        let store = makeStore(directory.path, Clock(), log)
+        let loaded = store.load(now: 5, historyCapacity: 50)
+        #expect(loaded.state.live.isEmpty, "the link's target was replayed as this store's journal")
+        #expect(loaded.warnings.contains { $0.contains("is a symbolic link") })
+        let mine = Model()
+        mine.post("mine")
+        _ = mine.turn(store)
+        mine.post("mine too")
+        _ = mine.turn(store)
+        #expect(try StateFile.read(victimJournal) == before)
+        #expect(restart(directory.path).state == mine.state)
+    }
+
+    @Test("a state directory others can write to is refused: nothing is read or written there, and one line says so")
+    func sharedDirectoryRefused() throws {
+        let directory = Directory()
+        let path = "\(directory.path)/state.json"
+        let theirs = StateStore(path: path, log: { _, _ in })
+        _ = theirs.load(now: 1, historyCapacity: 50)
+        let model = Model()
+        model.post("planted")
+        _ = model.stop(theirs)
+        let planted = try #require(try StateFile.read(path))
+        #expect(chmod(directory.path, 0o1777) == 0)
+
+        let log = LogLines()
+        let store = makeStore(directory.path, Clock(), log)
+        let loaded = store.load(now: 2, historyCapacity: 50)
+        #expect(loaded.state.live.isEmpty, "state was read from a world-writable directory")
+        #expect(store.refusal == "the state directory \(directory.path) is writable by everyone (mode 1777); "
+            + "make it the user's own (chmod go-w); history, modes and notifications are not kept on disk this run")
+        let mine = Model()
+        mine.post("not kept")
+        #expect(mine.turn(store) == false)
+        #expect(mine.stop(store) == false)
+        #expect(try StateFile.read(path) == planted)
+        #expect(!exists("\(path).journal") || size("\(path).journal") == 0)
+        #expect(log.lines.isEmpty)
+    }
+
+    @Test("a state directory of another uid, or writable by its group, is refused")
+    func foreignDirectoryRefused() {
+        let directory = Directory()
+        #expect(StateStore.unsafeDirectory(directory.path) == nil)
+        #expect(StateStore.unsafeDirectory("\(directory.path)/not-yet") == nil)
+        #expect(StateStore.unsafeDirectory(directory.path, uid: getuid() + 1)
+            == "the state directory \(directory.path) belongs to uid \(getuid()), not to uid \(getuid() + 1) that perch "
+            + "runs as")
+        #expect(chmod(directory.path, 0o770) == 0)
+        #expect(StateStore.unsafeDirectory(directory.path)?.contains("is writable by its group (mode 770)") == true)
     }
 }

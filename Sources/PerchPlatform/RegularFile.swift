@@ -1,0 +1,149 @@
+import Glibc
+
+/// Why a file could not be read: the path and what is wrong with it, one
+/// sentence for the user (`/x/state.json is a FIFO, not a regular file`).
+public struct FileError: Error, CustomStringConvertible, Equatable, Sendable {
+    public var path: String
+    /// What is wrong, after the path: "is a FIFO, not a regular file".
+    public var problem: String
+    /// The errno it comes from, or the nearest one (EFTYPE does not exist:
+    /// a file of the wrong type is EINVAL, too large EFBIG, a symbolic
+    /// link ELOOP).
+    public var code: Int32
+
+    public init(path: String, problem: String, code: Int32) {
+        self.path = path
+        self.problem = problem
+        self.code = code
+    }
+
+    init(path: String, operation: String, code: Int32 = errno) {
+        self.init(path: path, problem: "cannot be read (\(operation): \(String(cString: strerror(code))))",
+                  code: code)
+    }
+
+    public var description: String { "\(path) \(problem)" }
+}
+
+/// The one way Perch reads a file it is told to trust as data — the
+/// config and its includes, the state file and its journal: a regular
+/// file, opened so that nothing else can stall or redirect the read.
+///
+/// - `O_NONBLOCK`: opening a FIFO with no writer blocks in `open` until
+///   one comes (a hung daemon that even SIGTERM cannot reach, since the
+///   signalfd is only read by the loop); with it, `open` returns at once
+///   and `fstat` refuses the FIFO. Opening a device is refused the same
+///   way, before any read.
+/// - `O_NOFOLLOW` (`followingSymlinks: false`): in a directory others can
+///   write to, a symbolic link planted at the file's name would make Perch
+///   read (and, for the journal, then truncate) someone else's file.
+///   Config files follow links: a config directory is the user's own, and
+///   dotfile managers (stow, home-manager) make the config a link.
+/// - `O_CLOEXEC`: hooks never inherit it.
+/// - `limit`: a file larger than that is refused before it fills memory
+///   (`/dev/zero` is not a regular file; a regular file that grows while it
+///   is read is stopped at the limit too).
+public enum RegularFile {
+    /// Opens `path` for reading and checks that it is a regular file. Nil
+    /// when there is no file there. The descriptor is blocking again (on a
+    /// regular file O_NONBLOCK has no effect, but a reader should not have
+    /// to know that).
+    public static func open(_ path: String, followingSymlinks: Bool) throws(FileError) -> FileDescriptor? {
+        var flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY
+        if !followingSymlinks { flags |= O_NOFOLLOW }
+        var raw: Int32
+        repeat { raw = Glibc.open(path, flags) } while raw < 0 && errno == EINTR
+        if raw < 0 {
+            let code = errno
+            if code == ENOENT { return nil }
+            if code == ELOOP, !followingSymlinks {
+                // O_NOFOLLOW's ELOOP: the last component is a link (a loop
+                // of links gives ELOOP too, but is no file to read either).
+                throw FileError(path: path, problem: "is a symbolic link, which perch does not follow here",
+                                code: ELOOP)
+            }
+            throw FileError(path: path, operation: "open", code: code)
+        }
+        let fd = FileDescriptor(adopting: raw)
+        var info = stat()
+        if fstat(fd.rawValue, &info) != 0 { throw FileError(path: path, operation: "fstat") }
+        if let kind = kindName(info.st_mode) {
+            throw FileError(path: path, problem: "is \(kind), not a regular file", code: EINVAL)
+        }
+        let status = fcntl(fd.rawValue, F_GETFL)
+        if status < 0 || fcntl(fd.rawValue, F_SETFL, status & ~O_NONBLOCK) < 0 {
+            throw FileError(path: path, operation: "fcntl")
+        }
+        return fd
+    }
+
+    /// Opens `path` for writing with `flags` (O_CREAT, O_TRUNC, O_APPEND…)
+    /// and `mode`, never through a symbolic link and never blocking on a
+    /// FIFO (one with no reader fails at once with ENXIO; one with a reader
+    /// is refused by `fstat`), and checks that it is a regular file.
+    public static func openForWriting(_ path: String, flags: Int32, mode: mode_t) throws(FileError)
+        -> FileDescriptor
+    {
+        var raw: Int32
+        repeat {
+            raw = Glibc.open(path, O_WRONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY | flags, mode)
+        } while raw < 0 && errno == EINTR
+        if raw < 0 {
+            let code = errno
+            if code == ELOOP {
+                throw FileError(path: path, problem: "is a symbolic link, which perch does not write through",
+                                code: ELOOP)
+            }
+            if code == ENXIO { throw FileError(path: path, problem: "is a FIFO, not a regular file", code: ENXIO) }
+            throw FileError(path: path, problem: "cannot be opened for writing (\(String(cString: strerror(code))))",
+                            code: code)
+        }
+        let fd = FileDescriptor(adopting: raw)
+        var info = stat()
+        if fstat(fd.rawValue, &info) != 0 { throw FileError(path: path, operation: "fstat") }
+        if let kind = kindName(info.st_mode) {
+            throw FileError(path: path, problem: "is \(kind), not a regular file", code: EINVAL)
+        }
+        let status = fcntl(fd.rawValue, F_GETFL)
+        if status < 0 || fcntl(fd.rawValue, F_SETFL, status & ~O_NONBLOCK) < 0 {
+            throw FileError(path: path, operation: "fcntl")
+        }
+        return fd
+    }
+
+    /// The whole file at `path`, at most `limit` bytes; nil when there is
+    /// no file there.
+    public static func read(_ path: String, limit: Int, followingSymlinks: Bool) throws(FileError) -> [UInt8]? {
+        guard let fd = try open(path, followingSymlinks: followingSymlinks) else { return nil }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 << 10)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd.rawValue, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw FileError(path: path, operation: "read")
+            }
+            if count == 0 { return bytes }
+            guard bytes.count + count <= limit else {
+                throw FileError(path: path, problem: "is larger than \(limit) bytes; perch reads no more of it",
+                                code: EFBIG)
+            }
+            bytes.append(contentsOf: chunk[..<count])
+        }
+    }
+
+    /// "a FIFO", "a directory"…: what a file that is not regular is; nil
+    /// for a regular file.
+    static func kindName(_ mode: mode_t) -> String? {
+        switch mode & S_IFMT {
+        case S_IFREG: nil
+        case S_IFIFO: "a FIFO"
+        case S_IFDIR: "a directory"
+        case S_IFSOCK: "a socket"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFLNK: "a symbolic link"
+        default: "an unknown kind of file"
+        }
+    }
+}

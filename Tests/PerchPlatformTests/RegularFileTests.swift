@@ -1,0 +1,138 @@
+import Glibc
+import Testing
+@testable import PerchPlatform
+
+/// A fresh directory under /tmp (mode 0700), removed with what is in it.
+private final class Scratch {
+    let path: String
+
+    init() {
+        var template = Array("/tmp/perch-regular-test-XXXXXX".utf8CString)
+        path = template.withUnsafeMutableBufferPointer { buffer in
+            guard let made = mkdtemp(buffer.baseAddress!) else { fatalError("mkdtemp failed") }
+            return String(cString: made)
+        }
+    }
+
+    deinit {
+        if let stream = opendir(path) {
+            while let entry = readdir(stream) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                    String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
+                }
+                if name != ".", name != ".." { unlink("\(path)/\(name)") }
+            }
+            closedir(stream)
+        }
+        rmdir(path)
+    }
+
+    func file(_ name: String, _ text: String) -> String {
+        let path = "\(self.path)/\(name)"
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        precondition(fd >= 0, "open \(path)")
+        _ = Array(text.utf8).withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        close(fd)
+        return path
+    }
+
+    /// A FIFO at `name`. So that a reader that blocks on it (the bug) ends
+    /// up failing instead of hanging the suite, a shell opens it for
+    /// writing after two seconds and closes it again, which lets a blocked
+    /// `open` return and its `read` see the end of the file.
+    func fifo(_ name: String) -> String {
+        let path = "\(self.path)/\(name)"
+        precondition(mkfifo(path, 0o600) == 0, "mkfifo \(path)")
+        precondition(system("(sleep 2; : 1<>'\(path)') >/dev/null 2>&1 &") == 0)
+        return path
+    }
+}
+
+@Suite("Reading a regular file")
+struct RegularFileTests {
+    @Test("a regular file is read whole")
+    func regular() throws {
+        let scratch = Scratch()
+        let path = scratch.file("config", "anchor=top-left\n")
+        #expect(try RegularFile.read(path, limit: 100, followingSymlinks: false) == Array("anchor=top-left\n".utf8))
+    }
+
+    @Test("no file is nil, not an error")
+    func absent() throws {
+        let scratch = Scratch()
+        #expect(try RegularFile.read("\(scratch.path)/none", limit: 100, followingSymlinks: false) == nil)
+    }
+
+    @Test("a FIFO with no writer is refused at once as a FIFO, without blocking in open")
+    func fifo() {
+        let scratch = Scratch()
+        let path = scratch.fifo("state.json")
+        #expect(throws: FileError(path: path, problem: "is a FIFO, not a regular file", code: EINVAL)) {
+            _ = try RegularFile.read(path, limit: 100, followingSymlinks: true)
+        }
+    }
+
+    @Test("the state file reader refuses a FIFO, naming it")
+    func stateFileFIFO() {
+        let scratch = Scratch()
+        let path = scratch.fifo("state.json")
+        do {
+            let bytes = try StateFile.read(path)
+            Issue.record("a FIFO was read as a state file of \(bytes?.count ?? -1) bytes")
+        } catch {
+            #expect(error.description == "\(path) is a FIFO, not a regular file")
+        }
+    }
+
+    @Test("a directory and a character device are refused with what they are")
+    func otherKinds() {
+        let scratch = Scratch()
+        #expect(throws: FileError(path: scratch.path, problem: "is a directory, not a regular file", code: EINVAL)) {
+            _ = try RegularFile.read(scratch.path, limit: 100, followingSymlinks: true)
+        }
+        #expect(throws: FileError(path: "/dev/zero", problem: "is a character device, not a regular file",
+                                  code: EINVAL)) {
+            _ = try RegularFile.read("/dev/zero", limit: 100, followingSymlinks: true)
+        }
+    }
+
+    @Test("a symbolic link is refused when links are not followed, and read through when they are")
+    func links() throws {
+        let scratch = Scratch()
+        let target = scratch.file("victim", "someone else's\n")
+        let link = "\(scratch.path)/state.json.journal"
+        #expect(symlink(target, link) == 0)
+        #expect(throws: FileError(path: link, problem: "is a symbolic link, which perch does not follow here",
+                                  code: ELOOP)) {
+            _ = try RegularFile.read(link, limit: 100, followingSymlinks: false)
+        }
+        #expect(try RegularFile.read(link, limit: 100, followingSymlinks: true) == Array("someone else's\n".utf8))
+    }
+
+    @Test("a file over the limit is refused, not read into memory")
+    func tooLarge() {
+        let scratch = Scratch()
+        let path = scratch.file("big", String(repeating: "x", count: 101))
+        #expect(throws: FileError(path: path, problem: "is larger than 100 bytes; perch reads no more of it",
+                                  code: EFBIG)) {
+            _ = try RegularFile.read(path, limit: 100, followingSymlinks: false)
+        }
+    }
+
+    @Test("opening for writing never blocks on a FIFO nor follows a link")
+    func writing() {
+        let scratch = Scratch()
+        let fifo = "\(scratch.path)/fifo"
+        #expect(mkfifo(fifo, 0o600) == 0)
+        #expect(throws: FileError(path: fifo, problem: "is a FIFO, not a regular file", code: ENXIO)) {
+            _ = try RegularFile.openForWriting(fifo, flags: O_APPEND | O_CREAT, mode: 0o600)
+        }
+        let target = scratch.file("victim", "keep me\n")
+        let link = "\(scratch.path)/link"
+        #expect(symlink(target, link) == 0)
+        #expect(throws: FileError(path: link, problem: "is a symbolic link, which perch does not write through",
+                                  code: ELOOP)) {
+            _ = try RegularFile.openForWriting(link, flags: O_TRUNC, mode: 0o600)
+        }
+    }
+}
