@@ -213,6 +213,9 @@ final class ControlServer {
         send(event.line) { $0.isSubscribed }
     }
 
+    /// The most a subscriber's unread events may take before it is dropped.
+    static let subscriberBacklog = 1 << 20
+
     /// Sends an event to every subscriber and to `sender` (the client that
     /// posted the notification, if still connected). A client whose
     /// buffer is full because it does not read is dropped.
@@ -234,7 +237,11 @@ final class ControlServer {
                 heldForAnswer.append(line!)
                 continue
             }
-            if !client.connection.enqueue(line!) {
+            // A subscriber may fall this far behind (thousands of events),
+            // not the 8 MiB a reply may take: thirty silent ones held
+            // 139 MB through a flood.
+            let behind = client.isSubscribed && client.connection.pendingOutputCount > Self.subscriberBacklog
+            if !client.connection.enqueue(line!) || behind {
                 Log.warning("control socket: dropped a subscriber that does not read its events")
                 drop(client)
             } else {

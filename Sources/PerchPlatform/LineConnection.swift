@@ -116,6 +116,9 @@ public final class LineConnection {
     /// Whether bytes wait to be written (the loop should watch POLLOUT).
     public var hasPendingOutput: Bool { outboxStart < outbox.count }
 
+    /// How many bytes wait to be written.
+    public var pendingOutputCount: Int { outbox.count - outboxStart }
+
     /// Queues `bytes` and writes as much as the socket takes now. Returns
     /// false when the peer is not reading and the queue passed its cap: the
     /// caller should drop the connection.

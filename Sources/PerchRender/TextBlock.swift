@@ -67,7 +67,7 @@ final class TextBlock {
         switch newFormat {
         case .plain:
             pango_layout_set_attributes(layout, nil)
-            pango_layout_set_text(layout, shown, -1)
+            pango_layout_set_text(layout, Self.laidOut(shown), -1)
             problem = nil
         case .markup:
             problem = setMarkup(shown)
@@ -149,15 +149,33 @@ final class TextBlock {
     private func setMarkup(_ markup: String) -> String? {
         switch Markup.parse(markup) {
         case .parsed(let plain, let attributes):
-            pango_layout_set_text(layout, plain, -1)
+            // Attributes past the cut end with the text (Pango clamps them).
+            pango_layout_set_text(layout, Self.laidOut(plain), -1)
             pango_layout_set_attributes(layout, attributes)  // takes a reference
             pango_attr_list_unref(attributes)
             return nil
         case .rejected(let reason):
             pango_layout_set_attributes(layout, nil)
-            pango_layout_set_text(layout, markup, -1)
+            pango_layout_set_text(layout, Self.laidOut(markup), -1)
             return Markup.problem(reason)
         }
+    }
+
+    /// The most of a text that is laid out. A card of the default
+    /// `max-height` (200) shows about 600 characters of a 10 pt body; 2048
+    /// fill a card some 700 px tall. Past that the text is cut with an
+    /// ellipsis: Pango's time grows faster than the text (it shapes again
+    /// for every line it wraps), and a 64 KiB body (the most a notification
+    /// keeps) held the loop 60–130 ms per toast, mostly in HarfBuzz; 8192
+    /// characters still took 60 ms.
+    static let laidOutLimit = 2048
+
+    /// `text` cut to `laidOutLimit` characters, with an ellipsis after.
+    static func laidOut(_ text: String) -> String {
+        guard text.utf8.count > laidOutLimit else { return text }
+        var end = text.unicodeScalars.startIndex
+        text.unicodeScalars.formIndex(&end, offsetBy: laidOutLimit, limitedBy: text.unicodeScalars.endIndex)
+        return String(text.unicodeScalars[..<end]) + "…"
     }
 
     /// `text` with every newline turned into a space, for one-line layouts.
