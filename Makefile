@@ -59,7 +59,7 @@ export PERCH_BIN_DIR
 # Arguments for Tests/e2e/run.py (e.g. --compositor sway110, -k NAME).
 E2E_ARGS ?=
 
-.PHONY: all deps build static-cxx man test test-packaging unit e2e trixie-root run demo install uninstall deb clean bench
+.PHONY: screenshots all deps build static-cxx man test test-packaging unit e2e trixie-root run demo install uninstall deb clean bench
 
 all: build man
 
@@ -122,6 +122,13 @@ run: build
 
 demo: build
 	scripts/demo
+
+# The README's images (docs/images/): the demo's screenshots of a stack,
+# the center and a strip of frames of a slide.
+screenshots: build
+	DEMO_OUT=$(CURDIR)/.build/screenshots scripts/demo
+	mkdir -p docs/images
+	cp .build/screenshots/03-stack.png .build/screenshots/06-center.png .build/screenshots/07-slide-strip.png docs/images/
 
 DATADIR ?= $(PREFIX)/share
 MANDIR ?= $(DATADIR)/man
