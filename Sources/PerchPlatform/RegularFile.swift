@@ -64,17 +64,7 @@ public enum RegularFile {
             }
             throw FileError(path: path, operation: "open", code: code)
         }
-        let fd = FileDescriptor(adopting: raw)
-        var info = stat()
-        if fstat(fd.rawValue, &info) != 0 { throw FileError(path: path, operation: "fstat") }
-        if let kind = kindName(info.st_mode) {
-            throw FileError(path: path, problem: "is \(kind), not a regular file", code: EINVAL)
-        }
-        let status = fcntl(fd.rawValue, F_GETFL)
-        if status < 0 || fcntl(fd.rawValue, F_SETFL, status & ~O_NONBLOCK) < 0 {
-            throw FileError(path: path, operation: "fcntl")
-        }
-        return fd
+        return try regularAndBlocking(FileDescriptor(adopting: raw), path: path)
     }
 
     /// Opens `path` for writing with `flags` (O_CREAT, O_TRUNC, O_APPEND…)
@@ -98,7 +88,15 @@ public enum RegularFile {
             throw FileError(path: path, problem: "cannot be opened for writing (\(String(cString: strerror(code))))",
                             code: code)
         }
-        let fd = FileDescriptor(adopting: raw)
+        return try regularAndBlocking(FileDescriptor(adopting: raw), path: path)
+    }
+
+    /// `fd` (opened with O_NONBLOCK) if it is a regular file, made blocking
+    /// again for the reads and writes that follow; else the error naming
+    /// what it is.
+    private static func regularAndBlocking(_ fd: consuming FileDescriptor, path: String) throws(FileError)
+        -> FileDescriptor
+    {
         var info = stat()
         if fstat(fd.rawValue, &info) != 0 { throw FileError(path: path, operation: "fstat") }
         if let kind = kindName(info.st_mode) {

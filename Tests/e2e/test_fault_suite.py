@@ -194,17 +194,34 @@ def fault_1000_concurrent_clients_256_served_the_daemon_keeps_answering(t):
     check(p.proc.poll() is None, "perch exited (%s)" % p.proc.poll())
 
 
-SILENT_SUBSCRIBERS = r'''
-import json, socket, sys, threading, time
-path, n, subs, pid = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
-def rss():
-    with open("/proc/%d/status" % pid) as f:
-        return int(next(l for l in f if l.startswith("VmRSS:")).split()[1])
+# What the socket clients below share: connect() to argv[1], and status()
+# on a probe connection of its own, in milliseconds.
+CLIENT_PRELUDE = r'''
+import json, os, socket, sys, threading, time
+path = sys.argv[1]
 def connect():
     s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     s.settimeout(60)
     s.connect(path)
     return s
+_probe = []
+def status():
+    if not _probe:
+        c = connect()
+        _probe.append((c, c.makefile("rb")))
+    probe, pf = _probe[0]
+    t = time.monotonic()
+    probe.sendall(b'{"id":1,"method":"status"}\n')
+    pf.readline()
+    return (time.monotonic() - t) * 1000
+'''
+
+
+SILENT_SUBSCRIBERS = CLIENT_PRELUDE + r'''
+n, subs, pid = int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+def rss():
+    with open("/proc/%d/status" % pid) as f:
+        return int(next(l for l in f if l.startswith("VmRSS:")).split()[1])
 silent = []
 for _ in range(subs):
     s = connect()
@@ -212,13 +229,7 @@ for _ in range(subs):
     s.sendall(b'{"id":0,"method":"subscribe"}\n')
     silent.append(s)
 time.sleep(0.2)
-probe = connect()
-pf = probe.makefile("rb")
-def status():
-    t = time.monotonic()
-    probe.sendall(b'{"id":1,"method":"status"}\n')
-    pf.readline()
-    return (time.monotonic() - t) * 1000
+status()
 flood = connect()
 payload = b"".join(b'{"id":%d,"method":"notify","params":{"title":"Flood %d","timeout":0.1}}\n' % (i, i)
                    for i in range(n))
@@ -283,21 +294,8 @@ def fault_30_silent_subscribers_during_20000_posts_and_memory_comes_back(t):
     check(p.proc.poll() is None, "perch exited (%s)" % p.proc.poll())
 
 
-SLOW_BODY = r'''
-import json, socket, sys, threading, time
-path = sys.argv[1]
-def connect():
-    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    s.settimeout(30)
-    s.connect(path)
-    return s
-probe = connect()
-pf = probe.makefile("rb")
-def status():
-    t = time.monotonic()
-    probe.sendall(b'{"id":1,"method":"status"}\n')
-    pf.readline()
-    return (time.monotonic() - t) * 1000
+SLOW_BODY = CLIENT_PRELUDE + r'''
+status()
 poster = connect()
 body = "a" * 1000000
 line = json.dumps({"id": 2, "method": "notify", "params": {"title": "A megabyte of a", "body": body}}) + "\n"

@@ -61,6 +61,29 @@ def perchctl_reply_refuses_a_notification_without_inline_reply(t):
     check(r.returncode == 1 and "no notification 999" in r.stderr, "reply to a missing id: %r" % r.stderr)
 
 
+def type_hi_there_and_return(t, p, nid, monitor, where):
+    """Types "hi there" and Return with wtype (into the field with the
+    keyboard), then checks the bus heard NotificationReplied with that text
+    before NotificationClosed reason 2, and that the notification is no
+    longer live."""
+    from harness import poll
+    from test_compositors import start_in_root
+    # wtype plugs in a virtual keyboard as it starts: the seat only then has
+    # a keyboard, which perch binds a round trip later; keys sent at once
+    # would go to no one, so it waits 0.3 s first (a real keyboard is there
+    # all along).
+    typer = start_in_root(t.sway(), ["wtype", "-s", "300", "hi there", "-k", "Return"])
+    typer.wait(timeout=10)
+    gone, _ = poll(lambda: p.list() == [], 3.0, 0.1)
+    out = bus_signals(monitor)
+    replied = "NotificationReplied (uint32 %d, 'hi there')" % nid
+    closed = "NotificationClosed (uint32 %d, uint32 2)" % nid
+    check(replied in out and closed in out and out.index(replied) < out.index(closed),
+          "typing 'hi there' and Return in %s should send %s then %s; the bus saw:\n%s"
+          % (where, replied, closed, out))
+    check(gone, "the answered notification should no longer be live: %r" % p.list())
+
+
 def bus_signals(monitor):
     monitor.terminate()
     return monitor.communicate(timeout=5)[0].decode()
@@ -70,7 +93,6 @@ def bus_signals(monitor):
 def typing_in_the_reply_field_and_return_sends_the_reply(t):
     from harness import CARD_LEFT, poll
     from pointer import pointer
-    from test_compositors import start_in_root
     from test_dbus import card_at_rest
     p, env = start(t)
     nid = notify(t, env, "Ann: lunch?", "['inline-reply', 'Reply']",
@@ -84,20 +106,7 @@ def typing_in_the_reply_field_and_return_sends_the_reply(t):
     pointer(t.sway(), t.bindir, "sleep", "0.3", "move", x, bottom - 10 - 14, "sleep", "0.1", "click", "left")
     time.sleep(0.3)
     check(p.list() and p.list()[0]["id"] == nid, "a click on the field must not dismiss the notification")
-    # wtype plugs in a virtual keyboard as it starts: the seat only then has
-    # a keyboard, which perch binds a round trip later; keys sent at once
-    # would go to no one, so it waits 0.3 s first (a real keyboard is there
-    # all along).
-    typer = start_in_root(t.sway(), ["wtype", "-s", "300", "hi there", "-k", "Return"])
-    typer.wait(timeout=10)
-    gone, _ = poll(lambda: p.list() == [], 3.0, 0.1)
-    out = bus_signals(monitor)
-    replied = "NotificationReplied (uint32 %d, 'hi there')" % nid
-    closed = "NotificationClosed (uint32 %d, uint32 2)" % nid
-    check(replied in out and closed in out and out.index(replied) < out.index(closed),
-          "typing 'hi there' and Return in the field should send %s then %s; the bus saw:\n%s"
-          % (replied, closed, out))
-    check(gone, "the answered notification should be gone: %r" % p.list())
+    type_hi_there_and_return(t, p, nid, monitor, "the field")
 
 
 @test(compositors=("sway110", "labwc"), why="typing needs wtype, which is in the Debian 13 root")
@@ -105,7 +114,6 @@ def a_reply_typed_in_the_centers_entry_is_sent(t):
     from harness import poll
     from pointer import pointer
     from test_center_panel import PANEL_LEFT, panel_shown
-    from test_compositors import start_in_root
     p, env = start(t)
     nid = notify(t, env, "Bob: are you there?", "['inline-reply', 'Reply']")
     p.ctl_ok("center", "open")
@@ -124,13 +132,4 @@ def a_reply_typed_in_the_centers_entry_is_sent(t):
     pointer(t.sway(), t.bindir, "sleep", "0.3", "move", x + 50, bottom - 10 - 14, "sleep", "0.1", "click", "left")
     time.sleep(0.3)
     check(p.ctl_ok("center").strip() == "open", "a click on the field keeps the panel open")
-    typer = start_in_root(t.sway(), ["wtype", "-s", "300", "hi there", "-k", "Return"])
-    typer.wait(timeout=10)
-    gone, _ = poll(lambda: p.list() == [], 3.0, 0.1)
-    out = bus_signals(monitor)
-    replied = "NotificationReplied (uint32 %d, 'hi there')" % nid
-    closed = "NotificationClosed (uint32 %d, uint32 2)" % nid
-    check(replied in out and closed in out and out.index(replied) < out.index(closed),
-          "typing 'hi there' and Return in the entry's field should send %s then %s; the bus saw:\n%s"
-          % (replied, closed, out))
-    check(gone, "the answered notification should no longer be live: %r" % p.list())
+    type_hi_there_and_return(t, p, nid, monitor, "the entry's field")
