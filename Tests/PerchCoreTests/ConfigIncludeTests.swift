@@ -75,6 +75,32 @@ struct ConfigIncludeTests {
             == ["/c/b:1:9: error: include cycle: /c/config -> /c/a -> /c/b -> /c/a"])
     }
 
+    @Test("a file that includes itself through ever new paths stops at 16 levels with an error, not a stack overflow")
+    func endlessPaths() {
+        var count = 0
+        let (config, diagnostics) = ConfigFile.parse(path: "/c/x", read: { path in
+            count += 1
+            // Every path is a file that includes a/ + its own name.
+            return path.hasPrefix("/c/") ? Array("padding=1\ninclude=a/x\n".utf8) : nil
+        }, home: nil)
+        #expect(config == nil)
+        #expect(diagnostics.contains { $0.description.contains("includes nested more than 16 deep") })
+        #expect(count <= 18)
+    }
+
+    @Test("files that each include the next twice are read at most 64 times in all, not 2^depth")
+    func doublingIncludes() {
+        var count = 0
+        let (config, diagnostics) = ConfigFile.parse(path: "/c/f0", read: { path in
+            count += 1
+            guard let n = Int(path.dropFirst(4)), n < 30 else { return Array("padding=1\n".utf8) }
+            return Array("include=f\(n + 1)\ninclude=f\(n + 1)\n".utf8)
+        }, home: nil)
+        #expect(config == nil)
+        #expect(diagnostics.contains { $0.description.contains("more than 64 included files") })
+        #expect(count <= 65)
+    }
+
     @Test("including the same file twice without a cycle is fine")
     func diamond() {
         let files = ["config": "include=a\ninclude=b\n", "a": "include=common\n", "b": "include=common\n",

@@ -55,6 +55,15 @@ struct ParseContext {
 struct ConfigParser {
     let read: (String) -> [UInt8]?
     let home: String?
+    /// Files read through `include=` so far in this parse.
+    private var includesRead = 0
+    /// An include chain deeper than this, or more included files than
+    /// `maxIncludes` in all, is an error: a file that includes itself
+    /// through ever new paths (`a/` + its name, a directory linked to
+    /// itself) recursed until the stack ran out, and each file including
+    /// the next twice made 2^depth parses (found by the config fuzzer).
+    static let maxIncludeDepth = 16
+    static let maxIncludes = 64
     private(set) var config = Config()
     private(set) var diagnostics: [ConfigDiagnostic] = []
 
@@ -262,6 +271,16 @@ struct ConfigParser {
             error(context, column: value.column, "include cycle: \(cycle)", text: value.text)
             return
         }
+        guard chain.count <= Self.maxIncludeDepth else {
+            error(context, column: value.column, "includes nested more than \(Self.maxIncludeDepth) deep",
+                  text: value.text)
+            return
+        }
+        guard includesRead < Self.maxIncludes else {
+            error(context, column: value.column, "more than \(Self.maxIncludes) included files", text: value.text)
+            return
+        }
+        includesRead += 1
         guard let bytes = read(path) else {
             error(context, column: value.column, "cannot read include file '\(path)'", text: value.text)
             return
