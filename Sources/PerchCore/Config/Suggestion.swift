@@ -5,9 +5,15 @@ enum Suggestion {
     /// third of the word's length for long words.
     static func nearest(to word: String, in candidates: [String], aliases: [String: String] = [:]) -> String? {
         if let alias = aliases[word] { return alias }
-        let limit = max(2, word.count / 3)
+        let length = word.count
+        let limit = max(2, length / 3)
         var best: (String, Int)?
         for candidate in candidates {
+            // Lengths further apart than the limit are further apart in
+            // edits too: a key of a megabyte costs a comparison of counts,
+            // not a megabyte times every key (the config fuzzer's slowest
+            // inputs were such keys).
+            guard abs(candidate.count - length) <= limit else { continue }
             let distance = editDistance(word, candidate)
             if distance <= limit, distance < best?.1 ?? .max { best = (candidate, distance) }
         }
