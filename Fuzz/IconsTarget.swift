@@ -10,9 +10,10 @@
 // applications `/a`, `icon-path` `/x`; the themes asked for are `T` and
 // `hicolor`. Properties:
 // - every reader returns; nothing crashes, loops or stalls (-timeout);
-// - an index's directories are unique plain relative paths with sizes,
-//   scales and bounds in range, no more than the maximum; a key file
-//   reports a bounded number of problems;
+// - an index's directories (files named index.theme) are unique plain
+//   relative paths with sizes, scales and bounds in range, no more than
+//   the maximum; a key file (those and .desktop files) reports a bounded
+//   number of problems and keeps within its group and key limits;
 // - a parsed source is an absolute path without NUL, or a valid name;
 // - what the locator finds is a file in the tree; asking again gives the
 //   same answer and reports nothing new (each problem is reported once);
@@ -34,7 +35,11 @@ public func fuzzIcons(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     }
 
     for (path, bytes) in tree.files {
-        checkIndex(bytes, path)
+        if path.hasSuffix("/index.theme") {
+            checkIndex(bytes, path)
+        } else if path.hasSuffix(".desktop") {
+            checkKeyFile(bytes, path)
+        }
     }
 
     if let parsed = IconSource.parse(icon) {
@@ -75,12 +80,17 @@ public func fuzzIcons(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     return 0
 }
 
-private func checkIndex(_ bytes: [UInt8], _ path: String) {
+private func checkKeyFile(_ bytes: [UInt8], _ path: String) {
     let keyFile = DesktopKeyFile(parsing: bytes)
     require(keyFile.diagnostics.count <= DesktopKeyFile.Limits().maximumDiagnostics + 1,
             "\(keyFile.diagnostics.count) diagnostics for \(path)")
     require(keyFile.groups.count <= DesktopKeyFile.Limits().maximumGroups, "\(keyFile.groups.count) groups")
+    require(keyFile.groups.values.allSatisfy { $0.count <= DesktopKeyFile.Limits().maximumKeysPerGroup },
+            "a group with more keys than the limit")
+}
 
+private func checkIndex(_ bytes: [UInt8], _ path: String) {
+    checkKeyFile(bytes, path)
     guard let index = IconThemeIndex.parse(bytes).index else { return }
     require(index.directories.count <= IconThemeIndex.maximumDirectories, "\(index.directories.count) directories")
     require(Set(index.directories.map(\.path)).count == index.directories.count, "a directory twice")
