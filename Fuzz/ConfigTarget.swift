@@ -3,7 +3,8 @@
 //
 // The input is cut at 0 bytes: the config, then the files it may include,
 // served from memory as `0` … `9` (an include whose path ends in `/N` or
-// is `N` reads part N+1; any other path cannot be read), then a
+// is `N` reads part N+1; any other path cannot be read; at most 64 files
+// are served, see `maximumFilesServed`), then a
 // notification (title, body, app, category) to resolve against it.
 // Properties:
 // - parsing returns, with diagnostics; no crash, no stall (-timeout);
@@ -27,12 +28,18 @@ public func fuzzConfig(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
                                     urgency: Urgency.allCases[Int(input.byte()) % 3])
 
     var lineCounts = ["config": lineCount(Array(text.utf8))]
-    var reads = 0
+    var reads = 0, served = 0
     func read(_ path: String) -> [UInt8]? {
         reads += 1
+        // The parser has no bound of its own on what it includes (a file
+        // may include the same one twice, or itself through a new path,
+        // such as `a/` + its own name: see docs/fuzzing.md); without this
+        // the first such input stops the run.
+        guard served < maximumFilesServed else { return nil }
         guard let last = path.split(separator: "/").last, last.count == 1,
               let digit = last.first?.wholeNumberValue, digit < files.count else { return nil }
         lineCounts[path] = lineCount(files[digit])
+        served += 1
         return files[digit]
     }
 
@@ -63,6 +70,11 @@ public func fuzzConfig(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     _ = config.global
     return 0
 }
+
+/// Includes served per parse, the main file not counted. Far more than a
+/// real config has; few enough that an include bomb (each file including
+/// the next twice: 2^depth parses) stays within the timeout.
+private let maximumFilesServed = 64
 
 /// Lines as diagnostics count them: a last line without a newline counts.
 private func lineCount(_ bytes: [UInt8]) -> Int {
