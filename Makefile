@@ -12,6 +12,8 @@
 #   make man       the man pages, from docs/man/*.scd (into .build/man/)
 #   make install   PREFIX=/usr/local (DESTDIR honoured); make uninstall
 #   make deb       perch_VERSION_ARCH.deb from a release build
+#   make fuzz      build the libFuzzer targets (Fuzz/) and run each for
+#                  FUZZ_SECONDS (60) from its seeds; a crash fails it
 
 SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
@@ -59,7 +61,7 @@ export PERCH_BIN_DIR
 # Arguments for Tests/e2e/run.py (e.g. --compositor sway110, -k NAME).
 E2E_ARGS ?=
 
-.PHONY: screenshots all deps build static-cxx man test test-packaging unit e2e trixie-root run demo install uninstall deb clean bench
+.PHONY: all deps build static-cxx man test test-packaging unit e2e fuzz trixie-root run demo screenshots install uninstall deb clean bench
 
 all: build man
 
@@ -73,6 +75,7 @@ test: deps static-cxx
 	scripts/gen-protocols --check
 	$(SWIFT) build $(RELEASE_FLAGS)
 	$(SWIFT) test
+	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(CI_FUZZ_SECONDS)
 	$(MAKE) --no-print-directory test-packaging
 	$(MAKE) --no-print-directory trixie-root
 	$(PYTHON) Tests/e2e/run.py $(E2E_ARGS)
@@ -97,6 +100,17 @@ static-cxx:
 
 unit:
 	$(SWIFT) test
+
+# The libFuzzer targets (Fuzz/*.swift, built by scripts/fuzz; see
+# docs/fuzzing.md): each runs FUZZ_SECONDS from its committed seeds and the
+# inputs in Fuzz/regressions/; a crash, a broken property or an input slower
+# than the target's timeout fails, leaving the input in .build/fuzz/crashes/.
+# make test runs each for CI_FUZZ_SECONDS (about a minute to build
+# everything, then 8 targets × 3 s).
+FUZZ_SECONDS ?= 60
+CI_FUZZ_SECONDS ?= 3
+fuzz:
+	FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz run
 
 e2e: trixie-root
 	$(PYTHON) Tests/e2e/run.py $(E2E_ARGS)
