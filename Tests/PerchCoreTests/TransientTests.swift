@@ -3,26 +3,13 @@ import Testing
 
 private let t0 = serviceTestStart
 
-extension ServiceHarness {
-    /// Posts a notification with the `transient` hint.
-    fileprivate mutating func postTransient(_ title: String, timeout: Double = 0, at now: Instant = t0) -> UInt32 {
-        var request = NotifyRequest(title: title)
-        request.transient = true
-        request.timeout = timeout
-        let (id, effects) = service.post(request, from: nil, at: now)
-        self.effects += effects
-        advance(to: now)
-        return id
-    }
-}
-
 @Suite("Transient notifications")
 struct TransientTests {
     @Test("a transient notification shows as any other but never enters history, dismissed or expired")
     func neverInHistory() {
         var h = ServiceHarness()
-        let dismissed = h.postTransient("Copied")
-        let expiring = h.postTransient("Volume 40 %", timeout: 1)
+        let dismissed = h.post("Copied", timeout: 0, transient: true)
+        let expiring = h.post("Volume 40 %", timeout: 1, transient: true)
         let kept = h.post("Mail")
         #expect(h.liveIDs == [dismissed, expiring, kept])
         _ = h.take()
@@ -38,8 +25,8 @@ struct TransientTests {
     @Test("the journal's replay keeps a transient one out of history, and a restart does not show it again")
     func notAfterARestart() throws {
         var h = ServiceHarness()
-        let live = h.postTransient("Recording")
-        let gone = h.postTransient("Copied")
+        let live = h.post("Recording", timeout: 0, transient: true)
+        let gone = h.post("Copied", timeout: 0, transient: true)
         _ = h.dismiss(.id(gone), at: t0 + 1)
         var state = PersistentState()
         for record in h.take().records { state.apply(record) }
