@@ -597,6 +597,10 @@ def abuse(b, proc, res):
     pid = proc.pid
     probe = b.spawn([PY, "-u", b.path("dbus_driver.py"), "probe", "0.05"],
                     stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    status = None
+    sock = os.path.join(b.env["XDG_RUNTIME_DIR"], "perch", b.env["WAYLAND_DISPLAY"] + ".sock")
+    if os.path.exists(sock) and res is b_of_run.perch_res:
+        status = b.spawn([PY, "-u", "-c", STATUS_PROBE, sock], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     time.sleep(0.3)
     c0 = cpu_ns(pid)
     try:
@@ -609,6 +613,15 @@ def abuse(b, proc, res):
     except Exception:
         probe.kill()
         p = {"ms": [], "errors": -1}
+    if status is not None:
+        try:
+            out, _ = status.communicate(b"stop\n", timeout=30)
+            st = json.loads(out)
+            if st["ms"]:
+                res["status_max"].append(max(st["ms"]))
+                res["status_med"].append(med(st["ms"]))
+        except Exception:
+            status.kill()
     last, timed_out = wait_idle(pid, timeout=60)
     dead = proc.poll() is not None
     res["abuse_ok"].append(r["ok"])
@@ -758,6 +771,30 @@ def cpu_window(pid, trace, start_after, length):
     c1, s1, t1 = cpu_ns(pid), ctx_switches(pid), mono_ns()
     n = len(frames(trace, t0, t1))
     return (c1 - c0) / 1000.0, s1 - s0, n
+
+
+# Perch's `status` over its control socket every 50 ms until a line on
+# stdin: the answer times (ms), for the flood's "status answered" figure.
+STATUS_PROBE = r'''
+import json, select, socket, sys, time
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.settimeout(10)
+s.connect(sys.argv[1])
+f = s.makefile("rb")
+ms, errors, i = [], 0, 0
+while True:
+    i += 1
+    t = time.monotonic()
+    try:
+        s.sendall(json.dumps({"id": i, "method": "status"}).encode() + b"\n")
+        errors += "result" not in json.loads(f.readline())
+    except Exception:
+        errors += 1
+    ms.append((time.monotonic() - t) * 1000.0)
+    if select.select([sys.stdin], [], [], max(0.0, 0.05 - (time.monotonic() - t)))[0]:
+        break
+print(json.dumps({"ms": ms, "errors": errors}))
+'''
 
 
 SOCKET_BURST = r'''
@@ -991,6 +1028,8 @@ def rows_spec():
         ("frames answered < 16.7 ms (%)", "frames_ok", "%.1f", "perch", "high"),
         ("center scrolling 200 entries: CPU per frame (µs)", "center_cpu_us", "%.0f", "perch", "low"),
         ("center scrolling: client time median (µs)", "center_med", "%.0f", "perch", "low"),
+        ("abuse: Perch `status` on its socket meanwhile, max (ms)", "status_max", "%.1f", "perch", "low"),
+        ("abuse: Perch `status` on its socket meanwhile, median (ms)", "status_med", "%.2f", "perch", "low"),
         ("abuse via control socket: all replies (s)", "sock_replies_s", "%.2f", "perch", "low"),
         ("abuse via control socket: daemon CPU (ms)", "sock_cpu", "%.0f", "perch", "low"),
     ]
@@ -1068,13 +1107,14 @@ def main():
     keys = MAIN_KEYS + IDLE_KEYS + [
         "latency_med", "latency_p90", "abuse_notes", "crashes", "notes", "frac_cpu_1", "frac_cs_1",
         "slide_frames", "slide_count", "reflow_frames", "frame_cpu_us", "frame_cs", "center_frames",
-        "center_cpu_us", "center_cs", "sock_ok", "sock_replies_s", "sock_drain_s", "sock_cpu"]
+        "center_cpu_us", "center_cs", "status_max", "status_med", "sock_ok", "sock_replies_s", "sock_drain_s", "sock_cpu"]
     R = {d.name: {k: [] for k in keys} for d in daemons}
     floor = {k: [] for k in ("frame_cpu_us", "frame_cs", "frame_cpu_self_us", "client_us", "frames", "notes")}
     perch = daemons[0]
     t_start = time.monotonic()
     global b_of_run
     b = b_of_run = Bench()
+    b.perch_res = R["perch"]
     slow_flood = set()
     frac_ok = os.geteuid() == 0 and os.path.exists(os.path.join(ROOT_DIR, ".perch-root-ready"))
     if not frac_ok:
