@@ -646,7 +646,8 @@ def abuse(b, proc, res):
         note += ", still busy after 60 s"
     if dead:
         note += ", daemon died"
-        res["crashes"].append("abuse: exited (%s)" % proc.returncode)
+        tail = log_tail(getattr(b, "last_log", None))
+        res["crashes"].append("abuse: exited (%s)%s" % (proc.returncode, "; its log ends: " + tail if tail else ""))
     res["abuse_notes"].append(note)
 
 
