@@ -118,8 +118,8 @@ def write_configs(b):
     w("fnott.ini", "default-timeout=5\nicon-theme=Adwaita\n")
     # indicate_hidden (on by default) makes the 5th slot the "N more" line,
     # as Perch's marker does.
-    w("dunstrc", "[global]\n    notification_limit = 5\n"
-                 "    enable_recursive_icon_lookup = true\n    icon_theme = Adwaita\n"
+    w("dunstrc", "[global]\n    notification_limit = 5\n    icon_theme = Adwaita\n"
+                 "    enable_recursive_icon_lookup = true\n"
                  "[urgency_low]\n    timeout = 5\n[urgency_normal]\n    timeout = 5\n"
                  "[urgency_critical]\n    timeout = 0\n")
     # swaync 0.7.3 has no limit on the popups shown (every notification is
