@@ -438,7 +438,7 @@ class Bench:
         if self.frac is not None:
             self.frac.stop()
         self.session.stop()
-        for d in (self.share, self.session.dir):
+        for d in (self.share, self.work, self.session.dir):
             try:  # the empty mount points bench-root left in the root
                 os.rmdir(ROOT_DIR + d)
             except OSError:
