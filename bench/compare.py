@@ -1,12 +1,24 @@
 #!/usr/bin/env python3
-"""Perch against mako, in the same run, through the same door (D-Bus Notify).
+"""Perch against every peer, in one run, through the same door (D-Bus Notify).
 
-Starts one headless sway (Tests/e2e/harness.Session) and one private session
-bus, then alternates daemon runs: Perch, mako, Perch, mako... (BENCH_ROUNDS
-rounds, default 3). Every figure is measured from outside the daemon (/proc,
-D-Bus answer times, WAYLAND_DEBUG=client logs), except the animation figures,
-which only Perch has (its PERCH_TRACE trace). Prints one table; see
+The daemons: Perch; mako 1.7.1, dunst 1.9 and swaync 0.7.3 (Debian 12, the
+host); mako 1.10 and fnott 1.7.1 (Debian 13, run inside the root of
+scripts/trixie-root by scripts/bench-root, talking to the host's compositor
+and bus). And the floor: bench/floor-client.c, the least a client can spend
+to answer a frame callback, for Perch's animated frames.
+
+Starts one headless sway 1.7 (Tests/e2e/harness.Session) and one private
+session bus, then alternates daemon runs, one daemon owning
+org.freedesktop.Notifications at a time (BENCH_ROUNDS rounds, default 3);
+a second headless sway 1.10 at scale 1.5 for the fractional-scale row.
+Every figure is measured from outside the daemon (/proc, D-Bus answer
+times, WAYLAND_DEBUG=client logs), except Perch's frame client times (its
+PERCH_TRACE trace). A daemon that dies is reported as `crashed` in the
+cells it did not finish, and the run goes on. Prints one table; see
 bench/README.md for what each row means. Asserts nothing.
+
+BENCH_PEERS (comma list of mako-1.7, mako-1.10, fnott, dunst, swaync;
+default all) chooses the peers; Perch and the floor are always measured.
 """
 
 import json
@@ -25,14 +37,25 @@ sys.path.insert(0, os.path.join(HERE, "..", "Tests", "e2e"))
 import harness  # noqa: E402
 
 ROUNDS = int(os.environ.get("BENCH_ROUNDS", "3"))
-LAT_SAMPLES = int(os.environ.get("BENCH_LATENCY_SAMPLES", "20"))
-IDLE_S = float(os.environ.get("BENCH_IDLE_SECONDS", "10"))
+LAT_SAMPLES = int(os.environ.get("BENCH_LATENCY_SAMPLES", "12"))
+IDLE_S = float(os.environ.get("BENCH_IDLE_SECONDS", "5"))
 ABUSE_N = int(os.environ.get("BENCH_ABUSE_N", "10000"))
-# A theme icon every desktop has (Debian's adwaita-icon-theme).
+GROWTH_ROUNDS = int(os.environ.get("BENCH_GROWTH_ROUNDS", "2"))
+# A theme icon every desktop has (Debian's adwaita-icon-theme, in the host
+# and, installed by scripts/bench-root, in the Debian 13 root).
 THEME_ICON = "dialog-information"
-GROWTH_ROUNDS = 4
-MAKO = "/usr/bin/mako"
 PY = "/usr/bin/python3"
+REPO = harness.REPO
+BENCH_ROOT = os.path.join(REPO, "scripts", "bench-root")
+ROOT_DIR = harness.TRIXIE_ROOT_DIR
+FRAC_SCALE = "1.5"
+SLOW_FLOOD_S = 30
+
+# A small SVG icon (a circle and a bar), the same file for every daemon.
+SVG_ICON = ('<svg xmlns="http://www.w3.org/2000/svg" width="48" height="48" viewBox="0 0 48 48">'
+            '<circle cx="24" cy="24" r="20" fill="#3584e4"/>'
+            '<rect x="21" y="12" width="6" height="18" rx="3" fill="#fff"/>'
+            '<circle cx="24" cy="36" r="3" fill="#fff"/></svg>\n')
 
 
 def log(msg):
@@ -44,43 +67,181 @@ def mono_ns():
     return time.clock_gettime_ns(time.CLOCK_MONOTONIC)
 
 
-def ensure_mako():
-    if os.access(MAKO, os.X_OK):
+# --------------------------------------------------------------------------
+# The daemons. Each is started with a config file that makes the defaults
+# the bench relies on equal (at most 5 shown, 5 s timeout) where the daemon
+# has such an option; bench/README.md says where one has not.
+
+class Daemon:
+    def __init__(self, name, label, where, binary, package=None):
+        self.name, self.label, self.where, self.binary, self.package = name, label, where, binary, package
+
+    @property
+    def in_root(self):
+        return self.where == "root"
+
+    def argv(self, b):
+        conf = b.share_path
+        if self.name == "perch":
+            return [os.path.join(b.bindir, "perch"), "-c", conf("perch.conf")]
+        if self.name.startswith("mako"):
+            return [self.binary, "-c", conf("mako.conf")]
+        if self.name == "fnott":
+            return [self.binary, "-c", conf("fnott.ini")]
+        if self.name == "dunst":
+            return [self.binary, "-config", conf("dunstrc")]
+        if self.name == "swaync":
+            return [self.binary, "-c", conf("swaync.json"), "-s", "/etc/xdg/swaync/style.css"]
+        raise ValueError(self.name)
+
+
+DAEMONS = [
+    Daemon("perch", "Perch", "host", None),
+    Daemon("mako-1.7", "mako 1.7.1", "host", "/usr/bin/mako", "mako-notifier"),
+    Daemon("mako-1.10", "mako 1.10", "root", "/usr/bin/mako"),
+    Daemon("fnott", "fnott 1.7.1", "root", "/usr/bin/fnott"),
+    Daemon("dunst", "dunst 1.9", "host", "/usr/bin/dunst", "dunst"),
+    Daemon("swaync", "swaync 0.7.3", "host", "/usr/bin/swaync", "sway-notification-center"),
+]
+
+
+def write_configs(b):
+    w = b.write_share
+    w("perch.conf", "# defaults, made explicit\nmax-visible=5\ndefault-timeout=5000\n")
+    # Theme icons: each peer is pointed at Adwaita, where Perch finds
+    # dialog-information by the icon-theme specification (mako's default
+    # icon-path is hicolor only, fnott's icon-theme hicolor, and dunst 1.9
+    # looks in its icon_path list unless told to follow a theme).
+    w("mako.conf", "default-timeout=5000\nmax-visible=5\n"
+                   "icon-path=/usr/share/icons/Adwaita:/usr/share/icons/hicolor\n")
+    # fnott has no limit on the number shown; its timeouts are in seconds.
+    w("fnott.ini", "default-timeout=5\nicon-theme=Adwaita\n")
+    # indicate_hidden (on by default) makes the 5th slot the "N more" line,
+    # as Perch's marker does.
+    w("dunstrc", "[global]\n    notification_limit = 5\n    icon_theme = Adwaita\n"
+                 "    enable_recursive_icon_lookup = true\n"
+                 "[urgency_low]\n    timeout = 5\n[urgency_normal]\n    timeout = 5\n"
+                 "[urgency_critical]\n    timeout = 0\n")
+    # swaync 0.7.3 has no limit on the popups shown (every notification is
+    # a row in its popup window); its timeouts are in seconds.
+    with open("/etc/xdg/swaync/config.json") if os.path.exists("/etc/xdg/swaync/config.json") else _empty() as f:
+        try:
+            cfg = json.load(f)
+        except ValueError:
+            cfg = {}
+    cfg.update({"timeout": 5, "timeout-low": 5, "timeout-critical": 0})
+    cfg.pop("$schema", None)
+    cfg.pop("scripts", None)
+    w("swaync.json", json.dumps(cfg, indent=2) + "\n")
+    w("icon.svg", SVG_ICON)
+
+
+class _empty:
+    def __enter__(self):
+        import io
+        return io.StringIO("{}")
+
+    def __exit__(self, *a):
+        return False
+
+
+def ensure_host_packages(daemons):
+    missing = [d.package for d in daemons if d.where == "host" and d.package and not os.access(d.binary, os.X_OK)]
+    if not missing:
         return
-    log("mako not found: installing mako-notifier")
-    cmd = ["apt-get", "install", "-y", "--no-install-recommends", "mako-notifier"]
+    log("installing %s" % " ".join(missing))
+    cmd = ["apt-get", "install", "-y", "--no-install-recommends"] + missing
     if os.geteuid() != 0:
         cmd = ["sudo"] + cmd
-    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL, env=dict(os.environ, DEBIAN_FRONTEND="noninteractive"))
+
+
+def ensure_root_packages():
+    """mako 1.10 and fnott in the Debian 13 root (made when missing, then
+    cached). Returns a reason string when they cannot be had."""
+    if os.geteuid() != 0:
+        return "the Debian 13 root needs root (chroot)"
+    if not os.path.exists(os.path.join(ROOT_DIR, ".perch-root-ready")):
+        log("making the Debian 13 root (scripts/trixie-root make)")
+        r = subprocess.run([os.path.join(REPO, "scripts", "trixie-root"), "make"])
+        if r.returncode != 0:
+            return "scripts/trixie-root make failed"
+    r = subprocess.run([BENCH_ROOT, "install"], capture_output=True, text=True)
+    if r.returncode != 0:
+        return "scripts/bench-root install failed: %s" % r.stderr.strip()[-300:]
+    return None
 
 
 # --------------------------------------------------------------------------
 # /proc
 
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+
+
+_THREADS = {}  # pid -> {tid: last schedstat ns seen}, and "dead": sum of exited threads'
+
+
 def cpu_ns(pid):
-    """Time on CPU of every thread, ns (first field of schedstat)."""
-    total = 0
+    """Time on CPU of the process, ns: the first field of each thread's
+    schedstat (exact), threads that have exited since counted with the
+    last value seen (GLib daemons start and end worker threads; a sum over
+    the live ones alone would go down), plus the CPU of children it has
+    waited for (cutime + cstime, in clock ticks: Perch renders SVG icons in
+    a short-lived helper process)."""
+    seen = _THREADS.setdefault(pid, {"dead": 0, "tids": {}})
+    now = {}
     try:
         for tid in os.listdir("/proc/%d/task" % pid):
             try:
                 with open("/proc/%d/task/%s/schedstat" % (pid, tid)) as f:
-                    total += int(f.read().split()[0])
+                    now[tid] = int(f.read().split()[0])
             except (OSError, ValueError, IndexError):
                 pass
-    except OSError:
-        pass
-    return total
+        with open("/proc/%d/stat" % pid) as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        children = (int(fields[13]) + int(fields[14])) * 1_000_000_000 // CLK_TCK
+    except (OSError, ValueError, IndexError):
+        children = seen.get("children", 0)
+        now = dict(seen["tids"])  # the process is gone: its last reading
+    for tid, ns in seen["tids"].items():
+        if tid not in now:
+            seen["dead"] += ns
+    seen["tids"], seen["children"] = now, children
+    return sum(now.values()) + seen["dead"] + children
+
+
+def children_ns(pid):
+    """The reaped children's part of cpu_ns (clock ticks, as ns)."""
+    cpu_ns(pid)
+    return _THREADS[pid].get("children", 0)
+
+
+_SWITCHES = {}  # pid -> {"dead": n, "tids": {tid: last count seen}}
 
 
 def ctx_switches(pid):
-    """Voluntary context switches: the times the daemon went to sleep (in
-    poll) and was woken. Preemptions (nonvoluntary) are left out: they
-    count the other processes on the CPU, not the daemon's wake-ups."""
-    with open("/proc/%d/status" % pid) as f:
-        for line in f:
-            if line.startswith("voluntary_ctxt_switches"):
-                return int(line.split()[1])
-    return 0
+    """Voluntary context switches of every thread (those that exited
+    counted with their last value seen): the times the daemon went to
+    sleep (in poll) and was woken. Preemptions (nonvoluntary) are left
+    out: they count the other processes on the CPU."""
+    seen = _SWITCHES.setdefault(pid, {"dead": 0, "tids": {}})
+    now = {}
+    try:
+        for tid in os.listdir("/proc/%d/task" % pid):
+            try:
+                with open("/proc/%d/task/%s/status" % (pid, tid)) as f:
+                    for line in f:
+                        if line.startswith("voluntary_ctxt_switches"):
+                            now[tid] = int(line.split()[1])
+            except (OSError, ValueError):
+                pass
+    except OSError:
+        now = dict(seen["tids"])
+    for tid, n in seen["tids"].items():
+        if tid not in now:
+            seen["dead"] += n
+    seen["tids"] = now
+    return sum(now.values()) + seen["dead"]
 
 
 def memory_kb(pid):
@@ -106,6 +267,8 @@ def wait_idle(pid, quiet=0.4, timeout=30.0, threshold_ns=300_000):
     prev = cpu_ns(pid)
     while time.monotonic() < t_end:
         time.sleep(0.05)
+        if not os.path.exists("/proc/%d/stat" % pid):
+            return last_active, False
         now, c = mono_ns(), cpu_ns(pid)
         if c - prev > 50_000:
             last_active = now
@@ -117,21 +280,31 @@ def wait_idle(pid, quiet=0.4, timeout=30.0, threshold_ns=300_000):
     return last_active, True
 
 
+class Crashed(Exception):
+    pass
+
+
 # --------------------------------------------------------------------------
 # Processes
 
 class Bench:
     def __init__(self):
-        src = os.environ.get("PERCH_BIN_DIR", os.path.join(harness.REPO, ".build", "release"))
+        src = os.environ.get("PERCH_BIN_DIR", os.path.join(REPO, ".build", "release"))
         self.bindir = harness.prepare_bindir(src)
         self.work = tempfile.mkdtemp(prefix="perch-compare-")
         os.chmod(self.work, 0o755)
         for name in ("dbus_driver.py",):
             shutil.copy(os.path.join(HERE, name), os.path.join(self.work, name))
         self.session = harness.Session(self.work)
+        self.frac = None
         self.uid, self.gid = self.session.pw.pw_uid, self.session.pw.pw_gid
+        # Shared with the daemons in the Debian 13 root (bind-mounted at the
+        # same path by scripts/bench-root): the bus socket, configs, icon.
+        self.share = self.user_dir("share")
+        write_configs(self)
         self.bus_proc = self.session.popen(
-            ["dbus-daemon", "--session", "--nofork", "--print-address=1", "--nopidfile"],
+            ["dbus-daemon", "--nofork", "--print-address=1", "--nopidfile",
+             "--config-file=" + self.bus_config()],
             env=self.session.env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         self.address = self.bus_proc.stdout.readline().decode().strip()
         if not self.address.startswith("unix:"):
@@ -139,14 +312,36 @@ class Bench:
         self.env = self.session.env(DBUS_SESSION_BUS_ADDRESS=self.address)
         self.driver = self.spawn([PY, "-u", self.path("dbus_driver.py"), "serve"],
                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-        with open(self.path("perch.conf"), "w") as f:
-            f.write("# defaults, made explicit\nmax-visible=5\ndefault-timeout=5000\n")
-        with open(self.path("mako.conf"), "w") as f:
-            f.write("default-timeout=5000\nmax-visible=5\n")
+        self.floor_bin = build_floor(self.work)
         self.runs = 0
+
+    def bus_config(self):
+        """Debian's session bus config less its service directories: with
+        mako, dunst and swaync installed, a Notify sent while no daemon owns
+        the name (one just crashed) would start one of them by activation."""
+        with open("/usr/share/dbus-1/session.conf") as f:
+            text = f.read()
+        text = re.sub(r"<!--.*?-->", "", text, flags=re.S)
+        text = re.sub(r"<standard_session_servicedirs\s*/>|<servicedir>.*?</servicedir>|"
+                      r"<includedir>.*?</includedir>|<include[^>]*>.*?</include>", "", text, flags=re.S)
+        text = re.sub(r"<listen>.*?</listen>", "<listen>unix:path=%s</listen>" % self.share_path("bus"), text)
+        p = self.share_path("bus.conf")
+        with open(p, "w") as f:
+            f.write(text)
+        os.chmod(p, 0o644)
+        return p
 
     def path(self, name):
         return os.path.join(self.work, name)
+
+    def share_path(self, name):
+        return os.path.join(self.share, name)
+
+    def write_share(self, name, text):
+        p = self.share_path(name)
+        with open(p, "w") as f:
+            f.write(text)
+        os.chmod(p, 0o644)
 
     def spawn(self, argv, env=None, **kw):
         return subprocess.Popen(argv, env=env or self.env, cwd=self.work,
@@ -157,6 +352,7 @@ class Bench:
         os.makedirs(d, exist_ok=True)
         if harness.run_as_root():
             os.chown(d, self.uid, self.gid)
+        os.chmod(d, 0o755)
         return d
 
     def call(self, op, wait=120, **args):
@@ -174,25 +370,50 @@ class Bench:
             raise RuntimeError("%s: %s" % (op, out["exception"]))
         return out
 
-    def start(self, kind, extra_env=None, args=()):
-        """Start a daemon; returns (proc, log path, seconds to own the name)."""
+    def frac_session(self):
+        """A headless sway 1.10 (Debian 13 root) with its output at scale 1.5."""
+        if self.frac is None:
+            work = self.path("frac")
+            os.makedirs(work, exist_ok=True)
+            os.chmod(work, 0o755)
+            self.frac = harness.Session(work, compositor="sway110")
+            r = self.frac.swaymsg("output", "HEADLESS-1", "scale", FRAC_SCALE)
+            if r.returncode != 0:
+                raise RuntimeError("swaymsg scale %s: %s" % (FRAC_SCALE, r.stderr))
+        return self.frac
+
+    def start(self, d, session=None, extra_env=None, args=()):
+        """Start daemon d in session (default the sway 1.7 one); returns
+        (proc, log path, seconds to own the name, launch instant)."""
+        session = session or self.session
         self.runs += 1
-        logp = self.path("%s-%d.log" % (kind, self.runs))
+        logp = self.path("%s-%d.log" % (d.name, self.runs))
         logf = open(logp, "wb")
-        env = dict(self.env)
+        self.last_log = logp
+        env = session.env(DBUS_SESSION_BUS_ADDRESS=self.address,
+                          XDG_CONFIG_HOME=self.user_dir("config-%d" % self.runs))
         env.update(extra_env or {})
-        if kind == "perch":
+        argv = d.argv(self) + list(args)
+        if d.name == "perch":
+            # Perch restores live notifications from its state: a fresh one.
             env["XDG_STATE_HOME"] = self.user_dir("state-%d" % self.runs)
-            argv = [os.path.join(self.bindir, "perch"), "-c", self.path("perch.conf")] + list(args)
-        else:
-            argv = [MAKO, "-c", self.path("mako.conf")]
         t0 = mono_ns()
-        proc = self.spawn(argv, env=env, stdin=subprocess.DEVNULL, stdout=logf, stderr=subprocess.STDOUT)
+        if d.in_root:
+            # As root (chroot, mounts); bench-root drops to the session user.
+            env.update(BENCH_ROOT_SHARE=self.share, PERCH_TRIXIE_ROOT=ROOT_DIR,
+                       PERCH_TEST_USER=session.user)
+            proc = subprocess.Popen([BENCH_ROOT, "exec", env["XDG_RUNTIME_DIR"]] + argv, env=env,
+                                    cwd=self.work, stdin=subprocess.DEVNULL, stdout=logf,
+                                    stderr=subprocess.STDOUT)
+        else:
+            proc = subprocess.Popen(argv, env=env, cwd=self.work, stdin=subprocess.DEVNULL,
+                                    stdout=logf, stderr=subprocess.STDOUT, **session.user_kwargs())
         logf.close()
         r = self.call("wait_owned", timeout=15)
         if not r["owned"]:
             proc.kill()
-            raise RuntimeError("%s did not own %s within 15 s; log %s" % (kind, "the name", logp))
+            proc.wait()
+            raise Crashed("did not own the name within 15 s (exit %s; log %s)" % (proc.returncode, logp))
         return proc, logp, (r["t"] - t0) / 1e9, t0
 
     def stop(self, proc):
@@ -203,7 +424,9 @@ class Bench:
             except subprocess.TimeoutExpired:
                 proc.kill()
                 proc.wait()
-        self.call("wait_released", timeout=5)
+        # The next daemon must own the name alone.
+        if not self.call("wait_released", timeout=5)["released"]:
+            log("  warning: org.freedesktop.Notifications still owned 5 s after the daemon exited")
 
     def close(self):
         try:
@@ -212,13 +435,49 @@ class Bench:
         except Exception:
             self.driver.kill()
         self.bus_proc.terminate()
+        if self.frac is not None:
+            self.frac.stop()
         self.session.stop()
+        for d in (self.share, self.work, self.session.dir):
+            try:  # the empty mount points bench-root left in the root
+                os.rmdir(ROOT_DIR + d)
+            except OSError:
+                pass
         shutil.rmtree(self.work, ignore_errors=True)
         shutil.rmtree(self.bindir, ignore_errors=True)
 
 
+def build_floor(work):
+    """bench/floor-client.c with the wayland-scanner output of the
+    layer-shell protocol (and xdg-shell, which it refers to)."""
+    out = os.path.join(work, "floor")
+    os.makedirs(out, exist_ok=True)
+    ls = os.path.join(REPO, "protocols", "wlr-layer-shell-unstable-v1.xml")
+    xdg = "/usr/share/wayland-protocols/stable/xdg-shell/xdg-shell.xml"
+    steps = [["wayland-scanner", "client-header", ls, os.path.join(out, "wlr-layer-shell-unstable-v1-client-protocol.h")],
+             ["wayland-scanner", "private-code", ls, os.path.join(out, "layer-shell.c")],
+             ["wayland-scanner", "private-code", xdg, os.path.join(out, "xdg-shell.c")]]
+    flags = subprocess.run(["pkg-config", "--cflags", "--libs", "wayland-client"],
+                           capture_output=True, text=True, check=True).stdout.split()
+    binary = os.path.join(out, "floor-client")
+    steps.append(["cc", "-O2", "-I", out, "-o", binary, os.path.join(HERE, "floor-client.c"),
+                  os.path.join(out, "layer-shell.c"), os.path.join(out, "xdg-shell.c")] + flags)
+    for s in steps:
+        subprocess.run(s, check=True)
+    os.chmod(out, 0o755)
+    os.chmod(binary, 0o755)
+    return binary
+
+
 # --------------------------------------------------------------------------
 # Runs
+
+def alive(proc, what):
+    """Raises Crashed when the daemon is gone."""
+    rc = proc.poll()
+    if rc is not None:
+        raise Crashed("exited (%s) during %s" % ("signal %d" % -rc if rc < 0 else "code %d" % rc, what))
+
 
 def spent(pid, res, cpu_key, action, cs_key=None):
     """Runs action(); records the daemon's CPU over it (ms) under cpu_key
@@ -239,24 +498,68 @@ def record_memory(pid, res, when):
     return pss
 
 
-def run_main(b, kind, res, with_idle):
-    """Start-up, memory, CPU, idle and the abuse burst (no debug output)."""
-    proc, _, startup, _ = b.start(kind)
+CRASH = "crashed"
+b_of_run = None  # the Bench, for the log of the daemon that crashed
+
+
+def log_tail(path, n=2):
+    """The last n non-empty lines of a daemon's log, joined (WAYLAND_DEBUG
+    lines left out)."""
+    try:
+        with open(path, errors="replace") as f:
+            lines = [l.strip() for l in f if l.strip() and not l.startswith("[")]
+        return " | ".join(lines[-n:])[-400:]
+    except (OSError, TypeError):
+        return ""
+
+
+def guarded(res, keys, what, fn):
+    """Runs fn(); if the daemon crashes, every key of `keys` that got no
+    value in this run gets CRASH, and the run goes on with the next daemon."""
+    before = {k: len(res[k]) for k in keys}
+    try:
+        fn()
+    except Crashed as e:
+        tail = log_tail(getattr(b_of_run, "last_log", None))
+        res["crashes"].append("%s: %s%s" % (what, e, "; its log ends: " + tail if tail else ""))
+        log("  CRASHED: %s: %s%s" % (what, e, "; its log ends: " + tail if tail else ""))
+        for k in keys:
+            if len(res[k]) == before[k]:
+                res[k].append(CRASH)
+    except Exception as e:  # a driver time-out, a failed helper: noted, never fatal
+        res["notes"].append("%s failed: %s: %s" % (what, type(e).__name__, e))
+        log("  FAILED: %s: %s: %s" % (what, type(e).__name__, e))
+
+
+MAIN_KEYS = ["startup_ms", "rss_idle", "pss_idle", "rss_1", "pss_1", "rss_100", "pss_100", "rss_1100",
+             "pss_1100", "pss_growth", "pss_growth2", "cpu_1", "cs_1", "cpu_1_svg", "cpu_1_svg_children", "cpu_100", "cs_100",
+             "cpu_1000", "cpu_close1000", "cpu_100_plain", "cpu_100_icon", "abuse_ok", "abuse_replies_s",
+             "abuse_drain_s", "abuse_cpu", "probe_max", "probe_med"]
+ABUSE_KEYS = ["abuse_ok", "abuse_replies_s", "abuse_drain_s", "abuse_cpu", "probe_max", "probe_med"]
+IDLE_KEYS = ["idle0_cpu", "idle0_cs", "idle1_cpu", "idle1_cs"]
+
+
+def run_main(b, d, res, with_idle, flood=True):
+    """Start-up, memory, CPU, icons, idle and the abuse burst (no debug output)."""
+    proc, _, startup, _ = b.start(d)
     pid = proc.pid
     res["startup_ms"].append(startup * 1000)
 
-    def post(n, timeout):
+    def post(n, timeout, icon=""):
         """n posted in one burst, then the daemon left to go idle."""
-        r = b.call("notify", n=n, expire=0, timeout=timeout)
+        r = b.call("notify", n=n, expire=0, timeout=timeout, icon=icon)
         wait_idle(pid, timeout=timeout)
+        alive(proc, "a burst of %d" % n)
         return r
 
     def close(ids, timeout):
         b.call("close", ids=ids, timeout=timeout)
         wait_idle(pid, timeout=timeout)
+        alive(proc, "CloseNotification × %d" % len(ids))
 
     try:
         wait_idle(pid, timeout=10)
+        alive(proc, "start-up")
         record_memory(pid, res, "idle")
         if with_idle:
             spent(pid, res, "idle0_cpu", lambda: time.sleep(IDLE_S), "idle0_cs")
@@ -266,8 +569,12 @@ def run_main(b, kind, res, with_idle):
         if with_idle:
             spent(pid, res, "idle1_cpu", lambda: time.sleep(IDLE_S), "idle1_cs")
         close(one["ids"], 10)
+        h0 = children_ns(pid)
+        svg = spent(pid, res, "cpu_1_svg", lambda: post(1, 10, icon=b.share_path("icon.svg")))
+        res["cpu_1_svg_children"].append((children_ns(pid) - h0) / 1e6)
+        close(svg["ids"], 10)
 
-        spent(pid, res, "cpu_100", lambda: post(100, 30), "cs_100")
+        first = spent(pid, res, "cpu_100", lambda: post(100, 30), "cs_100")
         pss_100 = record_memory(pid, res, "100")
 
         r = spent(pid, res, "cpu_1000", lambda: post(1000, 60))
@@ -275,24 +582,33 @@ def run_main(b, kind, res, with_idle):
         pss = record_memory(pid, res, "1100")
         res["pss_growth"].append(pss - pss_100)
         # Further rounds tell a leak (grows every time) from a high-water
-        # mark (heap and caches sized by the first 1000, code first run by
-        # a later one): the mean growth over GROWTH_ROUNDS more.
+        # mark (heap and caches sized by the first 1000): the mean growth.
         for _ in range(GROWTH_ROUNDS):
-            before_last = memory_kb(pid)[1]
             close(post(1000, 60)["ids"], 60)
-        after = memory_kb(pid)[1]
-        res["pss_growth2"].append((after - pss) / GROWTH_ROUNDS)
-        res["pss_growth_last"].append(after - before_last)
+        res["pss_growth2"].append((memory_kb(pid)[1] - pss) / GROWTH_ROUNDS)
+        close(first["ids"], 30)
 
-        abuse(b, pid, res)
+        # The same burst of 100 again without an icon and with one theme
+        # icon: looked up and decoded once, then (in Perch) cached.
+        for key, icon in (("cpu_100_plain", ""), ("cpu_100_icon", THEME_ICON)):
+            posted = spent(pid, res, key, lambda: post(100, 30, icon=icon))
+            close(posted["ids"], 30)
+
+        if flood:
+            abuse(b, proc, res)
     finally:
         b.stop(proc)
 
 
-def abuse(b, pid, res):
+def abuse(b, proc, res):
     """ABUSE_N Notify calls in one burst while a second client probes."""
+    pid = proc.pid
     probe = b.spawn([PY, "-u", b.path("dbus_driver.py"), "probe", "0.05"],
                     stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+    status = None
+    sock = os.path.join(b.env["XDG_RUNTIME_DIR"], "perch", b.env["WAYLAND_DISPLAY"] + ".sock")
+    if os.path.exists(sock) and res is b_of_run.perch_res:
+        status = b.spawn([PY, "-u", "-c", STATUS_PROBE, sock], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     time.sleep(0.3)
     c0 = cpu_ns(pid)
     try:
@@ -305,17 +621,26 @@ def abuse(b, pid, res):
     except Exception:
         probe.kill()
         p = {"ms": [], "errors": -1}
+    if status is not None:
+        try:
+            out, _ = status.communicate(b"stop\n", timeout=30)
+            st = json.loads(out)
+            if st["ms"]:
+                res["status_max"].append(max(st["ms"]))
+                res["status_med"].append(med(st["ms"]))
+        except Exception:
+            status.kill()
     last, timed_out = wait_idle(pid, timeout=60)
-    alive = True
-    try:
-        os.kill(pid, 0)
-    except OSError:
-        alive = False
+    dead = proc.poll() is not None
     res["abuse_ok"].append(r["ok"])
-    res["abuse_cpu"].append((cpu_ns(pid) - c0) / 1e6)
-    if r.get("t_last"):
-        res["abuse_replies_s"].append((r["t_last"] - r["t0"]) / 1e9)
-    res["abuse_drain_s"].append((last - r["t0"]) / 1e9 if not timed_out else float("nan"))
+    res["abuse_cpu"].append((cpu_ns(pid) - c0) / 1e6 if not dead else CRASH)
+    if dead:
+        res["abuse_replies_s"].append(CRASH)
+        res["abuse_drain_s"].append(CRASH)
+    else:
+        if r.get("t_last"):
+            res["abuse_replies_s"].append((r["t_last"] - r["t0"]) / 1e9)
+        res["abuse_drain_s"].append((last - r["t0"]) / 1e9 if not timed_out else float("nan"))
     ms = sorted(p["ms"])
     if ms:
         res["probe_max"].append(ms[-1])
@@ -327,15 +652,20 @@ def abuse(b, pid, res):
         note += ", %d probe failures" % p["errors"]
     if timed_out:
         note += ", still busy after 60 s"
-    if not alive:
+    if dead:
         note += ", daemon died"
+        tail = log_tail(getattr(b, "last_log", None))
+        res["crashes"].append("abuse: exited (%s)%s" % (proc.returncode, "; its log ends: " + tail if tail else ""))
     res["abuse_notes"].append(note)
 
 
-LINE = re.compile(r"^\[\s*([0-9.]+)\]\s+->\s+wl_surface@(\d+)\.(attach|commit)\(")
-SUBSURFACE = re.compile(r"get_subsurface\(new id wl_subsurface@\d+, wl_surface@(\d+),")
+# libwayland 1.23 (Debian 13, mako 1.10 and fnott) prints the queue's name
+# ("{Default Queue}") between the time stamp and the arrow, and object ids
+# as wl_surface#3 where 1.21 prints wl_surface@3.
+LINE = re.compile(r"^\[\s*([0-9.]+)\]\s+(?:\{[^}]*\}\s+)?->\s+wl_surface[@#](\d+)\.(attach|commit)\(")
+SUBSURFACE = re.compile(r"get_subsurface\(new id wl_subsurface[@#]\d+, wl_surface[@#](\d+),")
 SUBSURFACES = set()
-DESTROY = re.compile(r"->\s+wl_surface@(\d+)\.destroy\(")
+DESTROY = re.compile(r"->\s+wl_surface[@#](\d+)\.destroy\(")
 
 
 def wl_events(logp, offset):
@@ -367,12 +697,14 @@ def first_timestamp(logp):
     return None
 
 
-def run_latency(b, kind, res):
+def run_latency(b, d, res):
     """Notify sent -> first wl_surface.attach + commit, from WAYLAND_DEBUG."""
-    proc, logp, _, t_launch = b.start(kind, extra_env={"WAYLAND_DEBUG": "client"})
+    proc, logp, _, t_launch = b.start(d, extra_env={"WAYLAND_DEBUG": "client"})
     pid = proc.pid
+    lat = []
     try:
         wait_idle(pid, timeout=10)
+        alive(proc, "start-up")
         # Which clock does libwayland stamp with? libwayland 1.21 prints
         # CLOCK_REALTIME in microseconds truncated to 32 bits (wraps every
         # 71.6 min), newer ones may differ: compare its first line with each
@@ -397,36 +729,81 @@ def run_latency(b, kind, res):
                 time.sleep(0.02)
                 offset, ev = wl_events(logp, offset)
                 for ms, surf, what in ev:
-                    d = (ms - t_sent) % wrap if wrap != float("inf") else ms - t_sent
-                    if d < 0 or d > 10000:
+                    dt = (ms - t_sent) % wrap if wrap != float("inf") else ms - t_sent
+                    if dt < 0 or dt > 10000:
                         continue
                     # A subsurface's buffer shows with its parent's commit:
                     # the first commit of a top-level surface after an attach.
                     if what == "attach":
                         attached["any"] = True
                     elif attached and (logp, surf) not in SUBSURFACES:
-                        found = d
+                        found = dt
                         break
             if found is not None:
-                res["latency_ms"].append(found)
+                lat.append(found)
             b.call("close", ids=[s["id"]], timeout=10)
             wait_idle(pid, timeout=10)
+            alive(proc, "the latency samples")
             offset, _ = wl_events(logp, offset)
     finally:
         b.stop(proc)
+        if lat:
+            res["latency_med"].append(med(lat))
+            res["latency_p90"].append(pct(lat, 0.9))
+        log("  %s: %d latency samples, median %.2f ms (clock %s)"
+            % (d.name, len(lat), med(lat) or -1, res.get("lat_clock")))
 
 
-def frames(trace, since_ns):
+def frames(trace, since_ns, until_ns=None):
+    """Client times (µs) of PERCH_TRACE `frame START_NS DURATION_NS` lines
+    that started in [since_ns, until_ns)."""
     out = []
     try:
         with open(trace) as f:
             for line in f:
                 parts = line.split()
-                if len(parts) == 3 and parts[0] == "frame" and int(parts[1]) >= since_ns:
+                if len(parts) == 3 and parts[0] == "frame" and int(parts[1]) >= since_ns \
+                        and (until_ns is None or int(parts[1]) < until_ns):
                     out.append(int(parts[2]) / 1000.0)
     except OSError:
         pass
     return out
+
+
+def cpu_window(pid, trace, start_after, length):
+    """Daemon CPU and wake-ups over [now + start_after, + length] (s), and
+    the frames its trace shows started in that window. The window sits
+    inside an animation, past its first frame (where the card is drawn)."""
+    time.sleep(start_after)
+    c0, s0, t0 = cpu_ns(pid), ctx_switches(pid), mono_ns()
+    time.sleep(length)
+    c1, s1, t1 = cpu_ns(pid), ctx_switches(pid), mono_ns()
+    n = len(frames(trace, t0, t1))
+    return (c1 - c0) / 1000.0, s1 - s0, n
+
+
+# Perch's `status` over its control socket every 50 ms until a line on
+# stdin: the answer times (ms), for the flood's "status answered" figure.
+STATUS_PROBE = r'''
+import json, select, socket, sys, time
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.settimeout(10)
+s.connect(sys.argv[1])
+f = s.makefile("rb")
+ms, errors, i = [], 0, 0
+while True:
+    i += 1
+    t = time.monotonic()
+    try:
+        s.sendall(json.dumps({"id": i, "method": "status"}).encode() + b"\n")
+        errors += "result" not in json.loads(f.readline())
+    except Exception:
+        errors += 1
+    ms.append((time.monotonic() - t) * 1000.0)
+    if select.select([sys.stdin], [], [], max(0.0, 0.05 - (time.monotonic() - t)))[0]:
+        break
+print(json.dumps({"ms": ms, "errors": errors}))
+'''
 
 
 SOCKET_BURST = r'''
@@ -451,17 +828,29 @@ print(json.dumps({"t0": t0, "t1": time.clock_gettime_ns(time.CLOCK_MONOTONIC), "
 '''
 
 
-def run_perch_extra(b, res):
-    """Perch only: frame times from PERCH_TRACE, and the burst over its socket."""
+def run_perch_extra(b, perch, res, floor):
+    """Perch only: frame times and CPU per frame from PERCH_TRACE, the floor
+    client for as many frames, the center scrolling, the burst over its
+    socket."""
     trace = os.path.join(b.user_dir("trace-%d" % (b.runs + 1)), "trace")
-    proc, _, _, _ = b.start("perch", extra_env={"PERCH_TRACE": trace}, args=["--max-visible", "6"])
+    proc, _, _, _ = b.start(perch, extra_env={"PERCH_TRACE": trace},
+                            args=["--max-visible", "6", "--max-history", "300"])
     pid = proc.pid
     try:
         wait_idle(pid, timeout=10)
         t = mono_ns()
         b.call("notify", n=1, expire=0, timeout=10)
+        # CPU per frame mid-slide: from 0.15 s to 0.55 s of the 0.7 s slide.
+        cpu_us, cs, n = cpu_window(pid, trace, 0.15, 0.4)
         wait_idle(pid, timeout=10)
-        res["slide_frames"].extend(frames(trace, t))
+        slide = frames(trace, t)
+        res["slide_frames"].extend(slide)
+        res["slide_count"].append(len(slide))
+        if n:
+            res["frame_cpu_us"].append(cpu_us / n)
+            res["frame_cs"].append(cs / n)
+        run_floor(b, len(slide) or 38, floor)
+
         for _ in range(4):
             b.call("notify", n=1, expire=0, timeout=10)
             time.sleep(0.15)
@@ -471,16 +860,7 @@ def run_perch_extra(b, res):
         wait_idle(pid, timeout=10)
         res["reflow_frames"].extend(frames(trace, t))
 
-        # The same burst of 100 without an icon and with one theme icon
-        # (Adwaita's): the icon is looked up and decoded once, then cached.
-        for key, icon in (("cpu_100_plain", ""), ("cpu_100_icon", THEME_ICON)):
-            def burst():
-                posted = b.call("notify", n=100, expire=0, timeout=30, icon=icon)
-                wait_idle(pid, timeout=30)
-                return posted
-            r = spent(pid, res, key, burst)
-            b.call("close", ids=r["ids"], timeout=30)
-            wait_idle(pid, timeout=30)
+        run_center(b, proc, trace, res)
 
         sock = os.path.join(b.env["XDG_RUNTIME_DIR"], "perch", b.env["WAYLAND_DISPLAY"] + ".sock")
         c0 = cpu_ns(pid)
@@ -494,7 +874,89 @@ def run_perch_extra(b, res):
                 res["sock_drain_s"].append((last - out["t0"]) / 1e9)
             res["sock_cpu"].append((cpu_ns(pid) - c0) / 1e6)
         except Exception as e:
-            res["abuse_notes_sock"] = "socket burst failed: %s" % e
+            res["notes"].append("socket burst failed: %s" % e)
+    finally:
+        b.stop(proc)
+
+
+def run_floor(b, n_frames, floor):
+    """The floor client for n_frames frame callbacks: its CPU (from outside,
+    as for the daemons) and wake-ups per frame, and its own client time."""
+    env = b.env
+    p = b.spawn([b.floor_bin, str(n_frames)], env=env, stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        r, _, _ = select.select([p.stdout], [], [], 10)
+        if not r or p.stdout.readline().strip() != b"ready":
+            raise RuntimeError("floor-client did not map its surface: %s" % p.stderr.read1(500))
+        time.sleep(0.2)
+        c0, s0 = cpu_ns(p.pid), ctx_switches(p.pid)
+        p.stdin.write(b"go\n")
+        p.stdin.flush()
+        r, _, _ = select.select([p.stdout], [], [], 30)
+        c1, s1 = cpu_ns(p.pid), ctx_switches(p.pid)
+        out = json.loads(p.stdout.readline())
+        floor["frame_cpu_us"].append((c1 - c0) / 1000.0 / out["frames"])
+        floor["frame_cs"].append((s1 - s0) / out["frames"])
+        floor["frame_cpu_self_us"].append(out["cpu_ns"] / 1000.0 / out["frames"])
+        floor["client_us"].append(out["client_us_median"])
+        floor["frames"].append(out["frames"])
+    except Exception as e:
+        floor["notes"].append("floor-client failed: %s" % e)
+    finally:
+        p.kill()
+        p.wait()
+
+
+def run_center(b, proc, trace, res):
+    """Perch's center scrolled through 200 entries of history with a
+    virtual pointer's wheel (as bench/frame_times.py does): CPU per frame."""
+    pid = proc.pid
+    ctl = os.path.join(b.bindir, "perchctl")
+    log("  center: 200 notifications into the history")
+    b.session.run([ctl, "dismiss", "--all"], env=b.env)
+    # 200 posted and closed at once (CloseNotification): into the history.
+    posted = b.call("notify", n=200, expire=0, timeout=30)
+    b.call("close", ids=posted["ids"], timeout=30)
+    wait_idle(pid, timeout=10)
+    log("  center: open and scroll")
+    b.session.run([ctl, "center", "open"], env=b.env)
+    time.sleep(0.8)
+    wait_idle(pid, timeout=10)
+    from pointer import pointer
+    t = mono_ns()
+    c0, s0 = cpu_ns(pid), ctx_switches(pid)
+    try:
+        pointer(b.session, b.bindir, "move", 1100, 400, "sleep", "0.1",
+                *sum((["wheel", "3", "sleep", "0.2"] for _ in range(8)), []))
+    except Exception as e:
+        res["notes"].append("center scroll: pointer failed: %s" % e)
+        return
+    wait_idle(pid, timeout=10)
+    fr = frames(trace, t)
+    res["center_frames"].extend(fr)
+    if fr:
+        res["center_cpu_us"].append((cpu_ns(pid) - c0) / 1000.0 / len(fr))
+        res["center_cs"].append((ctx_switches(pid) - s0) / len(fr))
+    b.session.run([ctl, "center", "close"], env=b.env)
+    wait_idle(pid, timeout=10)
+
+
+def run_frac(b, d, res):
+    """One toast to rest on sway 1.10 with its output at scale 1.5."""
+    s = b.frac_session()
+    proc, _, _, _ = b.start(d, session=s)
+    pid = proc.pid
+    try:
+        wait_idle(pid, timeout=10)
+        alive(proc, "start-up on sway 1.10")
+
+        def post():
+            r = b.call("notify", n=1, expire=0, timeout=10)
+            wait_idle(pid, timeout=10)
+            alive(proc, "a toast at scale 1.5")
+            return r
+        spent(pid, res, "frac_cpu_1", post, "frac_cs_1")
     finally:
         b.stop(proc)
 
@@ -502,8 +964,12 @@ def run_perch_extra(b, res):
 # --------------------------------------------------------------------------
 # Table
 
+def nums(v):
+    return [x for x in v if not isinstance(x, str) and x == x]
+
+
 def med(v):
-    v = sorted(x for x in v if x == x)
+    v = sorted(nums(v))
     if not v:
         return None
     n = len(v)
@@ -511,79 +977,109 @@ def med(v):
 
 
 def pct(v, p):
-    v = sorted(v)
+    v = sorted(nums(v))
     return v[min(len(v) - 1, int(round(p * (len(v) - 1))))] if v else None
 
 
 def cell(v, fmt):
-    v = [x for x in v if x == x]
-    if not v:
-        return "—"
-    if len(v) == 1:
-        return fmt % v[0]
-    return "%s (%s–%s)" % (fmt % med(v), fmt % min(v), fmt % max(v))
+    crashed = sum(1 for x in v if x == CRASH)
+    n = nums(v)
+    if not n:
+        return "crashed" if crashed else "—"
+    s = fmt % n[0] if len(n) == 1 else "%s (%s–%s)" % (fmt % med(n), fmt % min(n), fmt % max(n))
+    return s + (" +%d crashed" % crashed if crashed else "")
 
 
-def ratio(a, b):
-    ma, mb = med(a), med(b)
-    if ma is None or mb is None or mb == 0:
-        return "—"
-    return "%.2f" % (ma / mb)
+# (label, key, format, scope, better): scope "all" = every daemon, "perch"
+# = Perch only (peers n/a); better "low" or "high" (for Perch / best peer).
+def rows_spec():
+    return [
+        ("start-up: launch → bus name owned (ms)", "startup_ms", "%.1f", "all", "low"),
+        ("VmRSS idle (kB)", "rss_idle", "%d", "all", "low"),
+        ("Pss idle (kB)", "pss_idle", "%d", "all", "low"),
+        ("VmRSS, 1 toast (kB)", "rss_1", "%d", "all", "low"),
+        ("Pss, 1 toast (kB)", "pss_1", "%d", "all", "low"),
+        ("Pss, 100 posted (kB)", "pss_100", "%d", "all", "low"),
+        ("Pss, +1000 posted & closed (kB)", "pss_1100", "%d", "all", "low"),
+        ("Pss growth 100 → +1000 (kB, leak?)", "pss_growth", "%d", "all", "low"),
+        ("Pss growth per further +1000, mean of %d (kB)" % GROWTH_ROUNDS, "pss_growth2", "%d", "all", "low"),
+        ("CPU: 1 toast shown, to rest (ms)", "cpu_1", "%.1f", "all", "low"),
+        ("wake-ups (ctx switches) to show 1", "cs_1", "%d", "all", "low"),
+        ("CPU: 1 toast with an SVG icon file, to rest (ms)", "cpu_1_svg", "%.1f", "all", "low"),
+        ("  of which child processes (10 ms clock ticks) (ms)", "cpu_1_svg_children", "%.0f", "all", "low"),
+        ("CPU: burst of 100 shown, to rest (ms)", "cpu_100", "%.1f", "all", "low"),
+        ("wake-ups (ctx switches) to show 100", "cs_100", "%d", "all", "low"),
+        ("CPU: burst of 1000 more (ms)", "cpu_1000", "%.1f", "all", "low"),
+        ("CPU: CloseNotification × 1000 (ms)", "cpu_close1000", "%.1f", "all", "low"),
+        ("CPU: burst of 100 again, no icon (ms)", "cpu_100_plain", "%.1f", "all", "low"),
+        ("CPU: burst of 100, theme icon %s (ms)" % THEME_ICON, "cpu_100_icon", "%.1f", "all", "low"),
+        ("idle %gs, 0 toasts: CPU (ms)" % IDLE_S, "idle0_cpu", "%.2f", "all", "low"),
+        ("idle %gs, 0 toasts: wake-ups" % IDLE_S, "idle0_cs", "%d", "all", "low"),
+        ("idle %gs, 1 toast: CPU (ms)" % IDLE_S, "idle1_cpu", "%.2f", "all", "low"),
+        ("idle %gs, 1 toast: wake-ups" % IDLE_S, "idle1_cs", "%d", "all", "low"),
+        ("latency Notify → 1st attach+commit, median of %d/round (ms)" % LAT_SAMPLES,
+         "latency_med", "%.2f", "all", "low"),
+        ("latency Notify → 1st attach+commit, p90 (ms)", "latency_p90", "%.2f", "all", "low"),
+        ("sway 1.10, scale %s: CPU, 1 toast to rest (ms)" % FRAC_SCALE, "frac_cpu_1", "%.1f", "all", "low"),
+        ("sway 1.10, scale %s: wake-ups, 1 toast" % FRAC_SCALE, "frac_cs_1", "%d", "all", "low"),
+        ("abuse %d Notify: ids back" % ABUSE_N, "abuse_ok", "%d", "all", "high"),
+        ("abuse: all replies back (s)", "abuse_replies_s", "%.2f", "all", "low"),
+        ("abuse: drained, daemon idle again (s)", "abuse_drain_s", "%.2f", "all", "low"),
+        ("abuse: daemon CPU (ms)", "abuse_cpu", "%.0f", "all", "low"),
+        ("abuse: GetServerInformation max (ms)", "probe_max", "%.1f", "all", "low"),
+        ("abuse: GetServerInformation median (ms)", "probe_med", "%.2f", "all", "low"),
+        ("animated frame (slide): CPU per frame (µs)", "frame_cpu_us", "%.0f", "floor", "low"),
+        ("animated frame (slide): wake-ups per frame", "frame_cs", "%.2f", "floor", "low"),
+        ("frames in one slide", "slide_count", "%d", "perch", "low"),
+        ("frame: slide, client time median (µs)", "slide_med", "%.0f", "floor-client", "low"),
+        ("frame: slide, client time p99 (µs)", "slide_p99", "%.0f", "perch", "low"),
+        ("frame: 5-toast reflow, client time median (µs)", "reflow_med", "%.0f", "perch", "low"),
+        ("frame: 5-toast reflow, client time p99 (µs)", "reflow_p99", "%.0f", "perch", "low"),
+        ("frames answered < 16.7 ms (%)", "frames_ok", "%.1f", "perch", "high"),
+        ("center scrolling 200 entries: CPU per frame (µs)", "center_cpu_us", "%.0f", "perch", "low"),
+        ("center scrolling: client time median (µs)", "center_med", "%.0f", "perch", "low"),
+        ("abuse: Perch `status` on its socket meanwhile, max (ms)", "status_max", "%.1f", "perch", "low"),
+        ("abuse: Perch `status` on its socket meanwhile, median (ms)", "status_med", "%.2f", "perch", "low"),
+        ("abuse via control socket: all replies (s)", "sock_replies_s", "%.2f", "perch", "low"),
+        ("abuse via control socket: daemon CPU (ms)", "sock_cpu", "%.0f", "perch", "low"),
+    ]
 
 
-def table(P, M):
+def table(daemons, R, floor):
+    peers = [d for d in daemons if d.name != "perch"]
+    head = ["figure"] + ["%s" % d.label for d in daemons] + ["Perch / best peer"]
     rows = []
-
-    def row(name, key, fmt, pkey=None):
-        p = P.get(pkey or key, [])
-        m = M.get(key, []) if key else []
-        rows.append((name, cell(p, fmt), cell(m, fmt) if key else "n/a", ratio(p, m) if key else "—"))
-
-    row("start-up: launch → bus name owned (ms)", "startup_ms", "%.1f")
-    row("VmRSS idle (kB)", "rss_idle", "%d")
-    row("Pss idle (kB)", "pss_idle", "%d")
-    row("VmRSS, 1 toast (kB)", "rss_1", "%d")
-    row("Pss, 1 toast (kB)", "pss_1", "%d")
-    row("VmRSS, 100 posted (kB)", "rss_100", "%d")
-    row("Pss, 100 posted (kB)", "pss_100", "%d")
-    row("VmRSS, +1000 posted & closed (kB)", "rss_1100", "%d")
-    row("Pss, +1000 posted & closed (kB)", "pss_1100", "%d")
-    row("Pss growth 100 → +1000 (kB, leak?)", "pss_growth", "%d")
-    row("Pss growth per further +1000, mean of %d (kB)" % GROWTH_ROUNDS, "pss_growth2", "%d")
-    row("Pss growth in the last of those %d (kB)" % GROWTH_ROUNDS, "pss_growth_last", "%d")
-    row("CPU: 1 toast shown, to rest (ms)", "cpu_1", "%.1f")
-    row("wake-ups (ctx switches) to show 1", "cs_1", "%d")
-    row("CPU: burst of 100 shown, to rest (ms)", "cpu_100", "%.1f")
-    row("wake-ups (ctx switches) to show 100", "cs_100", "%d")
-    row("CPU: burst of 1000 more (ms)", "cpu_1000", "%.1f")
-    row("CPU: CloseNotification × 1000 (ms)", "cpu_close1000", "%.1f")
-    row("idle %gs, 0 toasts: CPU (ms)" % IDLE_S, "idle0_cpu", "%.2f")
-    row("idle %gs, 0 toasts: ctx switches" % IDLE_S, "idle0_cs", "%d")
-    row("idle %gs, 1 toast: CPU (ms)" % IDLE_S, "idle1_cpu", "%.2f")
-    row("idle %gs, 1 toast: ctx switches" % IDLE_S, "idle1_cs", "%d")
-    row("latency Notify → 1st attach+commit, median of %d/round (ms)" % LAT_SAMPLES,
-        "latency_med", "%.2f")
-    row("latency Notify → 1st attach+commit, p90 (ms)", "latency_p90", "%.2f")
-    row("frame: slide, median (µs)", None, "%.0f", "slide_med")
-    row("frame: slide, p99 (µs)", None, "%.0f", "slide_p99")
-    row("frame: 5-toast reflow, median (µs)", None, "%.0f", "reflow_med")
-    row("frame: 5-toast reflow, p99 (µs)", None, "%.0f", "reflow_p99")
-    row("frames answered < 16.7 ms (%)", None, "%.1f", "frames_ok")
-    row("CPU: burst of 100, no icon, to rest (ms)", None, "%.1f", "cpu_100_plain")
-    row("CPU: burst of 100, one theme icon, to rest (ms)", None, "%.1f", "cpu_100_icon")
-    row("abuse %d Notify: ids back" % ABUSE_N, "abuse_ok", "%d")
-    row("abuse: all replies back (s)", "abuse_replies_s", "%.2f")
-    row("abuse: drained, daemon idle again (s)", "abuse_drain_s", "%.2f")
-    row("abuse: daemon CPU (ms)", "abuse_cpu", "%.0f")
-    row("abuse: GetServerInformation max (ms)", "probe_max", "%.1f")
-    row("abuse: GetServerInformation median (ms)", "probe_med", "%.2f")
-    row("abuse via control socket: ids back", None, "%d", "sock_ok")
-    row("abuse via control socket: all replies (s)", None, "%.2f", "sock_replies_s")
-    row("abuse via control socket: drained (s)", None, "%.2f", "sock_drain_s")
-    row("abuse via control socket: daemon CPU (ms)", None, "%.0f", "sock_cpu")
-
-    head = ("figure", "Perch median (min–max)", "mako median (min–max)", "ratio Perch/mako")
-    widths = [max(len(r[i]) for r in rows + [head]) for i in range(4)]
+    for label, key, fmt, scope, better in rows_spec():
+        P = R["perch"].get(key, [])
+        r = [label, cell(P, fmt)]
+        for d in peers:
+            r.append(cell(R[d.name].get(key, []), fmt) if scope == "all" else "n/a")
+        mp = med(P)
+        if scope == "all":
+            best = [(med(R[d.name].get(key, [])), d.label) for d in peers]
+            best = [x for x in best if x[0] is not None]
+            if best and mp is not None:
+                bv, bn = (min if better == "low" else max)(best)
+                if bv > 0 and mp >= 0:
+                    r.append("%.2f (%s)" % (mp / bv, bn))
+                elif bv == 0 and mp == 0:
+                    r.append("even (%s: 0)" % bn)
+                else:
+                    r.append("— (%s: %s)" % (bn, fmt % bv))
+            else:
+                r.append("—")
+        elif scope in ("floor", "floor-client"):
+            fk = {"frame_cpu_us": "frame_cpu_us", "frame_cs": "frame_cs", "slide_med": "client_us"}[key]
+            mf = med(floor.get(fk, []))
+            r.append("%.2f × floor" % (mp / mf) if mp is not None and mf else "—")
+        else:
+            r.append("—")
+        rows.append(r)
+        if scope in ("floor", "floor-client"):
+            fk = {"frame_cpu_us": "frame_cpu_us", "frame_cs": "frame_cs", "slide_med": "client_us"}[key]
+            rows.append(["  the floor (floor-client, same frames)", cell(floor.get(fk, []), fmt)]
+                        + ["n/a"] * len(peers) + ["—"])
+    widths = [max(len(r[i]) for r in rows + [head]) for i in range(len(head))]
     out = ["| " + " | ".join(h.ljust(w) for h, w in zip(head, widths)) + " |",
            "|" + "|".join("-" * (w + 2) for w in widths) + "|"]
     for r in rows:
@@ -591,41 +1087,93 @@ def table(P, M):
     return "\n".join(out)
 
 
+def chosen_daemons():
+    want = os.environ.get("BENCH_PEERS")
+    names = [d.name for d in DAEMONS[1:]]
+    if want:
+        sel = [w.strip() for w in want.split(",") if w.strip()]
+        bad = [w for w in sel if w not in names]
+        if bad:
+            raise SystemExit("BENCH_PEERS: unknown %s (known: %s)" % (", ".join(bad), ", ".join(names)))
+        names = sel
+    return [DAEMONS[0]] + [d for d in DAEMONS[1:] if d.name in names]
+
+
 def main():
-    ensure_mako()
-    keys = ["startup_ms", "rss_idle", "pss_idle", "rss_1", "pss_1", "rss_100", "pss_100", "rss_1100",
-            "pss_1100", "pss_growth", "pss_growth2", "pss_growth_last", "cpu_1", "cs_1", "cs_100", "cpu_100", "cpu_1000", "cpu_close1000", "idle0_cpu", "idle0_cs",
-            "idle1_cpu", "idle1_cs", "latency_ms", "latency_med", "latency_p90", "abuse_ok",
-            "abuse_replies_s", "abuse_drain_s", "abuse_cpu", "probe_max", "probe_med", "abuse_notes",
-            "slide_frames", "reflow_frames", "sock_ok", "sock_replies_s", "sock_drain_s", "sock_cpu",
-            "cpu_100_plain", "cpu_100_icon"]
-    P = {k: [] for k in keys}
-    M = {k: [] for k in keys}
+    # The daemons run as a user of their own when the bench runs as root
+    # (created by scripts/headless-sway): tests that run on the same
+    # machine as perch-test and signal that user's processes then cannot
+    # stop a daemon in the middle of a measurement (it happened: Perch
+    # exiting 0, on SIGTERM, in the middle of a round).
+    os.environ.setdefault("PERCH_TEST_USER", "perch-bench")
+    daemons = chosen_daemons()
+    ensure_host_packages(daemons)
+    notes = []
+    if any(d.in_root for d in daemons):
+        why = ensure_root_packages()
+        if why:
+            notes.append("left out mako 1.10 and fnott: %s" % why)
+            daemons = [d for d in daemons if not d.in_root]
+    keys = MAIN_KEYS + IDLE_KEYS + [
+        "latency_med", "latency_p90", "abuse_notes", "crashes", "notes", "frac_cpu_1", "frac_cs_1",
+        "slide_frames", "slide_count", "reflow_frames", "frame_cpu_us", "frame_cs", "center_frames",
+        "center_cpu_us", "center_cs", "status_max", "status_med", "sock_ok", "sock_replies_s", "sock_drain_s", "sock_cpu"]
+    R = {d.name: {k: [] for k in keys} for d in daemons}
+    floor = {k: [] for k in ("frame_cpu_us", "frame_cs", "frame_cpu_self_us", "client_us", "frames", "notes")}
+    perch = daemons[0]
     t_start = time.monotonic()
-    b = Bench()
+    global b_of_run
+    b = b_of_run = Bench()
+    b.perch_res = R["perch"]
+    slow_flood = set()
+    frac_ok = os.geteuid() == 0 and os.path.exists(os.path.join(ROOT_DIR, ".perch-root-ready"))
+    if not frac_ok:
+        notes.append("no fractional-scale row: sway 1.10 runs in the Debian 13 root, which needs root")
     try:
         for rnd in range(ROUNDS):
-            for kind, res in (("perch", P), ("mako", M)):
-                log("round %d/%d: %s (start-up, memory, CPU%s, abuse)"
-                    % (rnd + 1, ROUNDS, kind, ", idle" if rnd == 0 else ""))
-                run_main(b, kind, res, with_idle=(rnd == 0))
-                log("  %s abuse: %s" % (kind, res["abuse_notes"][-1]))
-            for kind, res in (("perch", P), ("mako", M)):
-                log("round %d/%d: %s latency (WAYLAND_DEBUG=client)" % (rnd + 1, ROUNDS, kind))
-                res["latency_ms"] = []
-                run_latency(b, kind, res)
-                lat = res["latency_ms"]
-                if lat:
-                    res["latency_med"].append(med(lat))
-                    res["latency_p90"].append(pct(lat, 0.9))
-                log("  %s: %d samples, median %.2f ms (clock %s)"
-                    % (kind, len(lat), med(lat) or -1, res.get("lat_clock")))
-            log("round %d/%d: perch animation (PERCH_TRACE) and control-socket burst" % (rnd + 1, ROUNDS))
-            run_perch_extra(b, P)
+            # Alternate the order from round to round, so that no daemon
+            # always runs right after the same one.
+            order = daemons if rnd % 2 == 0 else [daemons[0]] + daemons[:0:-1]
+            for d in order:
+                log("round %d/%d: %s (start-up, memory, CPU, icons%s, abuse)"
+                    % (rnd + 1, ROUNDS, d.name, ", idle" if rnd == 0 else ""))
+                res = R[d.name]
+                flood = d.name not in slow_flood
+                keys_now = [k for k in MAIN_KEYS if flood or k not in ABUSE_KEYS]
+                guarded(res, keys_now + (IDLE_KEYS if rnd == 0 else []), "round %d main" % (rnd + 1),
+                        lambda: run_main(b, d, res, with_idle=(rnd == 0), flood=flood))
+                # A daemon that takes more than SLOW_FLOOD_S to take the
+                # flood is flooded once: three times would be most of the run.
+                last = res["abuse_drain_s"][-1] if flood and res["abuse_drain_s"] else None
+                if isinstance(last, float) and (last != last or last > SLOW_FLOOD_S) and rnd + 1 < ROUNDS:
+                    slow_flood.add(d.name)
+                    res["notes"].append("the %d-notification flood took over %d s to drain: run in round %d only"
+                                        % (ABUSE_N, SLOW_FLOOD_S, rnd + 1))
+                if flood and res["abuse_notes"]:
+                    log("  %s abuse: %s" % (d.name, res["abuse_notes"][-1]))
+            for d in order:
+                log("round %d/%d: %s latency (WAYLAND_DEBUG=client)" % (rnd + 1, ROUNDS, d.name))
+                res = R[d.name]
+                guarded(res, ["latency_med", "latency_p90"], "round %d latency" % (rnd + 1),
+                        lambda: run_latency(b, d, res))
+            log("round %d/%d: perch animation, the floor, center, control socket" % (rnd + 1, ROUNDS))
+            guarded(R["perch"], [], "round %d animation" % (rnd + 1),
+                    lambda: run_perch_extra(b, perch, R["perch"], floor))
+            if frac_ok:
+                for d in order:
+                    log("round %d/%d: %s on sway 1.10 at scale %s" % (rnd + 1, ROUNDS, d.name, FRAC_SCALE))
+                    res = R[d.name]
+                    try:
+                        guarded(res, ["frac_cpu_1", "frac_cs_1"], "round %d scale %s" % (rnd + 1, FRAC_SCALE),
+                                lambda: run_frac(b, d, res))
+                    except Exception as e:  # the second compositor: never fatal
+                        notes.append("fractional scale, %s: %s" % (d.name, e))
+                        log("  fractional scale: %s" % e)
     finally:
         b.close()
 
-    for name in ("slide", "reflow"):
+    P = R["perch"]
+    for name in ("slide", "reflow", "center"):
         fr = P[name + "_frames"]
         P[name + "_med"] = [med(fr)] if fr else []
         P[name + "_p99"] = [pct(fr, 0.99)] if fr else []
@@ -633,24 +1181,33 @@ def main():
     P["frames_ok"] = [100.0 * sum(1 for f in allf if f < 16667) / len(allf)] if allf else []
 
     print()
-    print("Perch vs mako — %d rounds, alternating; %s; %d cores; %.0f s"
-          % (ROUNDS, time.strftime("%Y-%m-%d %H:%M"), os.cpu_count(), time.monotonic() - t_start))
-    print(table(P, M))
+    print("Perch vs %s — %d rounds, alternating; %s; %d cores; %.0f s"
+          % (", ".join(d.label for d in daemons[1:]), ROUNDS, time.strftime("%Y-%m-%d %H:%M"),
+             os.cpu_count(), time.monotonic() - t_start))
+    print(table(daemons, R, floor))
     print()
-    print("frames: slide %d, reflow %d (all rounds pooled); latency clock: %s"
-          % (len(P["slide_frames"]), len(P["reflow_frames"]), P.get("lat_clock")))
-    print("abuse, perch: %s" % "; ".join(P["abuse_notes"]))
-    print("abuse, mako:  %s" % "; ".join(M["abuse_notes"]))
-    if P.get("abuse_notes_sock"):
-        print(P["abuse_notes_sock"])
-    print_icon_lookups(os.environ.get("PERCH_BIN_DIR", os.path.join(harness.REPO, ".build", "release")))
+    print("frames: slide %d, reflow %d, center %d (all rounds pooled); floor: %s frames per run, "
+          "its own CPU clock says %s µs/frame, client time %s µs"
+          % (len(P["slide_frames"]), len(P["reflow_frames"]), len(P["center_frames"]),
+             "/".join("%d" % x for x in floor["frames"]), cell(floor["frame_cpu_self_us"], "%.0f"),
+             cell(floor["client_us"], "%.1f")))
+    for d in daemons:
+        res = R[d.name]
+        print("%-10s abuse: %s; latency clock: %s" % (d.name, "; ".join(res["abuse_notes"]) or "—",
+                                                     res.get("lat_clock")))
+        for c in res["crashes"]:
+            print("%-10s CRASHED %s" % (d.name, c))
+        for n in res["notes"]:
+            print("%-10s %s" % (d.name, n))
+    for n in notes + floor["notes"]:
+        print("note: %s" % n)
+    print_icon_lookups(os.environ.get("PERCH_BIN_DIR", os.path.join(REPO, ".build", "release")))
 
 
 def print_icon_lookups(bindir):
     """The first lookup of a theme name in a new process (directories listed
     and index.theme read, the page cache warm) and a repeated one, from
-    `perch --find-icon`, median of 5: what the first notification naming a
-    new icon pays, and what every later one does."""
+    `perch --find-icon`, median of 5."""
     print()
     print("icon lookup (perch --find-icon, median of 5; Adwaita %s, hicolor)"
           % ("installed" if os.path.isdir("/usr/share/icons/Adwaita") else "MISSING"))
