@@ -35,9 +35,7 @@ struct DismissCommand: Command {
             case "--last": last = true
             case "-h", "--no-history": keepsHistory = false
             case "--json": json = true
-            case "-n":
-                guard let value = words.popFirst() else { throw UsageError("dismiss: -n needs an id") }
-                id = UInt32(try parseID(value, verb: Self.name))
+            case "-n": id = try takeNotificationID(from: &words, verb: Self.name)
             case "-g", "--group":
                 group = true
                 // Perch's `--group ID`; makoctl's -g takes no value.
@@ -68,8 +66,9 @@ struct DismissCommand: Command {
         if all {
             params["all"] = true
         } else if group {
+            // With an id the daemon itself says when it is not there.
             let member: UInt32
-            if let id { member = id } else { member = try newestNotification(client).id }
+            if let id { member = id } else { member = try notification(named: nil, client).id }
             params["group"] = .number(Double(member))
         } else if let id {
             params["id"] = .number(Double(id))
@@ -83,11 +82,20 @@ struct DismissCommand: Command {
     }
 }
 
-/// The newest live notification (the last `list` gives): what makoctl's
-/// verbs act on when no id is named.
-func newestNotification(_ client: ControlClient) throws(CommandFailure) -> Notification {
-    guard let newest = try client.request(.list, as: ListReply.self).reply.notifications.last else {
-        throw CommandFailure("no notification on screen")
+/// The live notification `id` names, or the newest (the last `list`
+/// gives) when it is nil: what makoctl's verbs act on.
+func notification(named id: UInt32?, _ client: ControlClient) throws(CommandFailure) -> Notification {
+    let live = try client.request(.list, as: ListReply.self).reply.notifications
+    guard let id else {
+        guard let newest = live.last else { throw CommandFailure("no notification on screen") }
+        return newest
     }
-    return newest
+    guard let named = live.first(where: { $0.id == id }) else { throw CommandFailure("no notification \(id) on screen") }
+    return named
+}
+
+/// makoctl's `-n ID`: the id that follows, taken from `words`.
+func takeNotificationID(from words: inout ArraySlice<String>, verb: String) throws(UsageError) -> UInt32 {
+    guard let value = words.popFirst() else { throw UsageError("\(verb): -n needs an id") }
+    return UInt32(try parseID(value, verb: verb))
 }

@@ -56,9 +56,7 @@ struct InvokeCommand: Command {
         while let word = words.popFirst() {
             switch word {
             case "--json": json = true
-            case "-n":
-                guard let value = words.popFirst() else { throw UsageError("invoke: -n needs an id") }
-                id = UInt32(try parseID(value, verb: Self.name))
+            case "-n": id = try takeNotificationID(from: &words, verb: Self.name)
             default:
                 guard !word.hasPrefix("-") else { throw UsageError("invoke: unknown option \(word)") }
                 positionals.append(word)
@@ -74,8 +72,9 @@ struct InvokeCommand: Command {
     }
 
     func run(_ client: ControlClient) throws(CommandFailure) -> Int32 {
+        // With an id the daemon itself says when it is not there.
         let target: UInt32
-        if let id { target = id } else { target = try newestNotification(client).id }
+        if let id { target = id } else { target = try notification(named: nil, client).id }
         var params: JSONObject = ["id": .number(Double(target))]
         if let action { params["action"] = .string(action) }
         let answer = try client.request(.invoke, params, as: InvokeReply.self)
@@ -101,8 +100,7 @@ struct MenuCommand: Command {
         var words = arguments
         if words.first == "-n" {
             words = words.dropFirst()
-            guard let value = words.popFirst() else { throw UsageError("menu: -n needs an id") }
-            id = UInt32(try parseID(value, verb: Self.name))
+            id = try takeNotificationID(from: &words, verb: Self.name)
         }
         if words.first == "--" { words = words.dropFirst() }
         guard !words.isEmpty else { throw UsageError("menu needs a PROGRAM to choose with, e.g. fuzzel --dmenu") }
@@ -110,14 +108,7 @@ struct MenuCommand: Command {
     }
 
     func run(_ client: ControlClient) throws(CommandFailure) -> Int32 {
-        let notification: Notification
-        if let id {
-            guard let found = try client.request(.list, as: ListReply.self).reply.notifications.first(where: { $0.id == id })
-            else { throw CommandFailure("no notification \(id) on screen") }
-            notification = found
-        } else {
-            notification = try newestNotification(client)
-        }
+        let notification = try notification(named: id, client)
         // The reply field is answered by typing, not from a menu.
         let actions = notification.actions.filter { $0.id != NotificationAction.inlineReplyID }
         guard !actions.isEmpty else { throw CommandFailure("notification \(notification.id) has no actions") }
