@@ -18,11 +18,8 @@ public struct ConfigPattern: Equatable, Sendable {
         self.source = source
     }
 
-    public func matches(_ text: String) -> Bool {
-        pattern.matches(text)
-    }
-
-    /// The same on a shared budget (`Config.resolve`'s).
+    /// Whether the pattern matches `text`, spending `budget` (one
+    /// resolution's, shared by its patterns).
     public func match(_ text: String, budget: inout PatternBudget) -> PatternOutcome {
         pattern.match(text, budget: &budget)
     }
