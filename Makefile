@@ -44,7 +44,7 @@ SWIFT   ?= swift
 LIBSTDCXX_A := $(shell gcc -print-file-name=libstdc++.a 2>/dev/null)
 STATIC_CXX_DIR := $(CURDIR)/.build/static-libstdcxx
 LINK_FLAGS := -Xswiftc -use-ld=lld -Xswiftc -Xfrontend -Xswiftc -function-sections \
-	-Xlinker --symbol-ordering-file=$(CURDIR)/link/perch.order -Xlinker --no-warn-symbol-ordering \
+	-Xlinker --symbol-ordering-file=$(CURDIR)/link/perch.order -Xlinker --no-warn-symbol-ordering -Xlinker -T -Xlinker $(CURDIR)/link/perch.ld \
 	-Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-export-dynamic
 ifneq ($(filter /%,$(LIBSTDCXX_A)),)
 LINK_FLAGS += -Xswiftc -L$(STATIC_CXX_DIR)

@@ -43,11 +43,24 @@ struct IconHostileTests {
         let tree = IconTestTree()
         tree.add("/usr/share/pixmaps/x.png")
         let icons = locator(tree)
-        for name in ["", "../x", "a/b", "..", "x\0y", String(repeating: "a", count: 256), "bell\u{7}"] {
+        for name in ["", "../x", "a/b", "..", "a..b", "x\0y", String(repeating: "a", count: 256), "bell\u{7}"] {
             let lookup = icons.locate(name, size: 48, scale: 1)
             #expect(lookup.file == nil)
             #expect(lookup.diagnostics.map(\.kind) == [.invalidName], "\(name.debugDescription)")
         }
+    }
+
+    @Test("a name is searched for another by its bytes")
+    func bytesOccur() {
+        #expect(IconName.occurs("..", in: "a..b"))
+        #expect(IconName.occurs("..", in: ".."))
+        #expect(!IconName.occurs("..", in: "a.b.c"))
+        #expect(!IconName.occurs("..", in: "."))
+        #expect(IconName.occurs("-symbolic.", in: "go-up-symbolic.svg"))
+        #expect(!IconName.occurs("-symbolic.", in: "go-up-symbolic"))
+        #expect(IconName.occurs("é", in: "caf\u{E9}"))
+        #expect(!IconName.occurs("é", in: "cafe\u{301}"))
+        #expect(IconName.occurs("", in: "x"))
     }
 
     @Test("an inherited theme name with a slash is refused, not followed")

@@ -12,12 +12,28 @@ enum IconName {
         if name.isEmpty { return "is empty" }
         if name.utf8.count > maximumBytes { return "is longer than \(maximumBytes) bytes" }
         if name.utf8.contains(0) { return "contains a NUL byte" }
-        if name.contains("/") { return "contains \"/\"" }
-        if name.contains("..") { return "contains \"..\"" }
+        if name.utf8.contains(UInt8(ascii: "/")) { return "contains \"/\"" }
+        if occurs("..", in: name) { return "contains \"..\"" }
         if name.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
             return "contains a control character"
         }
         return nil
+    }
+
+    /// Whether `needle`'s bytes occur in `name`'s. Names here are file
+    /// names, which are bytes; and searching by hand keeps the icon code
+    /// off the standard library's `contains`, whose string matcher (with
+    /// the regex library's code around it) would stay resident in memory
+    /// for these few lookups.
+    static func occurs(_ needle: String, in name: some StringProtocol) -> Bool {
+        let pattern = Array(needle.utf8), bytes = Array(name.utf8)
+        guard let first = pattern.first else { return true }
+        guard bytes.count >= pattern.count else { return false }
+        for start in 0...(bytes.count - pattern.count) where bytes[start] == first
+            && bytes[start..<start + pattern.count].elementsEqual(pattern) {
+            return true
+        }
+        return false
     }
 
     /// The name without a `.png`, `.svg` or `.xpm` suffix: the spec's

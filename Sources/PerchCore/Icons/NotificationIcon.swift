@@ -75,7 +75,7 @@ extension IconLocator {
         case .file(let path):
             let name = path.split(separator: "/").last ?? ""
             return IconFile(path: path, format: IconFile.format(ofName: name), origin: .given,
-                            isSymbolic: name.contains("-symbolic."))
+                            isSymbolic: IconName.occurs("-symbolic.", in: name))
         case .themed(let name):
             return find(name, size: size, scale: scale)
         }
