@@ -49,7 +49,7 @@ LINK_FLAGS := -Xswiftc -use-ld=lld -Xswiftc -Xfrontend -Xswiftc -function-sectio
 ifneq ($(filter /%,$(LIBSTDCXX_A)),)
 LINK_FLAGS += -Xswiftc -L$(STATIC_CXX_DIR)
 endif
-RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath $(LINK_FLAGS)
+RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath -Xswiftc -enforce-exclusivity=unchecked $(LINK_FLAGS)
 PYTHON  ?= python3
 PREFIX  ?= /usr/local
 BINDIR  ?= $(PREFIX)/bin

@@ -773,11 +773,14 @@ def frames(trace, since_ns, until_ns=None):
 def cpu_window(pid, trace, start_after, length):
     """Daemon CPU and wake-ups over [now + start_after, + length] (s), and
     the frames its trace shows started in that window. The window sits
-    inside an animation, past its first frame (where the card is drawn)."""
+    inside an animation, past its first frame (where the card is drawn).
+    Perch writes its trace out at rest, so the frames are counted once the
+    daemon is idle again."""
     time.sleep(start_after)
     c0, s0, t0 = cpu_ns(pid), ctx_switches(pid), mono_ns()
     time.sleep(length)
     c1, s1, t1 = cpu_ns(pid), ctx_switches(pid), mono_ns()
+    wait_idle(pid, timeout=10)
     n = len(frames(trace, t0, t1))
     return (c1 - c0) / 1000.0, s1 - s0, n
 

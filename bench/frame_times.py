@@ -84,6 +84,7 @@ def main():
         t = now_ns()
         pointer(session, bindir, "sleep", "0.3", "move", 1100, 400, "sleep", "0.1",
                 *sum((["wheel", "3", "sleep", "0.2"] for _ in range(10)), []))
+        time.sleep(0.5)   # at rest again: perch writes its trace out then
         scroll = frame_durations(trace, t)
 
         print("perch client time per frame (wl_callback.done -> stage committed)")

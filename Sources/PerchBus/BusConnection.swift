@@ -221,7 +221,7 @@ final class BusConnection {
         // CLOCK_MONOTONIC microseconds; UINT64_MAX = no deadline, 0 = now.
         let deadline = microseconds == .max
             ? nil : Instant(nanoseconds: Int64(clamping: microseconds.multipliedReportingOverflow(by: 1000).partialValue))
-        timer?.arm(at: [deadline, holdUntil].compactMap { $0 }.min())
+        timer?.arm(at: .earliest(deadline, holdUntil))
     }
 
     /// The bus is gone (the bus daemon exited or dropped us): stop serving.

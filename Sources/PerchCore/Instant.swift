@@ -15,6 +15,16 @@ public struct Instant: Comparable, Hashable, Sendable, CustomStringConvertible {
 
     public static func < (a: Instant, b: Instant) -> Bool { a.nanoseconds < b.nanoseconds }
 
+    /// The earlier of two deadlines, either of which may be absent (what
+    /// `[a, b].compactMap { $0 }.min()` says, without an array: timers are
+    /// armed on every turn of the loop).
+    @inlinable
+    public static func earliest(_ a: Instant?, _ b: Instant?) -> Instant? {
+        guard let a else { return b }
+        guard let b else { return a }
+        return min(a, b)
+    }
+
     /// Shifts by a number of seconds.
     public static func + (a: Instant, seconds: Double) -> Instant {
         Instant(nanoseconds: a.nanoseconds + Int64((seconds * 1e9).rounded()))

@@ -105,6 +105,9 @@ public struct ToastStack: Sendable {
     /// Every toast, on screen and queued.
     public var all: [Toast] { visible + queue }
 
+    /// How many are on screen or queued (`all.count`, without copying them).
+    public var count: Int { visible.count + queue.count }
+
     public func toast(id: UInt32) -> Toast? {
         visible.first { $0.id == id } ?? queue.first { $0.id == id }
     }

@@ -32,6 +32,9 @@ final class CenterPanel {
     /// Whether the center is open (or opening); false while it slides out.
     private(set) var isOpen = false
     private var stage: StageSurface?
+
+    /// The panel has asked for a frame callback that has not come yet.
+    var isWaitingForFrame: Bool { stage?.isWaitingForFrame ?? false }
     /// A transparent surface over the rest of the output while the panel is
     /// open: a click or tap there closes the center (see `makeCatcher`).
     private var catcher: StageSurface?

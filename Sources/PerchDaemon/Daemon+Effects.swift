@@ -154,10 +154,10 @@ extension Daemon {
         }
         // Lay out the toasts next in line (a burst queues many; only those
         // that get a slot are measured).
-        var unmeasured = service.unmeasured
+        var unmeasured = Self.unmeasured(in: &service)
         while !unmeasured.isEmpty {
             for id in unmeasured { service.setHeight(scene.height(of: id), of: id, at: now) }
-            unmeasured = service.unmeasured
+            unmeasured = Self.unmeasured(in: &service)
         }
         execute(service.advance(to: now))
         needsRefresh = false
@@ -165,7 +165,20 @@ extension Daemon {
         scene.present(service.board, at: now)
         armTimer()
         releaseAfterAFlood()
-        trace?.record(scene.isAnsweringFrame ? "frame" : "refresh", start: clock, end: MonotonicClock.now())
+        if let trace {
+            trace.record(scene.isAnsweringFrame ? "frame" : "refresh", start: clock, end: MonotonicClock.now())
+            // Written out at rest, so that an animation's frames do not
+            // each pay a write to the trace file.
+            if !scene.isWaitingForFrame { trace.flush() }
+        }
+    }
+
+    /// The service's `unmeasured`, asked in place: a getter called on the
+    /// property directly works on a copy of the whole service (every
+    /// table's reference retained and released), and this runs on every
+    /// frame.
+    private static func unmeasured(in service: inout NotificationService) -> [UInt32] {
+        service.unmeasured
     }
 
     /// What the open center lists, each entry's age in words as of now
@@ -188,8 +201,12 @@ extension Daemon {
     /// The smallest output's height less the margins: a new stage is at
     /// least this tall wherever the compositor puts it.
     private func stageHeightHint() -> Int {
-        let heights = connection.outputs.values.map(\.logicalHeight).filter { $0 > 0 }
-        guard let smallest = heights.min() else { return 0 }
+        // (A loop, not map and min: this runs on every frame.)
+        var smallest = Int.max
+        for output in connection.outputs.values where output.logicalHeight > 0 {
+            smallest = min(smallest, output.logicalHeight)
+        }
+        guard smallest < Int.max else { return 0 }
         let margins = service.global.stack.margins
         return max(0, smallest - margins.top - margins.bottom)
     }
@@ -201,8 +218,9 @@ extension Daemon {
     /// Gives freed heap memory back to the kernel once the board has
     /// shrunk well below its peak (see `Heap.releaseFree`).
     private func releaseAfterAFlood() {
-        boardPeak = max(boardPeak, service.board.count)
-        if boardPeak - service.board.count >= Self.releaseAfterShrinkingBy { releaseFreedMemory() }
+        let count = service.board.count
+        boardPeak = max(boardPeak, count)
+        if boardPeak - count >= Self.releaseAfterShrinkingBy { releaseFreedMemory() }
     }
 
     func releaseFreedMemory() {

@@ -197,6 +197,7 @@ public final class Daemon {
         flushOutgoing()
         connection.flush()
         Log.flushThrottled(now: MonotonicClock.now() + 86_400)
+        trace?.flush()
         return outcome
     }
 
@@ -242,8 +243,8 @@ public final class Daemon {
     /// One timer for the next display-time expiry or hook deadline.
     func armTimer() {
         armedThrottleDeadline = Log.throttleDeadline
-        timer.arm(at: [service.nextDeadline, hooks.nextDeadline, store?.retryDeadline, armedThrottleDeadline]
-            .compactMap { $0 }.min())
+        timer.arm(at: .earliest(.earliest(service.nextDeadline, hooks.nextDeadline),
+                                .earliest(store?.retryDeadline, armedThrottleDeadline)))
     }
 }
 

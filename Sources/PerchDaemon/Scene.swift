@@ -162,6 +162,10 @@ final class Scene {
 
     var isCenterOpen: Bool { center.isOpen }
 
+    /// A stage or the center has asked for a frame that has not come: an
+    /// animation is running.
+    var isWaitingForFrame: Bool { stages.isWaitingForFrame || center.isWaitingForFrame }
+
     // MARK: Content
 
     /// Takes a notification's content; it is laid out when first asked for
@@ -247,7 +251,8 @@ final class Scene {
     func present(_ board: NotificationBoard, at now: Instant) {
         isAnsweringFrame = frameTime != nil
         frameTime = nil
-        stages.drop { board.stacks[$0] == nil }
+        let stacks = board.stacks
+        stages.drop { stacks[$0] == nil }
         var committed = false
         for (lane, stack) in board.stacks where !stages.isHomeless(lane) {
             // Worked out once for the lane's stages, and only if one of them
@@ -262,7 +267,7 @@ final class Scene {
                 for frame in frames.take(or: stack.frames(at: now)) {
                     prepare(frame, on: stage, key: key, stageWidth: size.width)?.setPosition(x: frame.x, y: frame.y)
                 }
-                placeMarker(stack.marker(at: now), total: stack.all.count, key: key, on: stage)
+                placeMarker(stack.marker(at: now), total: stack.count, key: key, on: stage)
                 if stack.isAnimating(at: now) { stage.requestFrame() }
                 stage.commit()
                 committed = true

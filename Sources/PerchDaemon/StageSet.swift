@@ -62,6 +62,9 @@ final class StageSet {
 
     subscript(key: StageKey) -> StageSurface? { stages[key] }
 
+    /// Some stage has asked for a frame callback that has not come yet.
+    var isWaitingForFrame: Bool { stages.values.contains { $0.isWaitingForFrame } }
+
     func isHomeless(_ lane: Lane) -> Bool { homeless.contains(lane) }
 
     /// The stage a keyboard event names.

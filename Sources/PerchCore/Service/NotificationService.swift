@@ -39,7 +39,7 @@ public struct NotificationService: Sendable {
     var overrides: [UInt32: PresentationOverrides] = [:]
     /// Toasts whose content changed while on screen: measured again before
     /// the next frame (see `unmeasured`).
-    var remeasure: Set<UInt32> = []
+    @usableFromInline var remeasure: Set<UInt32> = []
     /// What is typed in each live notification's reply field so far (kept
     /// when the notification is replaced; gone with it).
     var drafts: [UInt32: ReplyDraft] = [:]
@@ -99,7 +99,9 @@ public struct NotificationService: Sendable {
 
     /// The earliest instant something must happen without any input: a
     /// display timer runs out.
-    public var nextDeadline: Instant? { board.nextDeadline }
+    /// (Inlinable, as `unmeasured` is: the daemon asks on every frame, and
+    /// a call it cannot see into would copy the whole service first.)
+    @inlinable public var nextDeadline: Instant? { board.nextDeadline }
 
     /// The config for a notification already posted (hooks, bindings).
     public func settings(for notification: Notification) -> Resolved {
@@ -111,8 +113,8 @@ public struct NotificationService: Sendable {
     /// Toasts whose height the scene must measure before the board can
     /// place them: the next in line of each queue, and those whose content
     /// changed on screen.
-    public var unmeasured: [UInt32] {
-        board.unmeasured + remeasure.sorted()
+    @inlinable public var unmeasured: [UInt32] {
+        remeasure.isEmpty ? board.unmeasured : board.unmeasured + remeasure.sorted()
     }
 
     /// The scene measured a toast.
