@@ -86,6 +86,7 @@ extension Daemon {
         // The scene first: the toasts the service redraws take its new width.
         let global = loaded.global
         scene.reconfigure(Self.look(global, loaded))
+        scene.warmUp()
         madeIconLocator = nil
         execute(service.reload(loaded, at: MonotonicClock.now()))
         fullscreenChanged()

@@ -62,6 +62,8 @@ public final class Daemon {
     var centerAgesMinute: Int64 = -1
     /// Bounds the wait for activation tokens (see `announceAction`).
     var activationTimer: DeadlineTimer!
+    /// Loads the fonts on the first turn of the loop (see `init`).
+    var warmUpTimer: DeadlineTimer?
     let started = MonotonicClock.now()
     var outcome = Outcome.stopped
     let trace = Trace.fromEnvironment()
@@ -114,8 +116,6 @@ public final class Daemon {
         let global = service.global
         hooks = HookRunner(timeout: global.hookTimeout)
         store = (options.statePath ?? StateFile.defaultPath()).map { StateStore(path: $0) }
-        // Fonts and Pango load with the first notification measured: several
-        // MB an idle daemon does not need yet.
         scene = Scene(connection: connection, look: Self.look(global, service.config))
 
         do {
@@ -124,6 +124,16 @@ public final class Daemon {
                 Log.flushThrottled()
                 self.needsRefresh = true
             }
+            // The fonts load on the loop's first turn, once the bus name is
+            // asked for (start-up is not made longer): fontconfig's
+            // configuration and font list take milliseconds the first
+            // notification would otherwise wait for. They cost an idle
+            // daemon a few MB it would spend with its first toast anyway.
+            warmUpTimer = try DeadlineTimer(loop: loop) { [unowned self] in
+                self.scene.warmUp()
+                self.warmUpTimer = nil
+            }
+            warmUpTimer?.arm(at: MonotonicClock.now())
             activationTimer = try DeadlineTimer(loop: loop) { [unowned self] in
                 // The compositor did not answer in time: the actions go
                 // out without their tokens.

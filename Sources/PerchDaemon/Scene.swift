@@ -205,6 +205,13 @@ final class Scene {
         return painter.geometry(of: view).height
     }
 
+    /// Loads the fonts of the look (toasts and marker) ahead of the first
+    /// notification.
+    func warmUp() {
+        painter.renderer.warmUp(style: look.style)
+        _ = painter.markerHeight
+    }
+
     /// Height of the "+N more" marker, surface pixels.
     var markerHeight: Int { painter.markerHeight }
 

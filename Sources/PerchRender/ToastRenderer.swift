@@ -64,6 +64,14 @@ public final class ToastRenderer {
 
     public init() {}
 
+    /// Loads fontconfig's configuration and font list and matches `style`'s
+    /// fonts, by laying out a sample title and body: the milliseconds the
+    /// first notification would otherwise wait for.
+    public func warmUp(style: ToastStyle) {
+        _ = measureCard(ToastContent(title: "Perch", body: "ready"), style: style)
+        diagnostics.removeAll()
+    }
+
     /// Measures the text with Pango and returns the card's geometry in
     /// surface pixels. The title is one line, ellipsized at the end; the
     /// body wraps at words (then characters) in `style.textWidth(hasIcon:)`.
