@@ -20,6 +20,8 @@ extension JSON {
     /// when one is given (a newline for JSON Lines).
     public static func serializedBytes(_ value: JSONValue, terminator: UInt8? = nil) -> [UInt8] {
         var writer = JSONWriter()
+        // A journal line or a reply is a few hundred bytes: grown once.
+        writer.output.reserveCapacity(512)
         writer.write(value)
         if let terminator { writer.output.append(terminator) }
         return writer.output
@@ -93,24 +95,21 @@ struct JSONWriter {
 
     private mutating func writeString(_ string: String) {
         output.append(UInt8(ascii: "\""))
-        let utf8 = string.utf8
-        if Self.hasEscapes(utf8.span) {
-            output.reserveCapacity(output.count + utf8.count + 16)
-            for byte in utf8 {
-                if Self.needsEscape(byte) { writeEscape(byte) } else { output.append(byte) }
+        // The string's own contiguous UTF-8 (a copy only for a bridged or
+        // foreign string, which Perch does not make): scanned, then copied
+        // whole when nothing needs escaping, as most strings do.
+        var string = string
+        string.withUTF8 { bytes in
+            if bytes.contains(where: Self.needsEscape) {
+                output.reserveCapacity(output.count + bytes.count + 16)
+                for byte in bytes {
+                    if Self.needsEscape(byte) { writeEscape(byte) } else { output.append(byte) }
+                }
+            } else {
+                output.append(contentsOf: bytes)
             }
-        } else {
-            // Most strings have nothing to escape: one copy of the whole.
-            output.append(contentsOf: utf8)
         }
         output.append(UInt8(ascii: "\""))
-    }
-
-    /// Whether any byte needs an escape (a scan of the string's own
-    /// storage, which iterating the UTF-8 view byte by byte is not).
-    private static func hasEscapes(_ bytes: Span<UInt8>) -> Bool {
-        for index in bytes.indices where needsEscape(bytes[index]) { return true }
-        return false
     }
 
     private static func needsEscape(_ byte: UInt8) -> Bool {
