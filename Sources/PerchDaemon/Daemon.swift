@@ -215,7 +215,12 @@ public final class Daemon {
     /// records on disk, then what clients are told, then hooks. An id a
     /// client was told, or a close it heard of, survives a crash.
     private func endTurn() {
-        if needsRefresh { refresh() }
+        if needsRefresh {
+            refresh()
+            // The frame leaves for the compositor now, not after the
+            // turn's write to the journal.
+            connection.flush()
+        }
         saveState(compacting: false)
         flushOutgoing()
         // A line counted this turn is said when its window ends, even if
