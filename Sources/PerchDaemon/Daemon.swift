@@ -62,8 +62,9 @@ public final class Daemon {
     var centerAgesMinute: Int64 = -1
     /// Bounds the wait for activation tokens (see `announceAction`).
     var activationTimer: DeadlineTimer!
-    /// Loads the fonts on the first turn of the loop (see `init`).
+    /// Loads the fonts a moment after start-up (see `init`).
     var warmUpTimer: DeadlineTimer?
+    static let warmUpDelay = 0.1
     let started = MonotonicClock.now()
     var outcome = Outcome.stopped
     let trace = Trace.fromEnvironment()
@@ -124,16 +125,19 @@ public final class Daemon {
                 Log.flushThrottled()
                 self.needsRefresh = true
             }
-            // The fonts load on the loop's first turn, once the bus name is
-            // asked for (start-up is not made longer): fontconfig's
+            // The fonts load a moment after start-up: fontconfig's
             // configuration and font list take milliseconds the first
-            // notification would otherwise wait for. They cost an idle
-            // daemon a few MB it would spend with its first toast anyway.
+            // notification would otherwise wait for, and two threads of
+            // Pango's; 100 ms later they do not compete with the rest of
+            // a session that is starting (the bus, the compositor's other
+            // clients). They cost an idle daemon a few MB it would spend
+            // with its first toast anyway. A notification that comes
+            // sooner loads them itself.
             warmUpTimer = try DeadlineTimer(loop: loop) { [unowned self] in
                 self.scene.warmUp()
                 self.warmUpTimer = nil
             }
-            warmUpTimer?.arm(at: MonotonicClock.now())
+            warmUpTimer?.arm(at: MonotonicClock.now() + Self.warmUpDelay)
             activationTimer = try DeadlineTimer(loop: loop) { [unowned self] in
                 // The compositor did not answer in time: the actions go
                 // out without their tokens.
