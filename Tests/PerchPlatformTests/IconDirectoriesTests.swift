@@ -5,14 +5,8 @@ import PerchCore
 
 /// A directory tree under /tmp for one test, removed afterwards.
 final class IconDiskTree {
-    let root: String
-
-    init() {
-        var template = Array("/tmp/perch-icons-test-XXXXXX".utf8CString)
-        root = template.withUnsafeMutableBufferPointer { String(cString: mkdtemp($0.baseAddress!)!) }
-    }
-
-    deinit { Self.remove(root) }
+    private let directory = TemporaryDirectory("icons-test")
+    var root: String { directory.path }
 
     /// Writes `text` at `relative`, making the directories on the way.
     func write(_ relative: String, _ text: String = "") {
@@ -42,21 +36,6 @@ final class IconDiskTree {
         var text = "[Icon Theme]\nName=\(name)\nDirectories=\(directories.keys.sorted().joined(separator: ","))\n"
         for (path, size) in directories.sorted(by: { $0.key < $1.key }) { text += "[\(path)]\nSize=\(size)\n" }
         write("icons/\(name)/index.theme", text)
-    }
-
-    private static func remove(_ path: String) {
-        var info = stat()
-        guard lstat(path, &info) == 0 else { return }
-        if info.st_mode & S_IFMT == S_IFDIR, let stream = opendir(path) {
-            while let entry = readdir(stream) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                if name != ".", name != ".." { remove("\(path)/\(name)") }
-            }
-            closedir(stream)
-            rmdir(path)
-        } else {
-            unlink(path)
-        }
     }
 }
 

@@ -2,31 +2,7 @@ import Glibc
 import Testing
 @testable import PerchPlatform
 
-/// A fresh directory under /tmp (mode 0700), removed with what is in it.
-private final class Scratch {
-    let path: String
-
-    init() {
-        var template = Array("/tmp/perch-regular-test-XXXXXX".utf8CString)
-        path = template.withUnsafeMutableBufferPointer { buffer in
-            guard let made = mkdtemp(buffer.baseAddress!) else { fatalError("mkdtemp failed") }
-            return String(cString: made)
-        }
-    }
-
-    deinit {
-        if let stream = opendir(path) {
-            while let entry = readdir(stream) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                    String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
-                }
-                if name != ".", name != ".." { unlink("\(path)/\(name)") }
-            }
-            closedir(stream)
-        }
-        rmdir(path)
-    }
-
+private extension TemporaryDirectory {
     func file(_ name: String, _ text: String) -> String {
         let path = "\(self.path)/\(name)"
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
@@ -52,20 +28,20 @@ private final class Scratch {
 struct RegularFileTests {
     @Test("a regular file is read whole")
     func regular() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory("regular-test")
         let path = scratch.file("config", "anchor=top-left\n")
         #expect(try RegularFile.read(path, limit: 100, followingSymlinks: false) == Array("anchor=top-left\n".utf8))
     }
 
     @Test("no file is nil, not an error")
     func absent() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory("regular-test")
         #expect(try RegularFile.read("\(scratch.path)/none", limit: 100, followingSymlinks: false) == nil)
     }
 
     @Test("a FIFO with no writer is refused at once as a FIFO, without blocking in open")
     func fifo() {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory("regular-test")
         let path = scratch.fifo("state.json")
         #expect(throws: FileError(path: path, problem: "is a FIFO, not a regular file", code: EINVAL)) {
             _ = try RegularFile.read(path, limit: 100, followingSymlinks: true)
@@ -74,7 +50,7 @@ struct RegularFileTests {
 
     @Test("the state file reader refuses a FIFO, naming it")
     func stateFileFIFO() {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory("regular-test")
         let path = scratch.fifo("state.json")
         do {
             let bytes = try StateFile.read(path)
@@ -86,7 +62,7 @@ struct RegularFileTests {
 
     @Test("a directory and a character device are refused with what they are")
     func otherKinds() {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory("regular-test")
         #expect(throws: FileError(path: scratch.path, problem: "is a directory, not a regular file", code: EINVAL)) {
             _ = try RegularFile.read(scratch.path, limit: 100, followingSymlinks: true)
         }
@@ -98,7 +74,7 @@ struct RegularFileTests {
 
     @Test("a symbolic link is refused when links are not followed, and read through when they are")
     func links() throws {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory("regular-test")
         let target = scratch.file("victim", "someone else's\n")
         let link = "\(scratch.path)/state.json.journal"
         #expect(symlink(target, link) == 0)
@@ -111,7 +87,7 @@ struct RegularFileTests {
 
     @Test("a file over the limit is refused, not read into memory")
     func tooLarge() {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory("regular-test")
         let path = scratch.file("big", String(repeating: "x", count: 101))
         #expect(throws: FileError(path: path, problem: "is larger than 100 bytes; perch reads no more of it",
                                   code: EFBIG)) {
@@ -121,7 +97,7 @@ struct RegularFileTests {
 
     @Test("opening for writing never blocks on a FIFO nor follows a link")
     func writing() {
-        let scratch = Scratch()
+        let scratch = TemporaryDirectory("regular-test")
         let fifo = "\(scratch.path)/fifo"
         #expect(mkfifo(fifo, 0o600) == 0)
         #expect(throws: FileError(path: fifo, problem: "is a FIFO, not a regular file", code: ENXIO)) {

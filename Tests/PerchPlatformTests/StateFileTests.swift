@@ -3,46 +3,6 @@ import Testing
 import PerchCore
 @testable import PerchPlatform
 
-/// A fresh directory under /tmp, removed with everything in it on deinit.
-private final class TemporaryDirectory {
-    let path: String
-
-    init() {
-        var template = Array("/tmp/perch-state-test-XXXXXX".utf8CString)
-        path = template.withUnsafeMutableBufferPointer { buffer in
-            guard let made = mkdtemp(buffer.baseAddress!) else { fatalError("mkdtemp failed") }
-            return String(cString: made)
-        }
-    }
-
-    deinit { Self.remove(path) }
-
-    private static func remove(_ path: String) {
-        var info = stat()
-        guard lstat(path, &info) == 0 else { return }
-        if info.st_mode & S_IFMT == S_IFDIR {
-            for name in names(in: path) { remove("\(path)/\(name)") }
-            rmdir(path)
-        } else {
-            unlink(path)
-        }
-    }
-
-    /// The names in `directory`, without "." and "..".
-    static func names(in directory: String) -> [String] {
-        guard let stream = opendir(directory) else { return [] }
-        defer { closedir(stream) }
-        var names: [String] = []
-        while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
-            }
-            if name != ".", name != ".." { names.append(name) }
-        }
-        return names.sorted()
-    }
-}
-
 /// The permission bits of the file at `path`, or nil if there is none.
 private func mode(_ path: String) -> mode_t? {
     var info = stat()
@@ -58,7 +18,7 @@ private func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
 struct StateFileTests {
     @Test("write then read gives back the bytes")
     func writeThenRead() throws {
-        let directory = TemporaryDirectory()
+        let directory = TemporaryDirectory("state-test")
         let path = "\(directory.path)/state.json"
         let content = bytes("{\"hello\":\"wörld\"}\n") + [0, 255]
         try StateFile.write(content, to: path)
@@ -67,13 +27,13 @@ struct StateFileTests {
 
     @Test("reading a file that does not exist gives nil")
     func readMissing() throws {
-        let directory = TemporaryDirectory()
+        let directory = TemporaryDirectory("state-test")
         #expect(try StateFile.read("\(directory.path)/nothing.json") == nil)
     }
 
     @Test("the file is 0600 and the directories it creates are 0700")
     func modes() throws {
-        let directory = TemporaryDirectory()
+        let directory = TemporaryDirectory("state-test")
         let stateDirectory = "\(directory.path)/state/perch"
         let path = "\(stateDirectory)/state.json"
         try StateFile.write(bytes("{}"), to: path)
@@ -84,7 +44,7 @@ struct StateFileTests {
 
     @Test("a second write replaces the file and leaves no temp file behind")
     func secondWriteReplaces() throws {
-        let directory = TemporaryDirectory()
+        let directory = TemporaryDirectory("state-test")
         let path = "\(directory.path)/state.json"
         try StateFile.write(bytes("old and longer"), to: path)
         try StateFile.write(bytes("new"), to: path)
@@ -94,7 +54,7 @@ struct StateFileTests {
 
     @Test("a temp file left by a crashed write changes nothing and is overwritten by the next write")
     func leftoverTempFile() throws {
-        let directory = TemporaryDirectory()
+        let directory = TemporaryDirectory("state-test")
         let path = "\(directory.path)/state.json"
         try StateFile.write(bytes("old"), to: path)
         // What a crash between open and rename leaves: a partial temp file.
@@ -110,7 +70,7 @@ struct StateFileTests {
 
     @Test("a failed write leaves the old file and no temp file")
     func failedWrite() throws {
-        let directory = TemporaryDirectory()
+        let directory = TemporaryDirectory("state-test")
         let path = "\(directory.path)/state.json"
         try StateFile.write(bytes("old"), to: path)
         // A directory in the temp file's place makes its open fail.
@@ -123,13 +83,13 @@ struct StateFileTests {
 
     @Test("loading a missing file is a fresh start")
     func loadMissing() {
-        let directory = TemporaryDirectory()
+        let directory = TemporaryDirectory("state-test")
         #expect(StateFile.load("\(directory.path)/state.json", now: 1) == .fresh)
     }
 
     @Test("loading a written state gives it back")
     func loadWritten() throws {
-        let directory = TemporaryDirectory()
+        let directory = TemporaryDirectory("state-test")
         let path = "\(directory.path)/state.json"
         var history = History()
         history.append(HistoryEntry(notification: Notification(id: 4, title: "hi"), reason: .expired, closedAt: 99))
@@ -143,7 +103,7 @@ struct StateFileTests {
 
     @Test("loading a corrupt file sets it aside with its bytes and reports why")
     func loadCorrupt() throws {
-        let directory = TemporaryDirectory()
+        let directory = TemporaryDirectory("state-test")
         let path = "\(directory.path)/state.json"
         let garbage = bytes("{\"version\":1,")
         try StateFile.write(garbage, to: path)
@@ -159,7 +119,7 @@ struct StateFileTests {
 
     @Test("a file of a newer version is set aside too, with the version in the reason")
     func loadNewerVersion() throws {
-        let directory = TemporaryDirectory()
+        let directory = TemporaryDirectory("state-test")
         let path = "\(directory.path)/state.json"
         try StateFile.write(bytes(#"{"version":2}"#), to: path)
         guard case .corrupt(_, let reason) = StateFile.load(path, now: 5) else {
@@ -172,7 +132,7 @@ struct StateFileTests {
 
     @Test("setting aside twice in one second keeps both files")
     func setAsideTwice() throws {
-        let directory = TemporaryDirectory()
+        let directory = TemporaryDirectory("state-test")
         let path = "\(directory.path)/state.json"
         try StateFile.write(bytes("first"), to: path)
         let first = try StateFile.setAside(path, now: 7)
@@ -186,7 +146,7 @@ struct StateFileTests {
 
     @Test("an unreadable path (a directory) is set aside rather than overwritten later")
     func loadDirectory() throws {
-        let directory = TemporaryDirectory()
+        let directory = TemporaryDirectory("state-test")
         let path = "\(directory.path)/state.json"
         mkdir(path, 0o700)
         guard case .corrupt(let aside, _) = StateFile.load(path, now: 3) else {

@@ -3,42 +3,6 @@ import Testing
 import PerchCore
 @testable import PerchPlatform
 
-/// A fresh directory under /tmp, removed with everything in it on deinit.
-private final class Directory {
-    let path: String
-
-    init(under parent: String = "/tmp") {
-        var template = Array("\(parent)/perch-store-test-XXXXXX".utf8CString)
-        path = template.withUnsafeMutableBufferPointer { buffer in
-            guard let made = mkdtemp(buffer.baseAddress!) else { fatalError("mkdtemp failed") }
-            return String(cString: made)
-        }
-    }
-
-    deinit { removeTree(path) }
-}
-
-private func removeTree(_ path: String) {
-    var info = stat()
-    guard lstat(path, &info) == 0 else { return }
-    if info.st_mode & S_IFMT == S_IFDIR {
-        if let stream = opendir(path) {
-            var names: [String] = []
-            while let entry = readdir(stream) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                    String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
-                }
-                if name != ".", name != ".." { names.append(name) }
-            }
-            closedir(stream)
-            for name in names { removeTree("\(path)/\(name)") }
-        }
-        rmdir(path)
-    } else {
-        unlink(path)
-    }
-}
-
 private func exists(_ path: String) -> Bool {
     var info = stat()
     return lstat(path, &info) == 0
@@ -49,18 +13,6 @@ private func size(_ path: String) -> Int {
     return lstat(path, &info) == 0 ? Int(info.st_size) : -1
 }
 
-private func names(in directory: String) -> [String] {
-    guard let stream = opendir(directory) else { return [] }
-    defer { closedir(stream) }
-    var names: [String] = []
-    while let entry = readdir(stream) {
-        let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-            String(cString: raw.bindMemory(to: CChar.self).baseAddress!)
-        }
-        if name != ".", name != ".." { names.append(name) }
-    }
-    return names.sorted()
-}
 
 private func writeFile(_ path: String, _ bytes: [UInt8]) {
     let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
@@ -74,10 +26,10 @@ private func writeFile(_ path: String, _ bytes: [UInt8]) {
 private final class SmallDisk {
     static var available: Bool { getuid() == 0 }
     let path: String
-    private let holder: Directory
+    private let holder: TemporaryDirectory
 
     init(kilobytes: Int) {
-        holder = Directory()
+        holder = TemporaryDirectory("store-test")
         path = holder.path
         precondition(mount("tmpfs", path, "tmpfs", 0, "size=\(kilobytes)k,mode=0700") == 0, "mount tmpfs")
     }
@@ -165,7 +117,7 @@ private func unblockSnapshots(_ directory: String) { rmdir("\(directory)/state.j
 struct StateStoreTests {
     @Test("each turn's records reach the journal, and a new start reads them back")
     func journalRoundTrip() {
-        let directory = Directory(), clock = Clock(), log = LogLines()
+        let directory = TemporaryDirectory("store-test"), clock = Clock(), log = LogLines()
         let store = makeStore(directory.path, clock, log)
         #expect(store.load(now: 1, historyCapacity: 50).compactionDue == false)
         let model = Model()
@@ -182,7 +134,7 @@ struct StateStoreTests {
 
     @Test("a snapshot that fails leaves the journal alone and adds the turn's records to it")
     func failedSnapshotKeepsJournal() {
-        let directory = Directory(), clock = Clock(), log = LogLines()
+        let directory = TemporaryDirectory("store-test"), clock = Clock(), log = LogLines()
         let model = Model()
         let first = makeStore(directory.path, clock, log)
         _ = first.load(now: 1, historyCapacity: 50)
@@ -204,7 +156,7 @@ struct StateStoreTests {
 
     @Test("a clean stop while the state directory takes no snapshot loses no change since start")
     func cleanStopWithoutSnapshot() {
-        let directory = Directory(), clock = Clock(), log = LogLines()
+        let directory = TemporaryDirectory("store-test"), clock = Clock(), log = LogLines()
         let store = makeStore(directory.path, clock, log)
         _ = store.load(now: 1, historyCapacity: 50)
         let model = Model()
@@ -222,7 +174,7 @@ struct StateStoreTests {
 
     @Test("a failure is logged once when it starts and once when it ends, however many turns it lasts")
     func logOncePerEpisode() {
-        let directory = Directory(), clock = Clock(), log = LogLines()
+        let directory = TemporaryDirectory("store-test"), clock = Clock(), log = LogLines()
         let model = Model()
         let store = makeStore(directory.path, clock, log)
         _ = store.load(now: 1, historyCapacity: 50)
@@ -249,7 +201,7 @@ struct StateStoreTests {
 
     @Test("a failed snapshot is tried again after 1 s, then 2, 4 …, not every turn")
     func backOff() {
-        let directory = Directory(), clock = Clock(), log = LogLines()
+        let directory = TemporaryDirectory("store-test"), clock = Clock(), log = LogLines()
         let model = Model()
         let store = makeStore(directory.path, clock, log)
         _ = store.load(now: 1, historyCapacity: 50)
@@ -348,7 +300,7 @@ struct StateStoreTests {
 
     @Test("a torn last line left by a crash is cut off before anything is appended after it")
     func tornTailCut() {
-        let directory = Directory(), clock = Clock(), log = LogLines()
+        let directory = TemporaryDirectory("store-test"), clock = Clock(), log = LogLines()
         let model = Model()
         let first = makeStore(directory.path, clock, log)
         _ = first.load(now: 1, historyCapacity: 50)
@@ -376,7 +328,7 @@ struct StateStoreTests {
 
     @Test("a damaged journal keeps the records before the bad line and is set aside")
     func damagedJournal() throws {
-        let directory = Directory(), clock = Clock(), log = LogLines()
+        let directory = TemporaryDirectory("store-test"), clock = Clock(), log = LogLines()
         let journal = "\(directory.path)/state.json.journal"
         let good = JournalRecord.modes(["dnd"]).encoded()
             + JournalRecord.live(LiveNotification(notification: Notification(id: 1, title: "kept"), remaining: nil,
@@ -403,7 +355,7 @@ struct StateStoreTests {
 
     @Test("with neither file writable, memory holds at most a journal's worth; the next snapshot has it all")
     func pendingIsBounded() {
-        let directory = Directory(), clock = Clock(), log = LogLines()
+        let directory = TemporaryDirectory("store-test"), clock = Clock(), log = LogLines()
         // A damaged journal: appends wait for a snapshot.
         writeFile("\(directory.path)/state.json.journal", Array("garbage\n".utf8))
         let store = makeStore(directory.path, clock, log)
@@ -426,7 +378,7 @@ struct StateStoreTests {
 
     @Test("two notifications with 9 MB bodies make a state file the next start reads, history and all")
     func hugeBodies() {
-        let directory = Directory(), clock = Clock(), log = LogLines()
+        let directory = TemporaryDirectory("store-test"), clock = Clock(), log = LogLines()
         let store = makeStore(directory.path, clock, log)
         _ = store.load(now: 1, historyCapacity: 50)
         let model = Model()
@@ -446,7 +398,7 @@ struct StateStoreTests {
 
     @Test("a state file with 1e10 s left and a next id below a live id loads fixed, with warnings")
     func untrustedValues() {
-        let directory = Directory()
+        let directory = TemporaryDirectory("store-test")
         writeFile("\(directory.path)/state.json", Array(#"""
             {"version":1,"next_id":1,"modes":[],"history":[],"live":[{"notification":{"id":5,"app":"a","title":"t",\#
             "body":"","urgency":"normal"},"remaining":1e10,"posted_at":1}]}
@@ -460,17 +412,17 @@ struct StateStoreTests {
 
     @Test("a file that cannot be read at all is set aside, and the start goes on")
     func unusableSnapshot() {
-        let directory = Directory()
+        let directory = TemporaryDirectory("store-test")
         writeFile("\(directory.path)/state.json", Array("{\"version\":1,".utf8))
         let loaded = restart(directory.path)
         #expect(loaded.state == PersistentState())
         #expect(loaded.warnings.first?.contains("moved it to \(directory.path)/state.json.corrupt-99") == true)
-        #expect(names(in: directory.path) == ["state.json.corrupt-99", "state.json.journal"])
+        #expect(TemporaryDirectory.names(in: directory.path) == ["state.json.corrupt-99", "state.json.journal"])
     }
 
     @Test("a long journal is compacted: a snapshot, then an empty journal")
     func compaction() {
-        let directory = Directory(), clock = Clock(), log = LogLines()
+        let directory = TemporaryDirectory("store-test"), clock = Clock(), log = LogLines()
         let store = makeStore(directory.path, clock, log)
         _ = store.load(now: 1, historyCapacity: 50)
         let model = Model()
@@ -489,7 +441,7 @@ struct StateStoreTests {
     @Test("without a journal every turn is a full snapshot, until the journal can be opened",
           .enabled(if: SmallDisk.available))
     func noJournal() {
-        let directory = Directory(), clock = Clock(), log = LogLines()
+        let directory = TemporaryDirectory("store-test"), clock = Clock(), log = LogLines()
         let journal = "\(directory.path)/state.json.journal"
         // /dev/null mounted over the journal's name: not a regular file, so
         // it is neither read nor opened, and a mount point cannot be
@@ -515,7 +467,7 @@ struct StateStoreTests {
 
     @Test("a symbolic link at the journal's name is not replayed: another user's file stays theirs, unread and untouched")
     func journalLink() throws {
-        let victim = Directory(), directory = Directory()
+        let victim = TemporaryDirectory("store-test"), directory = TemporaryDirectory("store-test")
         let victimStore = StateStore(path: "\(victim.path)/state.json", log: { _, _ in })
         _ = victimStore.load(now: 1, historyCapacity: 50)
         let theirs = Model()
@@ -543,7 +495,7 @@ struct StateStoreTests {
 
     @Test("a state directory others can write to is refused: nothing is read or written there, and one line says so")
     func sharedDirectoryRefused() throws {
-        let directory = Directory()
+        let directory = TemporaryDirectory("store-test")
         let path = "\(directory.path)/state.json"
         let theirs = StateStore(path: path, log: { _, _ in })
         _ = theirs.load(now: 1, historyCapacity: 50)
@@ -570,7 +522,7 @@ struct StateStoreTests {
 
     @Test("a state directory of another uid, or writable by its group, is refused")
     func foreignDirectoryRefused() {
-        let directory = Directory()
+        let directory = TemporaryDirectory("store-test")
         #expect(StateStore.unsafeDirectory(directory.path) == nil)
         #expect(StateStore.unsafeDirectory("\(directory.path)/not-yet") == nil)
         #expect(StateStore.unsafeDirectory(directory.path, uid: getuid() + 1)
