@@ -178,70 +178,80 @@ def ensure_root_packages():
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 
 
-_THREADS = {}  # pid -> {tid: last schedstat ns seen}, and "dead": sum of exited threads'
+def _over_threads(pid, table, read):
+    """The sum over the process's threads of read(TASK) (TASK: the thread's
+    /proc/PID/task/TID/ directory; None: skipped),
+    threads that have exited since counted with the last value seen
+    (GLib daemons start and end worker threads; a sum over the live ones
+    alone would go down); when the process is gone, its last reading.
+    `table` keeps what was seen, per pid."""
+    seen = table.setdefault(pid, {"dead": 0, "tids": {}})
+    now = {}
+    try:
+        for tid in os.listdir("/proc/%d/task" % pid):
+            value = read("/proc/%d/task/%s/" % (pid, tid))
+            if value is not None:
+                now[tid] = value
+    except OSError:
+        now = dict(seen["tids"])
+    for tid, value in seen["tids"].items():
+        if tid not in now:
+            seen["dead"] += value
+    seen["tids"] = now
+    return sum(now.values()) + seen["dead"]
+
+
+def _schedstat_ns(task):
+    try:
+        with open(task + "schedstat") as f:
+            return int(f.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _voluntary_switches(task):
+    try:
+        with open(task + "status") as f:
+            for line in f:
+                if line.startswith("voluntary_ctxt_switches"):
+                    return int(line.split()[1])
+    except (OSError, ValueError):
+        pass
+    return None
+
+
+_THREADS = {}   # pid -> what _over_threads saw of schedstat
+_CHILDREN = {}  # pid -> the last cutime + cstime read, ns
+_SWITCHES = {}  # pid -> what _over_threads saw of the switches
 
 
 def cpu_ns(pid):
     """Time on CPU of the process, ns: the first field of each thread's
-    schedstat (exact), threads that have exited since counted with the
-    last value seen (GLib daemons start and end worker threads; a sum over
-    the live ones alone would go down), plus the CPU of children it has
+    schedstat (exact; see _over_threads), plus the CPU of children it has
     waited for (cutime + cstime, in clock ticks: Perch renders SVG icons in
     a short-lived helper process)."""
-    seen = _THREADS.setdefault(pid, {"dead": 0, "tids": {}})
-    now = {}
+    threads = _over_threads(pid, _THREADS, _schedstat_ns)
     try:
-        for tid in os.listdir("/proc/%d/task" % pid):
-            try:
-                with open("/proc/%d/task/%s/schedstat" % (pid, tid)) as f:
-                    now[tid] = int(f.read().split()[0])
-            except (OSError, ValueError, IndexError):
-                pass
         with open("/proc/%d/stat" % pid) as f:
             fields = f.read().rsplit(")", 1)[1].split()
-        children = (int(fields[13]) + int(fields[14])) * 1_000_000_000 // CLK_TCK
+        _CHILDREN[pid] = (int(fields[13]) + int(fields[14])) * 1_000_000_000 // CLK_TCK
     except (OSError, ValueError, IndexError):
-        children = seen.get("children", 0)
-        now = dict(seen["tids"])  # the process is gone: its last reading
-    for tid, ns in seen["tids"].items():
-        if tid not in now:
-            seen["dead"] += ns
-    seen["tids"], seen["children"] = now, children
-    return sum(now.values()) + seen["dead"] + children
+        pass  # the process is gone: its last reading
+    return threads + _CHILDREN.get(pid, 0)
 
 
 def children_ns(pid):
     """The reaped children's part of cpu_ns (clock ticks, as ns)."""
     cpu_ns(pid)
-    return _THREADS[pid].get("children", 0)
-
-
-_SWITCHES = {}  # pid -> {"dead": n, "tids": {tid: last count seen}}
+    return _CHILDREN.get(pid, 0)
 
 
 def ctx_switches(pid):
-    """Voluntary context switches of every thread (those that exited
-    counted with their last value seen): the times the daemon went to
-    sleep (in poll) and was woken. Preemptions (nonvoluntary) are left
-    out: they count the other processes on the CPU."""
-    seen = _SWITCHES.setdefault(pid, {"dead": 0, "tids": {}})
-    now = {}
-    try:
-        for tid in os.listdir("/proc/%d/task" % pid):
-            try:
-                with open("/proc/%d/task/%s/status" % (pid, tid)) as f:
-                    for line in f:
-                        if line.startswith("voluntary_ctxt_switches"):
-                            now[tid] = int(line.split()[1])
-            except (OSError, ValueError):
-                pass
-    except OSError:
-        now = dict(seen["tids"])
-    for tid, n in seen["tids"].items():
-        if tid not in now:
-            seen["dead"] += n
-    seen["tids"] = now
-    return sum(now.values()) + seen["dead"]
+    """Voluntary context switches of every thread (see _over_threads): the
+    times the daemon went to sleep (in poll) and was woken. Preemptions
+    (nonvoluntary) are left out: they count the other processes on the
+    CPU."""
+    return _over_threads(pid, _SWITCHES, _voluntary_switches)
 
 
 def memory_kb(pid):
