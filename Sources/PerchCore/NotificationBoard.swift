@@ -68,7 +68,7 @@ public struct NotificationBoard: Sendable {
     /// How many notifications are on screen, queued or suspended (without
     /// copying them).
     public var count: Int {
-        stacks.values.reduce(suspended.count) { $0 + $1.visible.count + $1.queue.count }
+        stacks.values.reduce(suspended.count) { $0 + $1.count }
     }
 
     /// Every notification on screen, queued or suspended, in the order
