@@ -26,13 +26,7 @@ public enum Chooser {
         // (perchctl ignores SIGPIPE: the write says EPIPE).
         var input = Array(lines.joined(separator: "\n").utf8)
         input.append(UInt8(ascii: "\n"))
-        var written = 0
-        while written < input.count {
-            let n = input.withUnsafeBytes { write(toChild, $0.baseAddress! + written, $0.count - written) }
-            if n < 0 && errno == EINTR { continue }
-            if n <= 0 { break }
-            written += n
-        }
+        _ = writeAll(input, to: toChild)
         close(toChild)
         var output: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)

@@ -56,19 +56,12 @@ public final class JournalFile {
             try retryingOnInterrupt("ftruncate \(path)") { ftruncate(fd.rawValue, off_t(byteCount)) }
             hasTornTail = false
         }
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { raw in
-                write(fd.rawValue, raw.baseAddress! + offset, raw.count - offset)
-            }
-            if written < 0 {
-                if errno == EINTR { continue }
-                let error = SystemError("write \(path)")
-                // A full disk takes part of a write and refuses the rest.
-                if offset > 0, ftruncate(fd.rawValue, off_t(byteCount)) != 0 { hasTornTail = true }
-                throw error
-            }
-            offset += written
+        let written = writeAll(bytes, to: fd.rawValue)
+        if written < bytes.count {
+            let error = SystemError("write \(path)")
+            // A full disk takes part of a write and refuses the rest.
+            if written > 0, ftruncate(fd.rawValue, off_t(byteCount)) != 0 { hasTornTail = true }
+            throw error
         }
         byteCount += bytes.count
         lineCount += lines

@@ -74,17 +74,7 @@ public enum StateFile {
         let fd = try openForWriting(path, flags: O_CREAT | O_TRUNC)
         // The umask may have taken bits away; the mode must be exactly 0600.
         try retryingOnInterrupt("fchmod \(path)") { fchmod(fd.rawValue, 0o600) }
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { buffer in
-                Glibc.write(fd.rawValue, buffer.baseAddress! + offset, buffer.count - offset)
-            }
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw SystemError("write \(path)")
-            }
-            offset += written
-        }
+        if writeAll(bytes, to: fd.rawValue) < bytes.count { throw SystemError("write \(path)") }
         try retryingOnInterrupt("fsync \(path)") { fsync(fd.rawValue) }
     }
 

@@ -45,13 +45,6 @@ public final class Trace {
         var text = ""
         for event in pending { text += "\(event.kind) \(event.start) \(event.duration)\n" }
         pending.removeAll(keepingCapacity: true)
-        var bytes = Array(text.utf8)
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeMutableBytes { write(fd, $0.baseAddress! + offset, $0.count - offset) }
-            if written < 0, errno == EINTR { continue }
-            guard written > 0 else { return }
-            offset += written
-        }
+        _ = writeAll(Array(text.utf8), to: fd)
     }
 }
