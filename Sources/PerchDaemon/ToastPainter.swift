@@ -34,7 +34,7 @@ final class ToastPainter {
         case .banner:
             geometry = ToastGeometry(height: renderer.bannerHeight(for: view.content, style: view.style))
         }
-        logDiagnostics()
+        logDiagnostics(of: view)
         view.geometry = geometry
         return geometry
     }
@@ -103,7 +103,7 @@ final class ToastPainter {
             renderer.drawBanner(view.content, style: view.style, width: width, height: geometry(of: view).height,
                                 into: target, scale: scale.factor)
         }
-        logDiagnostics()
+        logDiagnostics(of: view)
     }
 
     // MARK: The "+N more" marker
@@ -138,7 +138,9 @@ final class ToastPainter {
         }
     }
 
-    private func logDiagnostics() {
-        for problem in renderer.diagnostics { Log.warning(problem) }
+    private func logDiagnostics(of view: ToastView) {
+        for problem in renderer.diagnostics where view.toldProblems.insert(problem).inserted {
+            Log.warning(problem)
+        }
     }
 }

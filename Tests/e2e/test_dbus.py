@@ -174,6 +174,20 @@ def bad_dbus_calls_get_errors_and_the_server_keeps_serving(t):
 
 
 @test
+def bad_markup_is_told_once_however_often_the_toast_is_drawn(t):
+    p, env = start(t)
+    r = gdbus(t, env, "--method", "org.freedesktop.Notifications.Notify", "app", "0", "", "Markup",
+              "fish & chips <b>unclosed", "[]", "{}", "0")
+    check(r.returncode == 0, "invalid markup should be accepted: %r" % r.stderr)
+    shown, _ = poll(lambda: runs_in_column(t.screenshot(), CARD_LEFT + 20) != [], 3.0, 0.1)
+    check(shown, "the toast should be on screen")
+    # Hovered and left: drawn again twice (the hover highlight on and off).
+    pointer(t.sway(), t.bindir, "move", CARD_LEFT + 40, MARGIN + 20, "sleep", "0.3", "move", 200, 600, "sleep", "0.3")
+    told = [line for line in p.log().splitlines() if "markup:" in line]
+    check(len(told) == 1, "the bad markup should be told once, was told %d times: %r" % (len(told), told))
+
+
+@test
 def another_owner_of_the_name_makes_perch_exit_3(t):
     p, env = start(t)
     from harness import Perch
