@@ -1,5 +1,5 @@
 // Fuzz target: the control protocol's request codec
-// (`ControlProtocol.decode(line:)`, PerchCore/ControlCodec.swift), which
+// (`ControlProtocol.decode(line:)`, PerchCore/Control/ControlCodec.swift), which
 // reads every line a client sends on the socket.
 //
 // Properties, for every line:

@@ -1,4 +1,4 @@
-// Fuzz target: the JSON parser and writer (PerchCore/JSONParser.swift,
+// Fuzz target: the JSON parser and writer (PerchCore/JSON/JSONParser.swift,
 // JSONWriter.swift), which every control line and the state file go through.
 //
 // Properties, for every input:
