@@ -1,8 +1,8 @@
 // Fuzz target: a notification body on its way to Pango, as the renderer
-// sends it (PerchRender/ToastRenderer.swift `bodyText`): cut to what a
-// card could show (`VisibleText`, PerchRender/VisibleText.swift), its
-// `<a>` and `<img>` tags taken out (`BodyMarkup`, BodyMarkup.swift), then
-// parsed by Pango (`Markup.parse`, Markup.swift; Debian's libpango).
+// sends it (PerchRender/ToastRenderer.swift `bodyText`), through the
+// PerchMarkup module, linked whole: cut to what a card could show
+// (`VisibleText`), its `<a>` and `<img>` tags taken out (`BodyMarkup`),
+// then parsed by Pango (`Markup.parse`; Debian's libpango).
 //
 // The input: two bytes of card width and height, then the body.
 // Properties:
@@ -14,6 +14,7 @@
 // - Pango accepts the result or rejects it with a reason; accepted, the
 //   plain text is no longer than the markup.
 import CPangoCairo
+import PerchMarkup
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzMarkup(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {

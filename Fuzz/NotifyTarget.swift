@@ -1,5 +1,5 @@
 // Fuzz target: a D-Bus Notify call after sd-bus has read its arguments:
-// `BusNotify(...)` (PerchBus/BusNotify.swift) with hints and `image-data`
+// `BusNotify(...)` (PerchCore/Notification/BusNotify.swift) with hints and `image-data`
 // built from the input, `RawImage.problem` and `toastImage`
 // (RawImage.swift), the `NotifyRequest` it becomes, and the limits every
 // post goes through (`NotificationLimits.bound`).

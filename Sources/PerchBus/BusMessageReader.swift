@@ -1,5 +1,6 @@
 import CSystemdBus
 import Glibc
+import PerchCore
 
 /// Reads the arguments of a received message with sd-bus's non-variadic
 /// calls. sd-bus has already checked the signature against the vtable; a

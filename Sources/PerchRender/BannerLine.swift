@@ -1,4 +1,5 @@
 import CPangoCairo
+import PerchMarkup
 
 /// The banner's single line: the title in the title font, then " — " and
 /// the body in the body font, ellipsized at the end.

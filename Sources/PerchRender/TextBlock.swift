@@ -1,5 +1,6 @@
 import CPangoCairo
 import PerchCore
+import PerchMarkup
 
 /// One reused `PangoLayout` plus the settings last applied to it.
 ///

@@ -1,5 +1,6 @@
 import CCairo
 import PerchCore
+import PerchMarkup
 
 /// The banner: a full-width strip along the top edge of an output, like a
 /// phone's status bar, showing one notification as one line of text.

@@ -1,5 +1,6 @@
 import CCairo
 import PerchCore
+import PerchMarkup
 
 /// A card's action buttons: rounded boxes along its bottom, each with its
 /// label centred in the body font. Where they go is `ButtonLayout`'s and

@@ -1,5 +1,6 @@
 import CCairo
 import PerchCore
+import PerchMarkup
 
 /// Small one-line labels and controls shared by the header and the top bar.
 extension ToastRenderer {

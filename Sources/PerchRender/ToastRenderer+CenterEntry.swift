@@ -1,5 +1,6 @@
 import CCairo
 import PerchCore
+import PerchMarkup
 
 /// An entry of the notification center: a toast card drawn at the panel's
 /// inner width (the same background, icon, title, body, buttons and reply

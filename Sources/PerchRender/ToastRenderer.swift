@@ -1,5 +1,6 @@
 import CCairo
 import PerchCore
+import PerchMarkup
 
 /// Measures and draws toast cards with Cairo and Pango, and the two other
 /// things the daemon shows: the banner (`ToastRenderer+Banner.swift`) and

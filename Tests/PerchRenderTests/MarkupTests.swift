@@ -1,4 +1,5 @@
 import PerchCore
+@testable import PerchMarkup
 @testable import PerchRender
 import Testing
 

@@ -1,4 +1,3 @@
-import PerchCore
 /// The `image-data` hint's pixels as the sender described them (D-Bus
 /// signature `(iiibiiay)`, GdkPixbuf's layout): `height` rows of `rowstride`
 /// bytes, each starting with `width` pixels of `channels` bytes (RGB or

@@ -4,15 +4,15 @@ import CPangoCairo
 ///
 /// Shared by `TextBlock` (one layout per part) and `BannerLine` (two parts
 /// joined on one line, so their attributes must be shifted and merged).
-enum Markup {
-    enum Parsed {
+public enum Markup {
+    public enum Parsed {
         /// `attributes` is a `PangoAttrList` the caller owns one reference to.
         case parsed(text: String, attributes: OpaquePointer)
         /// Pango's reason, e.g. "Error on line 1: Element “b” was closed…".
         case rejected(reason: String)
     }
 
-    static func parse(_ markup: String) -> Parsed {
+    public static func parse(_ markup: String) -> Parsed {
         var attributes: OpaquePointer?
         var plain: UnsafeMutablePointer<CChar>?
         var error: UnsafeMutablePointer<GError>?
@@ -29,7 +29,7 @@ enum Markup {
     }
 
     /// The diagnostic for text shown as plain text because its markup was bad.
-    static func problem(_ reason: String) -> String {
+    public static func problem(_ reason: String) -> String {
         "markup: \(reason); shown as plain text"
     }
 }

@@ -7,14 +7,14 @@
 /// "character" of stacked combining marks is cut too) and generous: no
 /// legible glyph is narrower than 2 px or shorter than 4 px, so the cut
 /// text still overflows any card it would have overflowed.
-enum VisibleText {
+public enum VisibleText {
     /// The title is one line: at most one scalar per pixel of `width`.
-    static func title(_ text: String, width: Int) -> String {
+    public static func title(_ text: String, width: Int) -> String {
         prefix(text, scalars: max(256, width))
     }
 
     /// The body fills at most `width` × `maxHeight` surface pixels.
-    static func body(_ text: String, width: Int, maxHeight: Int) -> String {
+    public static func body(_ text: String, width: Int, maxHeight: Int) -> String {
         prefix(text, scalars: max(1024, width * maxHeight / 8))
     }
 

@@ -1,4 +1,3 @@
-import PerchCore
 
 extension BusNotify {
     /// The same request as the control socket's `notify`, so both front

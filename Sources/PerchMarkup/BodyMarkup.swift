@@ -14,9 +14,9 @@
 /// is still rejected and shown as it was sent. Attribute values go with
 /// their tag, so a raw `&` in a link's URL (common, and not valid markup)
 /// does not make Pango reject the body either.
-enum BodyMarkup {
+public enum BodyMarkup {
     /// `body` with its `<a ...>`, `</a>`, `<img .../>` and `</img>` tags removed.
-    static func pangoMarkup(_ body: String) -> String {
+    public static func pangoMarkup(_ body: String) -> String {
         let bytes = Array(body.utf8)
         var kept: [UInt8] = []
         var copied = 0

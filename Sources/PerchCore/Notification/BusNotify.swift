@@ -1,4 +1,3 @@
-import PerchCore
 
 /// A Notify call (Desktop Notifications Specification 1.2), decoded and
 /// checked. Hints Perch does not know are ignored; known hints of the wrong
