@@ -43,8 +43,12 @@ let package = Package(
         .target(name: "CJPEG"),
 
         .target(name: "PerchCore"),
+        // The body markup apps send, into what Pango accepts: cut to what a
+        // card can show, the spec's <a> and <img> taken out, parsed by
+        // Pango. A module of its own so that its fuzz target links it whole.
+        .target(name: "PerchMarkup", dependencies: ["CPangoCairo"]),
         .target(name: "PerchPlatform", dependencies: ["PerchCore", "CPerchSystem"]),
-        .target(name: "PerchRender", dependencies: ["PerchCore", "CCairo", "CPangoCairo", "CRsvg", "CJPEG"]),
+        .target(name: "PerchRender", dependencies: ["PerchCore", "PerchMarkup", "CCairo", "CPangoCairo", "CRsvg", "CJPEG"]),
         .target(name: "PerchWayland",
                 dependencies: ["PerchCore", "PerchPlatform", "CWaylandClient", "CPerchSupport", "CXKBCommon"]),
         .target(name: "PerchBus", dependencies: ["PerchCore", "PerchPlatform", "CPerchBus", "CSystemdBus"]),
@@ -63,7 +67,10 @@ let package = Package(
         // and compose tables (xkb-data, libx11-data); no compositor.
         .testTarget(name: "PerchWaylandTests", dependencies: ["PerchWayland", "PerchCore", "CXKBCommon"]),
         .testTarget(name: "PerchBusTests", dependencies: ["PerchBus", "PerchCore", "PerchPlatform"]),
-        .testTarget(name: "PerchRenderTests", dependencies: ["PerchRender"],
+        // The daemon's turn (the executor, the end-of-turn order, the
+        // effects' wiring) with fakes at its edges: no compositor, no bus.
+        .testTarget(name: "PerchDaemonTests", dependencies: ["PerchDaemon", "PerchCore", "PerchPlatform"]),
+        .testTarget(name: "PerchRenderTests", dependencies: ["PerchRender", "PerchMarkup"],
                     resources: [.copy("Fixtures")]),
     ],
     swiftLanguageModes: [.v6]

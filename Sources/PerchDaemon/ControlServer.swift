@@ -26,17 +26,19 @@ final class ControlServer {
 
     private let listener: UnixListener
     private let loop: EventLoop
-    private let handle: (ControlRequest, ClientToken) -> Result<ControlReply, ControlError>
+    /// Answers one request; given by the daemon once it is whole (until
+    /// then, and the loop has not run yet, nothing is read).
+    var handle: (ControlRequest, ClientToken) -> Result<ControlReply, ControlError> = { _, _ in
+        .failure(ControlError(.internalError, "not ready"))
+    }
     /// The token the next client gets; never reused in a daemon's life.
     private var nextToken: UInt64 = 1
     private var clients: [ClientToken: Client] = [:]
     private let ownUID = getuid()
 
-    init(path: String, loop: EventLoop,
-         handle: @escaping (ControlRequest, ClientToken) -> Result<ControlReply, ControlError>) throws(SystemError) {
+    init(path: String, loop: EventLoop) throws(SystemError) {
         listener = try UnixListener(path: path)
         self.loop = loop
-        self.handle = handle
         listener.start(on: loop) { [unowned self] fd in self.accept(fd) }
         // Requests left in buffers (the turn's budget ran out) are served
         // on the next turns, without waiting for more bytes to arrive.

@@ -8,30 +8,30 @@ extension Daemon {
         let now = MonotonicClock.now()
         switch request {
         case .notify(let notify):
-            return .success(.notify(PostedReply(id: post(notify, from: client, at: now))))
+            return .success(.notify(PostedReply(id: executor.post(notify, from: client))))
         case .invoke(let id, let action):
             let (result, effects) = service.invoke(id, action: action, at: now)
-            execute(effects)
+            executor.execute(effects)
             return result.map { .invoke(InvokeReply(invoked: action)) }
         case .reply(let id, let text):
             let (result, effects) = service.reply(id, text: text, at: now)
-            execute(effects)
+            executor.execute(effects)
             return result.map { .reply(RepliedReply(replied: $0)) }
         case .subscribe:
             return .success(.subscribe(SubscribeReply()))
         case .dismiss(let target, let keepsHistory):
             let (result, effects) = service.dismiss(target, reason: .dismissedByUser, keepsHistory: keepsHistory,
                                                     at: now)
-            execute(effects)
+            executor.execute(effects)
             return result.map { .dismiss(DismissReply(dismissed: $0)) }
         case .mode(let change):
-            execute(service.setModes(change, at: now))
+            executor.execute(service.setModes(change, at: now))
             return .success(.mode(ModesReply(modes: service.modes.sorted())))
         case .history:
             return .success(.history(HistoryReply(service.history.entries.reversed())))
         case .restore:
             let (result, effects) = service.restore(for: client, at: now)
-            execute(effects)
+            executor.execute(effects)
             return result.map { .restore(PostedReply(id: $0)) }
         case .status:
             return .success(.status(status(at: now)))
@@ -42,32 +42,20 @@ extension Daemon {
         case .list:
             return .success(.list(ListReply(service.live)))
         case .center(let change):
-            if let change { execute(service.setCenter(change, at: now)) }
+            if let change { executor.execute(service.setCenter(change, at: now)) }
             return .success(.center(CenterReply(open: service.isCenterOpen, entries: service.centerContent.count)))
         }
     }
 
-    /// Posts through the service (both doors come here).
-    func post(_ request: NotifyRequest, from client: ClientToken?, at now: Instant) -> UInt32 {
-        let (id, effects) = service.post(request, from: client, at: now)
-        execute(effects)
-        return id
-    }
-
+    /// The service's status, with the outputs as the compositor describes them.
     private func status(at now: Instant) -> StatusReply {
-        let all = service.board.all
         let outputs = connection.outputs.values.sorted { $0.registryName < $1.registryName }.map {
             StatusReply.Output(name: $0.name, width: Int($0.modeWidth), height: Int($0.modeHeight),
                                scale: $0.realScale.factor, logicalWidth: $0.logicalSize.width,
                                logicalHeight: $0.logicalSize.height,
                                transform: StatusReply.Output.transforms[Int($0.transform & 7)])
         }
-        let held = service.board.suspendedCount
-        return StatusReply(shown: all.filter { !$0.isQueued && !$0.isLeaving && !service.board.isSuspended($0.id) }.count,
-                           queued: all.filter { $0.isQueued && !service.board.isSuspended($0.id) }.count,
-                           history: service.history.count, modes: service.modes.sorted(),
-                           doNotDisturb: service.isDoNotDisturb, held: held, fullscreen: service.isFullscreen,
-                           idle: service.areTimersFrozen, outputs: outputs, uptime: Int((now - started).rounded()))
+        return service.status(outputs: outputs, uptime: Int((now - started).rounded()))
     }
 
     /// Reads the config again and puts it in force for everything, what is
@@ -87,12 +75,12 @@ extension Daemon {
         let global = loaded.global
         scene.reconfigure(Self.look(global, loaded))
         scene.warmUp()
-        madeIconLocator = nil
-        execute(service.reload(loaded, at: MonotonicClock.now()))
+        icons.forget()
+        executor.execute(service.reload(loaded, at: MonotonicClock.now()))
         fullscreenChanged()
         configureIdleMonitor()
         hooks.timeout = global.hookTimeout
-        needsRefresh = true
+        executor.setNeedsRefresh()
         Log.info("config reloaded from \(configSource.path ?? "(defaults)")")
         return .success(ReloadReply(reloaded: true, warnings: lines))
     }

@@ -19,7 +19,7 @@ extension Daemon {
         guard let report = connection.foreignToplevels?.fullscreen else { return }
         let here = report.covers(configuredOutput: service.global.output.name,
                                  connected: connection.outputs.values.map(\.name))
-        execute(service.setFullscreen(here, at: MonotonicClock.now()))
+        executor.execute(service.setFullscreen(here, at: MonotonicClock.now()))
     }
 
     /// Makes the idle notification `idle-threshold` asks for, at start and
@@ -27,11 +27,11 @@ extension Daemon {
     /// is not idle until it says so); warns once when it cannot.
     func configureIdleMonitor() {
         let milliseconds = UInt32((service.global.idleThreshold * 1000).rounded())
-        guard milliseconds != idleThreshold else { return }
-        idleThreshold = milliseconds
-        idleMonitor = nil
+        guard milliseconds != idle.thresholdMilliseconds else { return }
+        idle.thresholdMilliseconds = milliseconds
+        idle.monitor = nil
         service.setIdle(false, at: MonotonicClock.now())
-        needsRefresh = true
+        executor.setNeedsRefresh()
         guard milliseconds > 0 else { return }
         guard let monitor = connection.makeIdleMonitor(thresholdMilliseconds: milliseconds) else {
             let why = connection.offersIdleNotifier ? "the compositor announced no seat"
@@ -42,8 +42,15 @@ extension Daemon {
         monitor.onChange = { [unowned self] idle in
             Log.debug(idle ? "the seat is idle: display timers stop" : "input again: display timers run on")
             self.service.setIdle(idle, at: MonotonicClock.now())
-            self.needsRefresh = true
+            self.executor.setNeedsRefresh()
         }
-        idleMonitor = monitor
+        idle.monitor = monitor
     }
+}
+
+/// `idle-threshold` in force, in milliseconds, and the seat's idle
+/// notification made for it (nil when 0 or not offered).
+struct IdleWatch {
+    var thresholdMilliseconds: UInt32 = 0
+    var monitor: IdleMonitor?
 }

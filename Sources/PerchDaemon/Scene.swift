@@ -352,3 +352,15 @@ private extension Optional {
         return value
     }
 }
+
+extension Scene: ToastScene {
+    /// The smallest output's logical height, surface pixels (0: none yet).
+    var smallestOutputHeight: Int {
+        // (A loop, not map and min: this runs on every frame.)
+        var smallest = Int.max
+        for output in connection.outputs.values where output.logicalHeight > 0 {
+            smallest = min(smallest, output.logicalHeight)
+        }
+        return smallest < Int.max ? smallest : 0
+    }
+}

@@ -7,12 +7,28 @@ import PerchCore
 public final class DeadlineTimer {
     private let schedule: DeadlineSchedule
     private let id: Int
+    private let handler: Handler
+
+    /// What runs when the deadline has passed. It may be given after the
+    /// timer is made, so that an owner can make its timers before it is
+    /// whole and then point them at itself.
+    public var onFire: () -> Void {
+        get { handler.run }
+        set { handler.run = newValue }
+    }
+
+    private final class Handler {
+        var run: () -> Void
+        init(_ run: @escaping () -> Void) { self.run = run }
+    }
 
     /// - Throws: when this is the loop's first timer and its timerfd
     ///   cannot be made (`timerfd_create`).
-    public init(loop: EventLoop, onFire: @escaping () -> Void) throws(SystemError) {
+    public init(loop: EventLoop, onFire: @escaping () -> Void = {}) throws(SystemError) {
         schedule = try loop.deadlineSchedule()
-        id = schedule.add(onFire: onFire)
+        let handler = Handler(onFire)
+        self.handler = handler
+        id = schedule.add(onFire: { handler.run() })
     }
 
     deinit {

@@ -5,7 +5,7 @@ extension NotificationService {
     /// closed; `.notFound` when the target names nothing live. With
     /// `keepsHistory` false they are forgotten as well (`perchctl dismiss
     /// --no-history`), as the center's × does.
-    public mutating func dismiss(_ target: DismissTarget, reason: DismissReason, keepsHistory: Bool = true,
+    public func dismiss(_ target: DismissTarget, reason: DismissReason, keepsHistory: Bool = true,
                                  at now: Instant)
         -> (result: Result<[UInt32], ControlError>, effects: [ServiceEffect])
     {
@@ -17,7 +17,7 @@ extension NotificationService {
         return (outcome, effects)
     }
 
-    private mutating func dismiss(_ target: DismissTarget, reason: DismissReason, at now: Instant,
+    private func dismiss(_ target: DismissTarget, reason: DismissReason, at now: Instant,
                                   into effects: inout [ServiceEffect]) -> Result<[UInt32], ControlError> {
         let ids: [UInt32]
         switch target {
@@ -47,7 +47,7 @@ extension NotificationService {
     /// Invokes an action of a live notification, as a click on its button
     /// would. `.notFound` / `.invalidParams` when there is no such
     /// notification or action.
-    public mutating func invoke(_ id: UInt32, action: String, at now: Instant)
+    public func invoke(_ id: UInt32, action: String, at now: Instant)
         -> (result: Result<Void, ControlError>, effects: [ServiceEffect])
     {
         guard let toast = liveToast(id: id) else {
@@ -64,7 +64,7 @@ extension NotificationService {
 
     /// Tells the sender, subscribers, D-Bus and the hook that an action was
     /// chosen; the notification then leaves, unless it is resident.
-    mutating func invoke(_ notification: Notification, action: String, at now: Instant,
+    func invoke(_ notification: Notification, action: String, at now: Instant,
                          into effects: inout [ServiceEffect]) {
         effects.append(.event(.actionInvoked(notification, action: action), sender: senders[notification.id]))
         effects.append(.actionInvoked(id: notification.id, action: action))
@@ -79,7 +79,7 @@ extension NotificationService {
     /// not critical off it, timers stopped, and gives it back when it ends
     /// (`isWithheld`); a mode a rule matches on (`[mode=…]`) applies to
     /// what arrives next.
-    public mutating func setModes(_ change: ModeChange, at now: Instant) -> [ServiceEffect] {
+    public func setModes(_ change: ModeChange, at now: Instant) -> [ServiceEffect] {
         let before = modes
         var effects = ServiceEffect.buffer()
         switch change {
@@ -107,7 +107,7 @@ extension NotificationService {
     /// Shows the most recently closed notification again, under its own id
     /// (a toast of it still leaving is taken off first, so the id stays
     /// the one its sender knows). `.notFound` when history is empty.
-    public mutating func restore(for sender: ClientToken?, at now: Instant)
+    public func restore(for sender: ClientToken?, at now: Instant)
         -> (result: Result<UInt32, ControlError>, effects: [ServiceEffect])
     {
         guard let entry = history.removeLatest() else {

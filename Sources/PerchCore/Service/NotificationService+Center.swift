@@ -45,7 +45,7 @@ extension NotificationService {
 
     /// Opens, closes or toggles the panel. `.center(open:)` only when that
     /// changes anything.
-    public mutating func setCenter(_ change: CenterChange, at now: Instant) -> [ServiceEffect] {
+    public func setCenter(_ change: CenterChange, at now: Instant) -> [ServiceEffect] {
         let open = switch change {
         case .open: true
         case .close: false
@@ -65,13 +65,13 @@ extension NotificationService {
 
     /// Folds (true) or unfolds (false) the group of `app`: presentation
     /// only, nothing to persist or announce.
-    public mutating func setFolded(_ app: String, _ folded: Bool) {
+    public func setFolded(_ app: String, _ folded: Bool) {
         if folded { foldedApps.insert(app) } else { foldedApps.remove(app) }
     }
 
     /// The dismiss control of one entry (see the type's comment for the
     /// rule). `.notFound` when the center lists no entry with this id.
-    public mutating func dismissCenterEntry(_ id: UInt32, at now: Instant)
+    public func dismissCenterEntry(_ id: UInt32, at now: Instant)
         -> (result: Result<Void, ControlError>, effects: [ServiceEffect])
     {
         var effects = ServiceEffect.buffer()
@@ -82,25 +82,25 @@ extension NotificationService {
     }
 
     /// The clear control of a group: every entry of `app`, live or not.
-    public mutating func clearCenterGroup(_ app: String, at now: Instant) -> [ServiceEffect] {
+    public func clearCenterGroup(_ app: String, at now: Instant) -> [ServiceEffect] {
         clearCenter(at: now) { $0.app == app }
     }
 
     /// "Clear all": the center is empty afterwards.
-    public mutating func clearCenter(at now: Instant) -> [ServiceEffect] {
+    public func clearCenter(at now: Instant) -> [ServiceEffect] {
         clearCenter(at: now) { _ in true }
     }
 
     /// An action button of a live entry, or its default action (Return):
     /// as on its toast.
-    public mutating func invokeCenterEntry(_ id: UInt32, action: String = NotificationAction.defaultID,
+    public func invokeCenterEntry(_ id: UInt32, action: String = NotificationAction.defaultID,
                                            at now: Instant)
         -> (result: Result<Void, ControlError>, effects: [ServiceEffect])
     {
         invoke(id, action: action, at: now)
     }
 
-    private mutating func clearCenter(at now: Instant, where matches: (Notification) -> Bool) -> [ServiceEffect] {
+    private func clearCenter(at now: Instant, where matches: (Notification) -> Bool) -> [ServiceEffect] {
         var effects = ServiceEffect.buffer()
         let ids = live.filter(matches).map(\.id) + history.entries.map(\.notification).filter(matches).map(\.id)
         for id in ids { takeOutOfCenter(id, at: now, into: &effects) }
@@ -110,7 +110,7 @@ extension NotificationService {
     /// Closes a live notification as the user's dismissal and forgets it,
     /// or forgets a history entry. False when neither has this id.
     @discardableResult
-    private mutating func takeOutOfCenter(_ id: UInt32, at now: Instant, into effects: inout [ServiceEffect]) -> Bool {
+    private func takeOutOfCenter(_ id: UInt32, at now: Instant, into effects: inout [ServiceEffect]) -> Bool {
         let wasLive = close(id, reason: .dismissedByUser, at: now, into: &effects)
         let wasInHistory = history.entries.contains { $0.notification.id == id }
         forgetInHistory(id, into: &effects)

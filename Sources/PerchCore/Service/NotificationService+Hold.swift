@@ -29,7 +29,7 @@
 extension NotificationService {
     /// The focused window on the output Perch shows its toasts on is
     /// fullscreen (or stopped being so). A no-op when unchanged.
-    public mutating func setFullscreen(_ fullscreen: Bool, at now: Instant) -> [ServiceEffect] {
+    public func setFullscreen(_ fullscreen: Bool, at now: Instant) -> [ServiceEffect] {
         guard fullscreen != isFullscreen else { return [] }
         isFullscreen = fullscreen
         var effects = ServiceEffect.buffer()
@@ -39,7 +39,7 @@ extension NotificationService {
 
     /// The seat went idle (true) or had input again (false). The timers
     /// stop only while `idle-threshold` is set: a reload to 0 runs them on.
-    public mutating func setIdle(_ idle: Bool, at now: Instant) {
+    public func setIdle(_ idle: Bool, at now: Instant) {
         isIdle = idle
         applyIdle(at: now)
     }
@@ -64,7 +64,7 @@ extension NotificationService {
 
     /// Puts the board in line with the rules above: suppresses what
     /// `hide` hides, suspends what must wait, resumes what may show again.
-    mutating func applyHold(at now: Instant, into effects: inout [ServiceEffect]) {
+    func applyHold(at now: Instant, into effects: inout [ServiceEffect]) {
         for toast in board.all where !toast.isLeaving {
             applyHold(to: toast.notification, at: now, into: &effects)
         }
@@ -72,7 +72,7 @@ extension NotificationService {
 
     /// The same for one live notification (new content may make it
     /// critical, or not).
-    mutating func applyHold(to notification: Notification, at now: Instant, into effects: inout [ServiceEffect]) {
+    func applyHold(to notification: Notification, at now: Instant, into effects: inout [ServiceEffect]) {
         if isHiddenByFullscreen(notification) {
             close(notification.id, reason: .suppressed, at: now, into: &effects)
         } else if isWithheld(notification) {
@@ -84,7 +84,7 @@ extension NotificationService {
 
     /// A suspended notification goes back on screen where the config (in
     /// force now) puts it.
-    private mutating func resume(_ notification: Notification, at now: Instant, into effects: inout [ServiceEffect]) {
+    private func resume(_ notification: Notification, at now: Instant, into effects: inout [ServiceEffect]) {
         let id = notification.id
         let resolved = config.resolve(for: notification, modes: modes, grouped: groupCounts[id] != nil)
         let placement = placement(of: notification, resolved, overrides: overrides[id] ?? .init())
@@ -94,7 +94,7 @@ extension NotificationService {
         if drafts[id] != nil { board.setComposing(id: id, true, at: now) }
     }
 
-    mutating func applyIdle(at now: Instant) {
+    func applyIdle(at now: Instant) {
         board.setTimersFrozen(areTimersFrozen, at: now)
     }
 }

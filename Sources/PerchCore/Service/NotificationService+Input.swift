@@ -46,7 +46,7 @@ public enum ToastKey: Equatable, Sendable {
 extension NotificationService {
     /// Applies a user's input to a toast: hovering and touching hold its
     /// timer, clicks and taps run their bindings, keys dismiss or invoke.
-    public mutating func handle(_ input: ToastInput, on id: UInt32, at now: Instant) -> [ServiceEffect] {
+    public func handle(_ input: ToastInput, on id: UInt32, at now: Instant) -> [ServiceEffect] {
         var effects = ServiceEffect.buffer()
         switch input {
         case .hover(let hovered):
@@ -82,7 +82,7 @@ extension NotificationService {
         return effects
     }
 
-    private mutating func touch(_ touch: TouchInput, on id: UInt32, at now: Instant,
+    private func touch(_ touch: TouchInput, on id: UInt32, at now: Instant,
                                 into effects: inout [ServiceEffect]) {
         switch touch {
         case .down:
@@ -109,7 +109,7 @@ extension NotificationService {
     }
 
     /// Carries out a configured binding (on-button-*, on-touch).
-    private mutating func apply(_ binding: Binding, to toast: Toast, at now: Instant,
+    private func apply(_ binding: Binding, to toast: Toast, at now: Instant,
                                 into effects: inout [ServiceEffect]) {
         switch binding {
         case .none:

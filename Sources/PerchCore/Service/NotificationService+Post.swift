@@ -20,7 +20,7 @@ public struct PresentationOverrides: Equatable, Sendable {
 extension NotificationService {
     /// Posts a notification, or updates one in place when it replaces one
     /// still live (by id, or by synchronous tag). Returns its id.
-    public mutating func post(_ request: NotifyRequest, from sender: ClientToken?, at now: Instant)
+    public func post(_ request: NotifyRequest, from sender: ClientToken?, at now: Instant)
         -> (id: UInt32, effects: [ServiceEffect])
     {
         var effects = ServiceEffect.buffer()
@@ -56,7 +56,7 @@ extension NotificationService {
 
     /// New content for a live notification: no new entry, its slot is
     /// kept, its timer starts over, and a toast on screen is measured again.
-    mutating func replace(_ notification: Notification, at now: Instant, into effects: inout [ServiceEffect]) {
+    func replace(_ notification: Notification, at now: Instant, into effects: inout [ServiceEffect]) {
         var notification = notification
         let resolved = resolve(&notification)
         warnAboutSlowPatterns(resolved, notification, into: &effects)
@@ -74,7 +74,7 @@ extension NotificationService {
     ///   arrivals to history; one that comes back (restored from history,
     ///   or live at the last stop) waits off screen until it ends, as those
     ///   on screen when it started do.
-    mutating func show(_ notification: Notification, overrides: PresentationOverrides, arriving: Bool = false,
+    func show(_ notification: Notification, overrides: PresentationOverrides, arriving: Bool = false,
                        at now: Instant, into effects: inout [ServiceEffect]) {
         var notification = notification
         var resolved = resolve(&notification)
@@ -113,7 +113,7 @@ extension NotificationService {
     /// One warning per pattern that gave up (the section did not apply):
     /// the loop went on at once, but the user should know the rule is too
     /// slow to be of use on such notifications.
-    private mutating func warnAboutSlowPatterns(_ resolved: Resolved, _ notification: Notification,
+    private func warnAboutSlowPatterns(_ resolved: Resolved, _ notification: Notification,
                                                 into effects: inout [ServiceEffect]) {
         for source in resolved.patternsGaveUp where slowPatterns.insert(source).inserted {
             effects.append(.warning("the pattern \"\(source.prefix(80))\" took more than "
@@ -179,7 +179,7 @@ extension NotificationService {
     }
 
     /// Notes that a notification is live (new, replaced or restored).
-    mutating func recordLive(_ notification: Notification, into effects: inout [ServiceEffect]) {
+    func recordLive(_ notification: Notification, into effects: inout [ServiceEffect]) {
         let item = LiveNotification(notification: notification,
                                     remaining: board.stackDefaults.timing.displayTime(for: notification),
                                     postedAt: wallClock())

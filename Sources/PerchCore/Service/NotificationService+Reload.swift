@@ -6,7 +6,7 @@ extension NotificationService {
     /// a new anchor or kind moves it to that stack, where it enters anew
     /// with the time it had left. A new `fullscreen` or `idle-threshold`
     /// holds, frees or stops what it now says.
-    public mutating func reload(_ newConfig: Config, at now: Instant) -> [ServiceEffect] {
+    public func reload(_ newConfig: Config, at now: Instant) -> [ServiceEffect] {
         config = newConfig
         global = newConfig.global
         slowPatterns.removeAll()

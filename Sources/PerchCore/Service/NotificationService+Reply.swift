@@ -9,7 +9,7 @@ extension NotificationService {
     /// The text is cleaned first (`ReplyText`); the result is the text as
     /// sent. `.notFound` when nothing live has the id, `.invalidParams`
     /// when it does not take replies or the text is blank once cleaned.
-    public mutating func reply(_ id: UInt32, text: String, at now: Instant)
+    public func reply(_ id: UInt32, text: String, at now: Instant)
         -> (result: Result<String, ControlError>, effects: [ServiceEffect])
     {
         guard let toast = liveToast(id: id) else {

@@ -10,7 +10,7 @@
 ///   the field lets go of the keyboard and the timer runs on.
 /// - A replaced notification keeps its draft; a closed one loses it.
 extension NotificationService {
-    mutating func focusReplyField(_ id: UInt32, at now: Instant, into effects: inout [ServiceEffect]) {
+    func focusReplyField(_ id: UInt32, at now: Instant, into effects: inout [ServiceEffect]) {
         guard let toast = liveToast(id: id), toast.notification.acceptsReplies, replying != id else { return }
         let previous = replying
         replying = id
@@ -18,7 +18,7 @@ extension NotificationService {
         refreshReplyField(id, at: now, into: &effects)
     }
 
-    mutating func edit(_ edit: ReplyEdit, replyOf id: UInt32, at now: Instant, into effects: inout [ServiceEffect]) {
+    func edit(_ edit: ReplyEdit, replyOf id: UInt32, at now: Instant, into effects: inout [ServiceEffect]) {
         guard replying == id, liveToast(id: id) != nil else { return }
         var draft = drafts[id] ?? ReplyDraft()
         switch edit {
@@ -43,7 +43,7 @@ extension NotificationService {
 
     /// The field as it is now, on the toast; the timer held while it is
     /// being written.
-    private mutating func refreshReplyField(_ id: UInt32, at now: Instant, into effects: inout [ServiceEffect]) {
+    private func refreshReplyField(_ id: UInt32, at now: Instant, into effects: inout [ServiceEffect]) {
         guard let toast = liveToast(id: id), let lane = board.lane(of: id) else { return }
         board.setComposing(id: id, replying == id || drafts[id] != nil, at: now)
         let resolved = config.resolve(for: toast.notification, modes: modes, grouped: groupCounts[id] != nil)
@@ -60,7 +60,7 @@ extension NotificationService {
     }
 
     /// A notification is gone: its field and draft go with it.
-    mutating func forgetReplyField(_ id: UInt32) {
+    func forgetReplyField(_ id: UInt32) {
         drafts.removeValue(forKey: id)
         if replying == id { replying = nil }
     }

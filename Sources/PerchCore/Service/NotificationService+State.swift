@@ -16,7 +16,7 @@ extension NotificationService {
     /// the user, except that a restored non-critical one never expires on
     /// its own any more than it would have. A transient one is not shown
     /// again: it was only ever for the moment.
-    public mutating func restore(_ state: PersistentState, at now: Instant) -> [ServiceEffect] {
+    public func restore(_ state: PersistentState, at now: Instant) -> [ServiceEffect] {
         history = state.history
         history.capacity = global.maxHistory
         modes = Set(state.modes)

@@ -9,7 +9,16 @@
 /// is in history, its record and its events are among the effects, even
 /// though its toast still has an exit animation to play (the board owns
 /// that; it is presentation only).
-public struct NotificationService: Sendable {
+///
+/// A class, not a value: there is one service per daemon, owned by its
+/// `EffectExecutor`, never copied on purpose (a copy of the model is not a
+/// second model: the ids, senders and journal would disagree). As a value
+/// held in a class's stored property, each call into it from another module
+/// copied the whole service first (a retain and release of every table),
+/// on every frame; the daemon had to ask through `inout` helpers and
+/// `@inlinable` getters to avoid it. Tests that want a before and after
+/// compare what the service returns (effects, snapshots), not copies.
+public final class NotificationService {
     /// What is on screen and queued, with its motion and timers.
     public internal(set) var board: NotificationBoard
     public internal(set) var history: History
@@ -39,7 +48,7 @@ public struct NotificationService: Sendable {
     var overrides: [UInt32: PresentationOverrides] = [:]
     /// Toasts whose content changed while on screen: measured again before
     /// the next frame (see `unmeasured`).
-    @usableFromInline var remeasure: Set<UInt32> = []
+    var remeasure: Set<UInt32> = []
     /// What is typed in each live notification's reply field so far (kept
     /// when the notification is replaced; gone with it).
     var drafts: [UInt32: ReplyDraft] = [:]
@@ -99,9 +108,7 @@ public struct NotificationService: Sendable {
 
     /// The earliest instant something must happen without any input: a
     /// display timer runs out.
-    /// (Inlinable, as `unmeasured` is: the daemon asks on every frame, and
-    /// a call it cannot see into would copy the whole service first.)
-    @inlinable public var nextDeadline: Instant? { board.nextDeadline }
+    public var nextDeadline: Instant? { board.nextDeadline }
 
     /// The config for a notification already posted (hooks, bindings).
     public func settings(for notification: Notification) -> Resolved {
@@ -113,19 +120,19 @@ public struct NotificationService: Sendable {
     /// Toasts whose height the scene must measure before the board can
     /// place them: the next in line of each queue, and those whose content
     /// changed on screen.
-    @inlinable public var unmeasured: [UInt32] {
+    public var unmeasured: [UInt32] {
         remeasure.isEmpty ? board.unmeasured : board.unmeasured + remeasure.sorted()
     }
 
     /// The scene measured a toast.
-    public mutating func setHeight(_ height: Int, of id: UInt32, at now: Instant) {
+    public func setHeight(_ height: Int, of id: UInt32, at now: Instant) {
         remeasure.remove(id)
         board.setHeight(height, of: id, at: now)
     }
 
     /// The scene's "+N more" marker height, once it has measured one.
     /// Stacks made before it was known take it too.
-    public mutating func setMarkerHeight(_ height: Int, at now: Instant) {
+    public func setMarkerHeight(_ height: Int, at now: Instant) {
         guard height != board.stackDefaults.markerHeight else { return }
         var defaults = board.stackDefaults
         defaults.markerHeight = height
@@ -133,11 +140,11 @@ public struct NotificationService: Sendable {
     }
 
     /// The height a new stage will probably get (see `NotificationBoard`).
-    public mutating func setStageHeightHint(_ height: Int) {
+    public func setStageHeightHint(_ height: Int) {
         board.stageHeightHint = height
     }
 
-    public mutating func setStageHeight(_ height: Int, for lane: Lane) {
+    public func setStageHeight(_ height: Int, for lane: Lane) {
         board.setStageHeight(height, for: lane)
     }
 
@@ -145,7 +152,7 @@ public struct NotificationService: Sendable {
 
     /// The next free id; 0 is never used, and a wrapped counter skips ids
     /// that are still live.
-    mutating func takeID() -> UInt32 {
+    func takeID() -> UInt32 {
         repeat {
             let id = nextID
             nextID = nextID == UInt32.max ? 1 : nextID + 1
@@ -156,7 +163,7 @@ public struct NotificationService: Sendable {
     /// A notification is gone for good: into history, recorded, and told
     /// to its sender, subscribers, D-Bus and the on-dismiss hook — now,
     /// whatever its toast still has to animate.
-    mutating func retire(_ notification: Notification, reason: DismissReason, into effects: inout [ServiceEffect]) {
+    func retire(_ notification: Notification, reason: DismissReason, into effects: inout [ServiceEffect]) {
         let entry = HistoryEntry(notification: notification, reason: reason, closedAt: wallClock())
         // A transient one leaves no trace: its record says it is gone, and
         // the journal's replay keeps it out of history too.
@@ -179,7 +186,7 @@ public struct NotificationService: Sendable {
 
     /// Takes the newest history entry with this id out again, for good
     /// (a `forgotten` record keeps it out after a restart).
-    mutating func forgetInHistory(_ id: UInt32, into effects: inout [ServiceEffect]) {
+    func forgetInHistory(_ id: UInt32, into effects: inout [ServiceEffect]) {
         guard history.remove(id: id) != nil else { return }
         effects.append(.record(.forgotten(id: id)))
     }
@@ -187,7 +194,7 @@ public struct NotificationService: Sendable {
     /// Starts the exit of a live notification (or drops a queued one) and
     /// retires it. False when it is not live.
     @discardableResult
-    mutating func close(_ id: UInt32, reason: DismissReason, at now: Instant,
+    func close(_ id: UInt32, reason: DismissReason, at now: Instant,
                         into effects: inout [ServiceEffect]) -> Bool {
         guard let notification = board.dismissing(id: id, reason: reason, at: now) else { return false }
         retire(notification, reason: reason, into: &effects)
@@ -214,7 +221,7 @@ public struct NotificationService: Sendable {
     /// Brings the board to `now`: entries that finished, timers that ran
     /// out, exits that ended, queued toasts that got a slot. Call it after
     /// giving the scene's measurements, before drawing the frame of `now`.
-    public mutating func advance(to now: Instant) -> [ServiceEffect] {
+    public func advance(to now: Instant) -> [ServiceEffect] {
         var effects: [ServiceEffect] = []
         let events = board.advance(to: now)
         // A long step (a stopped compositor, a slow turn) can take a toast

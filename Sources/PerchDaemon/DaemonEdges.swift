@@ -1,0 +1,79 @@
+import PerchBus
+import PerchCore
+import PerchPlatform
+
+// The edges of a loop turn: what the `EffectExecutor` draws, writes and
+// tells, each behind a protocol of the few calls it makes. The daemon
+// gives the real ones (the scene, the state store, the control server,
+// the bus, the hook runner, the loop's timer); the daemon's unit tests
+// give fakes that write down what was asked of them and in what order.
+
+/// The screen: toasts, their measurements, the center, frames.
+protocol ToastScene: AnyObject {
+    func addToast(id: UInt32, content: ToastContent, lane: Lane, style: ToastStyle, hasActions: Bool)
+    func updateToast(id: UInt32, content: ToastContent, style: ToastStyle, hasActions: Bool)
+    func removeToast(id: UInt32)
+    /// A toast's height in surface pixels, laid out now if need be.
+    func height(of id: UInt32) -> Int
+    /// The "+N more" marker's height, surface pixels.
+    var markerHeight: Int { get }
+    /// A lane's stage height once the compositor configured it.
+    func stageHeight(for lane: Lane) -> Int?
+    /// The smallest output's logical height (0: no output known yet).
+    var smallestOutputHeight: Int { get }
+    /// The instant of the frame the coming `present` answers, if any.
+    var frameTime: Instant? { get }
+    var isAnsweringFrame: Bool { get }
+    var isWaitingForFrame: Bool { get }
+    func setCenterOpen(_ open: Bool, at now: Instant)
+    var isCenterOpen: Bool { get }
+    func setCenterContent(_ content: CenterContent, ages: [UInt32: String], doNotDisturb: Bool)
+    func present(_ board: NotificationBoard, at now: Instant)
+}
+
+/// Where the turn's records go (`StateStore`).
+protocol RecordStore: AnyObject {
+    /// Appends the records (or compacts into a snapshot); true when it
+    /// compacted.
+    func save(_ records: [JournalRecord], snapshot: () -> PersistentState, liveCount: Int) -> Bool
+    func compact(snapshot: () -> PersistentState) -> Bool
+    /// When to try again after a write that failed.
+    var retryDeadline: Instant? { get }
+}
+
+/// The control socket's clients: replies wait in their buffers until
+/// `flushReplies` (`ControlServer`).
+protocol ControlDoor: AnyObject {
+    func broadcast(_ event: NotificationEvent, sender: ClientToken?)
+    func broadcast(_ event: ControlEvent)
+    func broadcastModes(_ modes: [String])
+    func flushReplies()
+}
+
+/// D-Bus: method returns and signals wait until `flushReplies` (`BusDoor`).
+protocol SignalDoor: AnyObject {
+    func emitNotificationClosed(id: UInt32, reason: DismissReason)
+    /// `byUser`: invoked by the user's own press on a toast (it then gets
+    /// an activation token first).
+    func emitActionInvoked(id: UInt32, action: String, byUser: Bool)
+    func emitNotificationReplied(id: UInt32, text: String)
+    func flushReplies()
+}
+
+/// Hooks the config runs (`HookRunner`).
+protocol HookStarter: AnyObject {
+    @discardableResult
+    func run(_ argv: [String], environment: [String: String], name: String, now: Instant, timeout: Double?) -> Int32?
+    func killOverdue(now: Instant)
+    var nextDeadline: Instant? { get }
+}
+
+/// The one deadline the turn arms (the loop's `DeadlineTimer`).
+protocol Alarm: AnyObject {
+    func arm(at deadline: Instant?)
+}
+
+extension StateStore: RecordStore {}
+extension ControlServer: ControlDoor {}
+extension HookRunner: HookStarter {}
+extension DeadlineTimer: Alarm {}

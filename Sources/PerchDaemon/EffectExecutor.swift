@@ -1,0 +1,289 @@
+import PerchCore
+import PerchPlatform
+
+/// Carries out what the service decided, and ends every loop turn the same
+/// way (`endTurn`): the screen is brought up to date, the turn's records
+/// are written, then replies, events and signals go out, then hooks run.
+/// So a client is never told an id, a close or an action before it is on
+/// disk, and a burst of posts read in one turn is laid out and drawn once.
+///
+/// It owns no Wayland, socket or bus object: it reaches them through the
+/// edges of `DaemonEdges.swift`, which the daemon gives it and its unit
+/// tests fake.
+final class EffectExecutor {
+    /// Every notification and every rule.
+    let service: NotificationService
+    let scene: any ToastScene
+    /// History, modes and live notifications on disk (nil: nowhere to keep them).
+    let store: (any RecordStore)?
+    let control: any ControlDoor
+    /// D-Bus, once the daemon has the name (nil without a bus).
+    var signals: (any SignalDoor)?
+    let hooks: any HookStarter
+    /// The loop's one timer for the next expiry, hook deadline, retry or
+    /// throttled log line.
+    let alarm: any Alarm
+    let clock: () -> Instant
+    let trace: Trace?
+
+    /// What this turn has made and not yet carried out.
+    private(set) var turn = TurnOutputs()
+    /// What the open center was last handed.
+    private var centerFeed = CenterFeed()
+    /// The instant the board was last brought to (frames never go back).
+    private var lastRefresh = Instant(nanoseconds: 0)
+    /// The most notifications the board held since freed memory was last
+    /// given back (see `releaseAfterAFlood`).
+    private var boardPeak = 0
+    /// The log throttle's deadline the alarm was last armed with.
+    private var armedThrottleDeadline: Instant?
+
+    init(service: NotificationService, scene: any ToastScene, store: (any RecordStore)?, control: any ControlDoor,
+         hooks: any HookStarter, alarm: any Alarm, clock: @escaping () -> Instant = MonotonicClock.now,
+         trace: Trace? = nil) {
+        self.service = service
+        self.scene = scene
+        self.store = store
+        self.control = control
+        self.hooks = hooks
+        self.alarm = alarm
+        self.clock = clock
+        self.trace = trace
+    }
+
+    /// The screen must be brought up to date before the loop waits.
+    func setNeedsRefresh() { turn.needsRefresh = true }
+    var needsRefresh: Bool { turn.needsRefresh }
+
+    /// What the open center lists may have changed (a fold, a reply draft).
+    func setCenterStale() { centerFeed.isStale = true }
+
+    // MARK: Effects
+
+    /// Executes a service operation's effects. Records wait for the turn's
+    /// one write, hooks for after it; replies, events and signals are
+    /// queued by their doors and leave after the write too. The scene
+    /// follows at once: it is presentation, drawn at the end of the turn.
+    func execute(_ effects: [ServiceEffect]) {
+        guard !effects.isEmpty else { return }
+        turn.needsRefresh = true
+        centerFeed.isStale = true
+        for effect in effects {
+            switch effect {
+            case .record(let record):
+                turn.records.append(record)
+            case .event(let event, let sender):
+                control.broadcast(event, sender: sender)
+            case .modes(let modes):
+                control.broadcastModes(modes)
+            case .center(let open):
+                control.broadcast(.center(open: open))
+                scene.setCenterOpen(open, at: clock())
+            case .closed(let id, let reason):
+                signals?.emitNotificationClosed(id: id, reason: reason)
+            case .actionInvoked(let id, let action):
+                signals?.emitActionInvoked(id: id, action: action, byUser: turn.executingUserInput)
+            case .replied(let id, let text):
+                signals?.emitNotificationReplied(id: id, text: text)
+            case .hook(let run):
+                turn.hooks.append(run)
+            case .warning(let text):
+                Log.warning(text)
+            case .addToast(let toast):
+                scene.addToast(id: toast.id, content: toast.content, lane: toast.lane, style: toast.style,
+                               hasActions: toast.hasActions)
+            case .updateToast(let toast):
+                scene.updateToast(id: toast.id, content: toast.content, style: toast.style,
+                                  hasActions: toast.hasActions)
+            case .removeToast(let id):
+                scene.removeToast(id: id)
+            }
+        }
+    }
+
+    /// Executes effects of the user's own input: an action they invoke
+    /// gets an activation token first.
+    func executeUserInput(_ effects: [ServiceEffect]) {
+        turn.executingUserInput = true
+        defer { turn.executingUserInput = false }
+        execute(effects)
+    }
+
+    /// Posts through the service (both doors come here).
+    func post(_ request: NotifyRequest, from client: ClientToken?) -> UInt32 {
+        let (id, effects) = service.post(request, from: client, at: clock())
+        execute(effects)
+        return id
+    }
+
+    // MARK: The end of a turn
+
+    /// The end of every loop turn, before it waits: the screen, then the
+    /// records on disk, then what clients are told, then hooks. An id a
+    /// client was told, or a close it heard of, survives a crash.
+    /// `flushScreen` sends the frame to the compositor before the write.
+    func endTurn(flushScreen: () -> Void) {
+        if turn.needsRefresh {
+            refresh()
+            // The frame leaves for the compositor now, not after the
+            // turn's write to the journal.
+            flushScreen()
+        }
+        saveState(compacting: false)
+        flushOutgoing()
+        // A line counted this turn is said when its window ends, even if
+        // nothing else happens by then.
+        if Log.throttleDeadline != armedThrottleDeadline { armTimer() }
+    }
+
+    /// Writes this turn's records, once per turn before anything is told to
+    /// a client; with `compacting` (a clean stop), a whole snapshot. The
+    /// store keeps what it could not write and retries (see `armTimer`).
+    func saveState(compacting: Bool) {
+        guard let store else { return turn.records.removeAll() }
+        let start = clock()
+        let snapshot = { [service, clock] in service.snapshot(at: clock()) }
+        var compacted = store.save(turn.records, snapshot: snapshot, liveCount: service.board.count)
+        if compacting { compacted = store.compact(snapshot: snapshot) || compacted }
+        if !turn.records.isEmpty || compacted { trace?.record("save", start: start, end: clock()) }
+        turn.records.removeAll(keepingCapacity: true)
+        // A snapshot held all of the state as JSON for a moment.
+        if compacted { releaseFreedMemory() }
+    }
+
+    /// Replies, events and signals of this turn, then its hooks.
+    func flushOutgoing() {
+        control.flushReplies()
+        signals?.flushReplies()
+        guard !turn.hooks.isEmpty else { return }
+        let now = clock()
+        for run in turn.hooks {
+            hooks.run(run.argv, environment: run.environment, name: run.name, now: now, timeout: run.timeout)
+        }
+        turn.hooks.removeAll(keepingCapacity: true)
+        armTimer()
+    }
+
+    /// The timer for the next display-time expiry, hook deadline, retry of
+    /// a failed write or throttled log line.
+    func armTimer() {
+        armedThrottleDeadline = Log.throttleDeadline
+        alarm.arm(at: .earliest(.earliest(service.nextDeadline, hooks.nextDeadline),
+                                .earliest(store?.retryDeadline, armedThrottleDeadline)))
+    }
+
+    /// The alarm went off: overdue hooks are killed, throttled lines said,
+    /// and the board is brought to now (an expiry).
+    func alarmFired() {
+        hooks.killOverdue(now: clock())
+        Log.flushThrottled()
+        turn.needsRefresh = true
+    }
+
+    // MARK: The screen
+
+    /// Brings the board to the present and shows it: measurements the
+    /// service waits for, finished animations and expired timers, the
+    /// scene's frame, the timer for the next expiry. Runs once per loop
+    /// turn at most; a frame callback's time is the frame's `now`.
+    func refresh() {
+        turn.needsRefresh = false
+        let started = clock()
+        // A frame is drawn for its callback's time (which the scene has
+        // already checked against the clock), never going back before what
+        // the board already saw.
+        let now = scene.frameTime.map { max($0, lastRefresh) } ?? started
+        lastRefresh = now
+        if service.board.stackDefaults.markerHeight == 0, service.board.count > 0 {
+            service.setMarkerHeight(scene.markerHeight, at: now)
+        }
+        service.setStageHeightHint(stageHeightHint())
+        for lane in service.board.stacks.keys {
+            if let height = scene.stageHeight(for: lane) { service.setStageHeight(height, for: lane) }
+        }
+        // Lay out the toasts next in line (a burst queues many; only those
+        // that get a slot are measured).
+        var unmeasured = service.unmeasured
+        while !unmeasured.isEmpty {
+            for id in unmeasured { service.setHeight(scene.height(of: id), of: id, at: now) }
+            unmeasured = service.unmeasured
+        }
+        execute(service.advance(to: now))
+        turn.needsRefresh = false
+        if scene.isCenterOpen { feedCenter() }
+        scene.present(service.board, at: now)
+        armTimer()
+        releaseAfterAFlood()
+        if let trace {
+            trace.record(scene.isAnsweringFrame ? "frame" : "refresh", start: started, end: clock())
+            // Written out at rest, so that an animation's frames do not
+            // each pay a write to the trace file.
+            if !scene.isWaitingForFrame { trace.flush() }
+        }
+    }
+
+    /// What the open center lists, each entry's age in words as of now
+    /// (local time), when that may have changed: not on every frame. The
+    /// scene keeps what it drew while this is unchanged.
+    private func feedCenter() {
+        let wall = WallClock.now()
+        guard centerFeed.isStale || wall / 60 != centerFeed.agesMinute else { return }
+        centerFeed.isStale = false
+        centerFeed.agesMinute = wall / 60
+        let content = service.centerContent
+        let utcOffset = Int(WallClock.utcOffset())
+        var ages: [UInt32: String] = [:]
+        for group in content.groups {
+            for entry in group.entries { ages[entry.id] = AgeText.describe(entry.time, now: wall, utcOffset: utcOffset) }
+        }
+        scene.setCenterContent(content, ages: ages, doNotDisturb: service.isDoNotDisturb)
+    }
+
+    /// The smallest output's height less the margins: a new stage is at
+    /// least this tall wherever the compositor puts it.
+    private func stageHeightHint() -> Int {
+        let smallest = scene.smallestOutputHeight
+        guard smallest > 0 else { return 0 }
+        let margins = service.global.stack.margins
+        return max(0, smallest - margins.top - margins.bottom)
+    }
+
+    // MARK: Memory
+
+    /// How far the board must shrink below its peak before freed memory is
+    /// given back: a flood that drained, not each toast that expired.
+    static let releaseAfterShrinkingBy = 256
+
+    /// Gives freed heap memory back to the kernel once the board has
+    /// shrunk well below its peak (see `Heap.releaseFree`).
+    private func releaseAfterAFlood() {
+        let count = service.board.count
+        boardPeak = max(boardPeak, count)
+        if boardPeak - count >= Self.releaseAfterShrinkingBy { releaseFreedMemory() }
+    }
+
+    func releaseFreedMemory() {
+        Heap.releaseFree()
+        boardPeak = service.board.count
+    }
+}
+
+/// What one loop turn has made and not yet carried out.
+struct TurnOutputs {
+    /// Records, written before the turn's replies go out.
+    var records: [JournalRecord] = []
+    /// Hooks to start once the turn's state is saved.
+    var hooks: [HookRun] = []
+    /// Whether the screen must be brought up to date before the loop waits.
+    var needsRefresh = false
+    /// Set while effects of the user's own input run.
+    var executingUserInput = false
+}
+
+/// Whether what the open center lists may have changed since it was last
+/// handed over (any effect, a fold), and the minute its ages were put in
+/// words, so that "now" becomes "1 min" without anything happening.
+struct CenterFeed {
+    var isStale = true
+    var agesMinute: Int64 = -1
+}

@@ -1,0 +1,237 @@
+@testable import PerchCore
+@testable import PerchDaemon
+import Testing
+
+/// An executor over fakes, with a manual clock, and the ledger every fake
+/// writes to: the daemon's turn without a compositor, a disk or a bus.
+final class TurnHarness {
+    let ledger = Ledger()
+    let scene: FakeScene
+    let store: FakeStore
+    let control: FakeControl
+    let signals: FakeSignals
+    let hooks: FakeHooks
+    let alarm = FakeAlarm()
+    let executor: EffectExecutor
+    var now = Instant(seconds: 100)
+    /// The flushes of the screen to the compositor, as ledger lines.
+    var service: NotificationService { executor.service }
+
+    init(_ configText: String = "", withStore: Bool = true) {
+        let (config, diagnostics) = ConfigFile.parse(text: configText)
+        precondition(config != nil, "bad test config: \(diagnostics)")
+        scene = FakeScene(ledger)
+        store = FakeStore(ledger)
+        control = FakeControl(ledger)
+        signals = FakeSignals(ledger)
+        hooks = FakeHooks(ledger)
+        var clock: (() -> Instant)!
+        executor = EffectExecutor(service: NotificationService(config: config!, wallClock: { 1_700_000_000 }),
+                                  scene: scene, store: withStore ? store : nil, control: control, hooks: hooks,
+                                  alarm: alarm, clock: { clock() })
+        executor.signals = signals
+        clock = { [unowned self] in self.now }
+    }
+
+    @discardableResult
+    func post(_ title: String, timeout: Double? = 5, actions: [NotificationAction] = []) -> UInt32 {
+        var request = NotifyRequest(title: title)
+        request.timeout = timeout
+        request.actions = actions
+        return executor.post(request, from: ClientToken(1))
+    }
+
+    /// The end of the loop turn, as the daemon's pre-poll hook runs it.
+    func endTurn() {
+        executor.endTurn(flushScreen: { ledger.write("screen flushed") })
+    }
+
+    /// Time passes and the frames it takes are answered, turn by turn,
+    /// until nothing moves.
+    func run(for seconds: Double) {
+        let end = now + seconds
+        while now < end {
+            now = min(end, now + 0.05)
+            scene.frameTime = now
+            executor.setNeedsRefresh()
+            endTurn()
+        }
+    }
+
+    func position(of prefix: String) -> Int {
+        guard let index = ledger.index(of: prefix) else {
+            Issue.record("nothing in the ledger starts with \"\(prefix)\": \(ledger.lines)")
+            return -1
+        }
+        return index
+    }
+}
+
+@Suite("The daemon's turn: the screen, then the disk, then the doors, then hooks")
+struct TurnTests {
+    @Test("a posted notification's record is written before any client is told of it")
+    func postIsOnDiskBeforeItIsTold() {
+        let turn = TurnHarness()
+        let id = turn.post("hello")
+        // The post's effects are queued, not sent: nothing left yet.
+        #expect(!turn.ledger.contains("save"))
+        #expect(!turn.ledger.contains("control"))
+        turn.endTurn()
+        let saved = turn.position(of: "save live \(id)")
+        #expect(saved < turn.position(of: "control queued \(id)"))
+        #expect(saved >= 0)
+    }
+
+    @Test("the screen is brought up to date and flushed before the turn's write")
+    func screenBeforeWrite() {
+        let turn = TurnHarness()
+        let id = turn.post("hello")
+        turn.endTurn()
+        #expect(turn.position(of: "scene measure \(id)") < turn.position(of: "scene present"))
+        #expect(turn.position(of: "scene present") < turn.position(of: "screen flushed"))
+        #expect(turn.position(of: "screen flushed") < turn.position(of: "save live \(id)"))
+        // The scene's measurement is the board's.
+        #expect(turn.scene.presented?.toast(id: id)?.height == turn.scene.toastHeight)
+    }
+
+    @Test("a close is signalled on D-Bus only after its gone record is written")
+    func closeIsOnDiskBeforeItIsSignalled() {
+        let turn = TurnHarness()
+        let id = turn.post("hello")
+        turn.endTurn()
+        let (_, effects) = turn.service.dismiss(.id(id), reason: .closedByCall, at: turn.now)
+        turn.executor.execute(effects)
+        #expect(!turn.ledger.contains("bus closed"))
+        turn.endTurn()
+        #expect(turn.position(of: "save gone \(id)") < turn.position(of: "bus closed \(id) 3"))
+    }
+
+    @Test("hooks start after the turn's records are written and its replies are out")
+    func hooksLast() {
+        let turn = TurnHarness("on-dismiss=/bin/echo gone")
+        let id = turn.post("hello")
+        turn.endTurn()
+        turn.executor.execute(turn.service.dismiss(.id(id), reason: .dismissedByUser, at: turn.now).effects)
+        turn.endTurn()
+        let hook = turn.position(of: "hook on-dismiss /bin/echo gone")
+        #expect(turn.position(of: "save gone \(id)") < hook)
+        #expect(turn.position(of: "control dismissed \(id)") < hook)
+        #expect(turn.position(of: "bus closed \(id) 2") < hook)
+    }
+
+    @Test("without a store the replies still go out, and nothing is kept for later")
+    func noStore() {
+        let turn = TurnHarness(withStore: false)
+        let id = turn.post("hello")
+        turn.endTurn()
+        #expect(!turn.ledger.contains("save"))
+        #expect(turn.ledger.contains("control queued \(id)"))
+        #expect(turn.executor.turn.records.isEmpty)
+    }
+
+    @Test("a clean stop writes one snapshot with what is live")
+    func cleanStopCompacts() {
+        let turn = TurnHarness()
+        turn.post("one")
+        turn.post("two")
+        turn.endTurn()
+        turn.executor.saveState(compacting: true)
+        #expect(turn.ledger.lines.last == "save snapshot of 2 live")
+    }
+}
+
+@Suite("The daemon's turn: timers and frames")
+struct TurnTimerTests {
+    @Test("the alarm is armed for a shown toast's expiry, and the expiry is retired by the turn it fires in")
+    func alarmForExpiry() throws {
+        let turn = TurnHarness()
+        let id = turn.post("hello", timeout: 2)
+        turn.endTurn()
+        // Entering: no expiry yet.
+        turn.run(for: 1)
+        let expiry = try #require(turn.alarm.deadline)
+        #expect(expiry > turn.now)
+        #expect(expiry <= turn.now + 2)
+        turn.now = expiry
+        turn.executor.alarmFired()
+        turn.endTurn()
+        #expect(turn.position(of: "save gone \(id) expired") < turn.position(of: "bus closed \(id) 1"))
+    }
+
+    @Test("a store that could not write is retried at its deadline")
+    func retryArmed() {
+        let turn = TurnHarness()
+        turn.store.retryDeadline = turn.now + 0.5
+        turn.post("hello", timeout: nil)
+        turn.endTurn()
+        #expect(turn.alarm.deadline == turn.now + 0.5)
+    }
+
+    @Test("a frame is drawn for its callback's time, never before what the board already saw")
+    func framesNeverGoBack() {
+        let turn = TurnHarness()
+        turn.post("hello")
+        turn.endTurn()
+        turn.run(for: 0.3)
+        let seen = turn.now
+        #expect(turn.scene.presentedAt == seen)
+        // A late callback whose time is before the last frame's.
+        turn.scene.frameTime = Instant(nanoseconds: seen.nanoseconds - 200_000_000)
+        turn.executor.setNeedsRefresh()
+        turn.endTurn()
+        #expect(turn.scene.presentedAt == seen)
+        // A later one is drawn for its own time.
+        let later = seen + 0.016
+        turn.scene.frameTime = later
+        turn.executor.setNeedsRefresh()
+        turn.endTurn()
+        #expect(turn.scene.presentedAt == later)
+    }
+}
+
+@Suite("The daemon's turn: the service's effects reach the right edge")
+struct TurnWiringTests {
+    @Test("an action the user invokes is announced as theirs; one a script invokes is not")
+    func userActions() throws {
+        let turn = TurnHarness()
+        let actions = [NotificationAction(id: "open", label: "Open")]
+        let first = turn.post("one", actions: actions)
+        let second = turn.post("two", actions: actions)
+        turn.endTurn()
+        turn.executor.executeUserInput(turn.service.invoke(first, action: "open", at: turn.now).effects)
+        turn.executor.execute(turn.service.invoke(second, action: "open", at: turn.now).effects)
+        let byUser = Dictionary(uniqueKeysWithValues: turn.signals.invoked.map { ($0.id, $0.byUser) })
+        #expect(byUser[first] == true)
+        #expect(byUser[second] == false)
+    }
+
+    @Test("opening the center tells subscribers, opens the panel and hands it what it lists, once")
+    func centerOpens() {
+        let turn = TurnHarness()
+        turn.post("one")
+        turn.endTurn()
+        turn.executor.execute(turn.service.setCenter(.open, at: turn.now))
+        turn.endTurn()
+        #expect(turn.scene.isCenterOpen)
+        #expect(turn.ledger.contains("control center(open: true)"))
+        #expect(turn.scene.centerContent?.count == 1)
+        // While open, a toast is withheld: off the screen.
+        #expect(turn.scene.toasts.isEmpty)
+        // Nothing changed: the panel is not handed the same content again.
+        let handed = turn.ledger.lines.filter { $0.hasPrefix("scene center content") }.count
+        turn.executor.setNeedsRefresh()
+        turn.endTurn()
+        #expect(turn.ledger.lines.filter { $0.hasPrefix("scene center content") }.count == handed)
+    }
+
+    @Test("fullscreen takes a normal toast off the screen and gives it back when it ends")
+    func fullscreenHold() {
+        let turn = TurnHarness()
+        let id = turn.post("hello")
+        turn.endTurn()
+        turn.executor.execute(turn.service.setFullscreen(true, at: turn.now))
+        #expect(!turn.scene.toasts.contains(id))
+        turn.executor.execute(turn.service.setFullscreen(false, at: turn.now))
+        #expect(turn.scene.toasts.contains(id))
+    }
+}
