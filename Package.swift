@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
 // Perch — a Wayland notification daemon. Module roles and the direction of
-// dependencies are described in the design document; in short: PerchCore is
+// dependencies are described in docs/architecture.md; in short: PerchCore is
 // pure Swift and everything depends on it; the Platform, Render and Wayland
 // layers never import each other (except Wayland → Platform for fds), and
 // PerchDaemon is where they meet.
