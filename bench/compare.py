@@ -19,6 +19,9 @@ bench/README.md for what each row means. Asserts nothing.
 
 BENCH_PEERS (comma list of mako-1.7, mako-1.10, fnott, dunst, swaync;
 default all) chooses the peers; Perch and the floor are always measured.
+BENCH_PERCH_BEFORE=DIR adds the perch binaries in DIR (an earlier build)
+as one more daemon, "Perch before", to measure a change before and after
+in the same run.
 """
 
 import json
@@ -80,10 +83,17 @@ class Daemon:
     def in_root(self):
         return self.where == "root"
 
+    @property
+    def is_perch(self):
+        """Perch, or the earlier Perch build beside it (BENCH_PERCH_BEFORE)."""
+        return self.name in ("perch", "perch-before")
+
     def argv(self, b):
         conf = b.share_path
         if self.name == "perch":
             return [os.path.join(b.bindir, "perch"), "-c", conf("perch.conf")]
+        if self.name == "perch-before":
+            return [os.path.join(b.before_bindir, "perch"), "-c", conf("perch.conf")]
         if self.name.startswith("mako"):
             return [self.binary, "-c", conf("mako.conf")]
         if self.name == "fnott":
@@ -301,6 +311,11 @@ class Bench:
     def __init__(self):
         src = os.environ.get("PERCH_BIN_DIR", os.path.join(REPO, ".build", "release"))
         self.bindir = harness.prepare_bindir(src)
+        # An earlier build of Perch, run as one more peer, so that a change
+        # is measured before and after in one run (the machine's speed
+        # moves between runs).
+        before = os.environ.get("BENCH_PERCH_BEFORE")
+        self.before_bindir = harness.prepare_bindir(before) if before else None
         self.work = tempfile.mkdtemp(prefix="perch-compare-")
         os.chmod(self.work, 0o755)
         for name in ("dbus_driver.py",):
@@ -404,7 +419,7 @@ class Bench:
                           XDG_CONFIG_HOME=self.user_dir("config-%d" % self.runs))
         env.update(extra_env or {})
         argv = d.argv(self) + list(args)
-        if d.name == "perch":
+        if d.is_perch:
             # Perch restores live notifications from its state: a fresh one.
             env["XDG_STATE_HOME"] = self.user_dir("state-%d" % self.runs)
         t0 = mono_ns()
@@ -1109,7 +1124,10 @@ def chosen_daemons():
         if bad:
             raise SystemExit("BENCH_PEERS: unknown %s (known: %s)" % (", ".join(bad), ", ".join(names)))
         names = sel
-    return [DAEMONS[0]] + [d for d in DAEMONS[1:] if d.name in names]
+    chosen = [DAEMONS[0]] + [d for d in DAEMONS[1:] if d.name in names]
+    if os.environ.get("BENCH_PERCH_BEFORE"):
+        chosen.insert(1, Daemon("perch-before", "Perch before", "host", None))
+    return chosen
 
 
 def main():
