@@ -189,15 +189,16 @@ struct CenterPressTests {
         let state = makeState()
         let row = entryRow(state, 4)
         let gap = Double(center.topBarHeight + row.y) - 2  // in the entry gap above it
+        #expect(state.list!.row(at: Double(row.y) - 2) == nil)
         #expect(click(state, (x: 100, y: gap)) == nil)
     }
 
     @Test("before the list is laid out, only the top bar answers")
     func notLaidOut() {
         var state = makeState()
-        let dismiss = point(in: entryGeometry.dismiss, of: entryRow(state, 4))
+        let open = point(in: openBox, of: entryRow(state, 4))
         state.setContent(makeContent())
-        #expect(click(state, dismiss) == nil)
+        #expect(click(state, open) == nil)
         #expect(click(state, onBar(topBar.clearAll)) == .clearAll)
     }
 }
