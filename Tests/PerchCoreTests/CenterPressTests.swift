@@ -154,6 +154,17 @@ struct CenterPressTests {
         #expect(click(state, point(in: entryGeometry.card.replyField!, of: row)) == nil)
     }
 
+    @Test("a card draws only what a press answers: a live entry its buttons and field, a history entry neither")
+    func drawnControls() {
+        let notification = Notification(id: 9, title: "n9", actions: [openButton, inlineReply])
+        let live = CenterEntry(notification: notification, time: 0, isLive: true, reply: ReplyField())
+        #expect(live.content.buttons.map(\.id) == ["open"], "the field stands for the Reply button")
+        #expect(live.content.reply != nil)
+        let history = CenterEntry(notification: notification, time: 0, isLive: false, reply: ReplyField())
+        #expect(history.content.buttons.isEmpty)
+        #expect(history.content.reply == nil)
+    }
+
     @Test("the reply field takes a click only on a live entry that offers one")
     func replyField() {
         let state = makeState()
