@@ -120,7 +120,7 @@ final class InputRouter {
             setHighlight(of: left) { $0.hovered = nil }
             onInput?(.hover(id: left, false))
         case .scroll, .wheel:
-            return  // toasts do not scroll (the center does: `CenterPanel`)
+            return  // toasts do not scroll (the center does: `CenterInput`)
         case .motion(let x, let y):
             pointerX = x
             pointerY = y

@@ -51,7 +51,9 @@ final class Scene {
     /// lane's stages.
     private var markers: [StageKey: MarkerView] = [:]
     /// The notification center's panel (nothing on screen until opened).
-    private let center: CenterPanel
+    private let center: CenterView
+    /// The pointer, touch and keys on the panel.
+    private let centerInput: CenterInput
 
     var onInput: ((SceneInput) -> Void)? {
         get { router.onInput }
@@ -77,8 +79,9 @@ final class Scene {
         stages = StageSet(connection: connection, placement: Scene.placement(for: look))
         painter = ToastPainter(style: look.style)
         router = InputRouter(views: views, stages: stages, toastWidth: look.style.width)
-        center = CenterPanel(connection: connection, renderer: painter.renderer, style: look.style,
-                             placement: look.center)
+        center = CenterView(connection: connection, renderer: painter.renderer, style: look.style,
+                            placement: look.center)
+        centerInput = CenterInput(view: center)
 
         stages.onConfigure = { [unowned self] key in
             // A new width matters to banners, which span the stage; toasts
@@ -101,15 +104,15 @@ final class Scene {
         }
         center.onNeedsRefresh = { [unowned self] in self.onNeedsRefresh?() }
         center.onFrame = { [unowned self] time in self.frameFired(at: Scene.instant(ofFrame: time)) }
-        center.onCloseRequested = { [unowned self] in self.onCenterCloseRequested?() }
+        centerInput.onCloseRequested = { [unowned self] in self.onCenterCloseRequested?() }
         connection.onPointerEvent = { [unowned self] event in
-            if !self.center.handles(event, at: MonotonicClock.now()) { self.router.pointer(event) }
+            if !self.centerInput.handles(event, at: MonotonicClock.now()) { self.router.pointer(event) }
         }
         connection.onTouchEvent = { [unowned self] event in
-            if !self.center.handles(event, at: MonotonicClock.now()) { self.router.touch(event) }
+            if !self.centerInput.handles(event, at: MonotonicClock.now()) { self.router.touch(event) }
         }
         connection.onKeyEvent = { [unowned self] event in
-            if !self.center.handles(event) { self.router.key(event) }
+            if !self.centerInput.handles(event) { self.router.key(event) }
         }
     }
 
@@ -156,8 +159,8 @@ final class Scene {
 
     /// A click on one of the center's controls.
     var onCenterAction: ((CenterAction) -> Void)? {
-        get { center.onAction }
-        set { center.onAction = newValue }
+        get { centerInput.onAction }
+        set { centerInput.onAction = newValue }
     }
 
     var isCenterOpen: Bool { center.isOpen }

@@ -217,7 +217,7 @@ struct CenterFocusTests {
         #expect(!scroll.isAnimating(at: t0))
     }
 
-    @Test("Delete and Return report the focused entry, saying whether it is live")
+    @Test("Delete dismisses the focused entry, live or not; Return invokes a live one's default action only")
     func requests() {
         let content = makeContent(), layout = makeLayout()
         var scroll = CenterScroll(maxOffset: layout.maxOffset)
@@ -225,10 +225,11 @@ struct CenterFocusTests {
         #expect(focus.handle(.delete, content: content, layout: layout, scroll: &scroll, at: t0) == nil)
         _ = focus.handle(.down, content: content, layout: layout, scroll: &scroll, at: t0)
         #expect(focus.handle(.enter, content: content, layout: layout, scroll: &scroll, at: t0)
-            == .invoke(id: 4, isLive: true))
+            == .invoke(id: 4, action: NotificationAction.defaultID))
         _ = focus.handle(.down, content: content, layout: layout, scroll: &scroll, at: t0)
         #expect(focus.handle(.delete, content: content, layout: layout, scroll: &scroll, at: t0)
-            == .dismiss(id: 2, isLive: false))
+            == .dismiss(id: 2))
+        #expect(focus.handle(.enter, content: content, layout: layout, scroll: &scroll, at: t0) == nil)
     }
 
     @Test("when the focused entry goes, the ring moves to the one after it, or before it at the end")

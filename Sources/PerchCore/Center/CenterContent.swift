@@ -19,12 +19,13 @@ public struct CenterEntry: Equatable, Sendable {
     }
 
     /// What its card draws: the notification's content, with the reply
-    /// field in place of a "Reply" button, as on its toast. A history
-    /// entry has no buttons: its sender no longer hears of them.
+    /// field in place of a "Reply" button, as on its toast. Only what a
+    /// press answers is drawn (`action(for:)`), so a history entry, whose
+    /// sender no longer hears of it, shows no buttons and no field.
     public var content: ToastContent {
         var content = notification.content
-        if !isLive { content.buttons = [] }
-        guard let reply else { return content }
+        content.buttons.removeAll { action(for: .on(.button(id: $0.id))) == nil }
+        guard let reply, action(for: .on(.replyField)) != nil else { return content }
         content.reply = reply
         content.leaveOutReplyButton()
         return content

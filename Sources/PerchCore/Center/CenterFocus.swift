@@ -1,18 +1,14 @@
-/// The keys the center's focus ring answers.
+/// The keys the center's panel answers, when no reply field has the
+/// keyboard (`CenterPanelState.key`).
 public enum CenterKey: Equatable, Sendable {
+    /// Up and Down move the focus ring.
     case up, down
-    /// Delete: dismiss the focused entry.
+    /// Delete (or Backspace): the focused entry's `CenterEntry.Press.deleteKey`.
     case delete
-    /// Return: invoke the focused entry's default action.
+    /// Return: the focused entry's `CenterEntry.Press.returnKey`.
     case enter
-}
-
-/// What a key asks the service to do with an entry. `isLive` says which
-/// the id is: a live notification, or a history entry (which has no
-/// sender left to invoke; the service decides what Return means there).
-public enum CenterRequest: Equatable, Sendable {
-    case dismiss(id: UInt32, isLive: Bool)
-    case invoke(id: UInt32, isLive: Bool)
+    /// Escape closes the panel; the ring has no use for it.
+    case escape
 }
 
 /// The keyboard's focus ring over the center's entries: Up and Down step
@@ -26,10 +22,10 @@ public struct CenterFocus: Equatable, Sendable {
         self.focused = focused
     }
 
-    /// Handles a key; Delete and Return return the request for the focused
-    /// entry (nil when nothing is focused).
+    /// Handles a key; Delete and Return return what they ask of the focused
+    /// entry (nil when nothing is focused, or the entry does nothing for it).
     public mutating func handle(_ key: CenterKey, content: CenterContent, layout: CenterLayout,
-                                scroll: inout CenterScroll, at now: Instant) -> CenterRequest? {
+                                scroll: inout CenterScroll, at now: Instant) -> CenterAction? {
         switch key {
         case .up, .down:
             let ids = layout.entryIDs
@@ -51,7 +47,9 @@ public struct CenterFocus: Equatable, Sendable {
             guard let id = focused, layout.row(ofEntry: id) != nil, let entry = content.entry(id: id) else {
                 return nil
             }
-            return key == .delete ? .dismiss(id: id, isLive: entry.isLive) : .invoke(id: id, isLive: entry.isLive)
+            return entry.action(for: key == .delete ? .deleteKey : .returnKey)
+        case .escape:
+            return nil
         }
     }
 

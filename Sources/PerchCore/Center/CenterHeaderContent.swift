@@ -18,3 +18,11 @@ public struct CenterHeaderContent: Equatable, Sendable {
     /// The badge's text: the count, "999+" past that (a badge stays small).
     public var countText: String { count > 999 ? "999+" : String(max(0, count)) }
 }
+
+extension CenterGroup {
+    /// What its header shows; an app that sent no name is listed as "Other".
+    public var header: CenterHeaderContent {
+        CenterHeaderContent(appName: app.isEmpty ? "Other" : app, iconPath: iconPath, count: count,
+                            isFolded: isFolded)
+    }
+}

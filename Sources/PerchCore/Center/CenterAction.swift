@@ -1,0 +1,59 @@
+/// What a press on one of the center's controls, or a key on its list,
+/// asks the service for. The daemon turns each into the service's center
+/// operation (`Daemon.received(_:)`).
+public enum CenterAction: Equatable, Sendable {
+    case toggleDoNotDisturb
+    case clearAll
+    case clearGroup(app: String)
+    /// Fold (true) or unfold (false) the app's group.
+    case fold(app: String, Bool)
+    case dismiss(id: UInt32)
+    case invoke(id: UInt32, action: String)
+    /// The reply field of a live entry was clicked or tapped.
+    case focusReply(id: UInt32)
+    /// A key for the entry's reply field, while it has the keyboard.
+    case replyEdit(id: UInt32, ReplyEdit)
+}
+
+extension CenterEntry {
+    /// What the user does to one entry.
+    public enum Press: Equatable, Sendable {
+        /// A click on a part of its card (a tap only reaches the reply field:
+        /// elsewhere a finger scrolls the list).
+        case on(CenterEntryGeometry.Hit)
+        /// Delete (or Backspace) with the keyboard's ring on it.
+        case deleteKey
+        /// Return with the keyboard's ring on it.
+        case returnKey
+    }
+
+    /// What `press` asks for; nil when it does nothing.
+    ///
+    /// The one place a history entry is told from a live one for input: its
+    /// sender has been told it closed and hears of nothing more, so it has
+    /// no action to invoke (no buttons, no default action) and no reply
+    /// field; only its × (or Delete) takes it out of the center.
+    public func action(for press: Press) -> CenterAction? {
+        switch press {
+        case .on(.dismiss), .deleteKey: return .dismiss(id: id)
+        default: break
+        }
+        guard isLive else { return nil }
+        switch press {
+        case .on(.button(let action)):
+            return .invoke(id: id, action: action)
+        case .on(.card):
+            // As on its toast, a card without a default action is no control.
+            return notification.defaultAction != nil ? .invoke(id: id, action: NotificationAction.defaultID) : nil
+        case .on(.replyField):
+            return reply != nil ? .focusReply(id: id) : nil
+        case .returnKey:
+            // The ring's Return asks for the default action whether the
+            // sender named one or not (the service accepts "default" from
+            // any live notification), unlike a click on the card.
+            return .invoke(id: id, action: NotificationAction.defaultID)
+        case .on(.dismiss), .deleteKey:
+            return .dismiss(id: id)
+        }
+    }
+}
