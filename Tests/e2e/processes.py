@@ -12,7 +12,7 @@ swaybg). Three rules keep a run from leaving any of them behind:
 - The harness process is a child subreaper: whatever its descendants
   orphan (the shell scripts/headless-sway leaves waiting on the
   compositor, a compositor's children once it dies) is reparented to it
-  rather than to init, which here may never reap them.
+  rather than to init, which on some machines reaps them late or never.
 - After each test, `sweep()` ends and reaps whatever descendant is still
   there, and says which: a live one is a clean-up the test or harness
   missed.
