@@ -1,10 +1,15 @@
 # Perch — build, test, run and install.
 #
-#   make deps      install missing Debian packages (scripts/ensure-deps)
+#   make deps      install missing Debian packages (scripts/ensure-deps);
+#                  build and test do it once, and again when its lists change
 #   make build     swift build -c release --static-swift-stdlib (.build/release/perch, perchctl)
-#   make test      generated-code check, release build, unit tests, e2e tests
-#                  on sway 1.7 (the host's), sway 1.10 and labwc 0.8 (the
-#                  Debian 13 root of scripts/trixie-root, made and cached)
+#   make test      generated-code check, release build, link order check,
+#                  unit tests, the unit tests again built in Debian 13,
+#                  e2e tests on sway 1.7 (the host's), sway 1.10 and labwc
+#                  0.8 (the Debian 13 root of scripts/trixie-root, made and
+#                  cached), and a check that no test process survives
+#   make test-trixie  the unit tests built against Debian 13's libraries
+#   make link-order   record link/perch.order again (make test says when)
 #   make e2e       only the end-to-end tests (needs a release build);
 #                  E2E_ARGS="--compositor labwc -k toast" to choose
 #   make run       perch in your Wayland session, or a headless demo with
@@ -69,42 +74,82 @@ export PERCH_BIN_DIR
 # Arguments for Tests/e2e/run.py (e.g. --compositor sway110, -k NAME).
 E2E_ARGS ?=
 
-.PHONY: all deps build static-cxx man test test-packaging unit e2e fuzz trixie-root run demo screenshots install uninstall deb clean bench
+.PHONY: all deps build link-inputs link-order man test test-packaging test-trixie unit e2e fuzz trixie-root run demo screenshots install uninstall deb clean bench
 
 all: build man
 
+# The Debian packages are installed once: the stamp makes build and test
+# run scripts/ensure-deps again only when the script, which holds the
+# package lists, has changed since. `make deps` runs it whatever the stamp
+# says (after removing packages by hand, say).
+DEPS_STAMP := .build/deps.stamp
+$(DEPS_STAMP): scripts/ensure-deps
+	scripts/ensure-deps
+	@mkdir -p $(@D) && touch $@
+
 deps:
 	scripts/ensure-deps
+	@mkdir -p $(dir $(DEPS_STAMP)) && touch $(DEPS_STAMP)
 
-build: deps static-cxx
+build: $(DEPS_STAMP) link-inputs
 	$(SWIFT) build $(RELEASE_FLAGS)
 
-test: deps static-cxx
+# The e2e step checks for survivors whether it passed or not: a test that
+# failed half-way is the likeliest to leave something behind.
+test: $(DEPS_STAMP) link-inputs
 	scripts/gen-protocols --check
 	$(SWIFT) build $(RELEASE_FLAGS)
+	scripts/check-link-order
 	$(SWIFT) test
 	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(CI_FUZZ_SECONDS)
 	$(MAKE) --no-print-directory test-packaging
 	$(MAKE) --no-print-directory trixie-root
-	$(PYTHON) Tests/e2e/run.py $(E2E_ARGS)
+	$(MAKE) --no-print-directory test-trixie
+	$(PYTHON) Tests/e2e/run.py $(E2E_ARGS) || { scripts/check-survivors; exit 1; }
+	scripts/check-survivors
 
 # Man pages, completions, make install/uninstall and make deb, from the
 # release build already made (a few seconds; Tests/packaging/run.py).
 test-packaging: man
 	$(PYTHON) Tests/packaging/run.py
 
-# The linker script that makes -lstdc++ mean the static library (see above).
-# SwiftPM does not know the order file is an input: relink when it changes.
-# The executables' own objects are always compiled again (a second or two):
-# cross-module optimisation bakes the libraries' type layouts into them
-# (the daemon object's size into perch's main), and an incremental release
-# build does not recompile them when only a library's internal layout
-# changed, which left perch writing past the end of its daemon object.
-static-cxx:
+# What the release link reads that SwiftPM does not know of: the order
+# file, the linker script and the linker script that makes -lstdc++ mean
+# the static library (see above, written only when its text changes).
+# When one of them is newer than the executables, these are removed, and
+# swift build links them again. (Compiling needs no such help: every
+# target depends directly on all the targets below it, Package.swift's
+# last lines, so that a library's layout change recompiles every module
+# that bakes it in; docs/architecture.md, "The build".)
+LINKED := $(addprefix $(RELEASE)/,perch perchctl perch-svg perch-test-pointer)
+link-inputs:
 	@mkdir -p $(STATIC_CXX_DIR)
-	@if [ link/perch.order -nt $(RELEASE)/perch ] || [ link/perch.ld -nt $(RELEASE)/perch ]; then rm -f $(RELEASE)/perch; fi
-	@rm -f $(RELEASE)/perch.build/*.o $(RELEASE)/perchctl.build/*.o $(RELEASE)/perch-svg.build/*.o
-	@if [ -n "$(filter /%,$(LIBSTDCXX_A))" ]; then echo "INPUT($(LIBSTDCXX_A))" > $(STATIC_CXX_DIR)/libstdc++.so; fi
+	@if [ -n "$(filter /%,$(LIBSTDCXX_A))" ] && [ "$$(cat $(STATIC_CXX_DIR)/libstdc++.so 2>/dev/null)" != "INPUT($(LIBSTDCXX_A))" ]; then \
+		echo "INPUT($(LIBSTDCXX_A))" > $(STATIC_CXX_DIR)/libstdc++.so; fi
+	@for f in link/perch.order link/perch.ld $(STATIC_CXX_DIR)/libstdc++.so; do \
+		if [ -e "$$f" ] && [ "$$f" -nt $(RELEASE)/perch ]; then rm -f $(LINKED); break; fi; done
+
+# link/perch.order recorded again from the release build (scripts/gen-link-order:
+# perch under valgrind, about a minute); commit it. make test's
+# scripts/check-link-order says when it is due.
+link-order: build
+	scripts/gen-link-order
+
+# The unit tests, built in the Debian 13 root against its libraries (newer
+# Pango, Cairo, Wayland, xkbcommon, libsystemd than the host's) with the
+# host's toolchain bound in, in a build directory of its own (the host's
+# .build/release and .build/debug are left alone): an API change in a newer
+# library fails here. The golden images, Debian 12's rendering, are
+# compared by size only (PERCH_GOLDEN=size: glyphs are rasterised a little
+# differently there). Root only, like the root; prints how long it took.
+TRIXIE_BUILD := .build/trixie
+TRIXIE_ROOT_DIR ?= $(or $(PERCH_TRIXIE_ROOT),/var/cache/perch/trixie-root)
+test-trixie: trixie-root
+	@if [ "$$(id -u)" -ne 0 ]; then echo "make: not root: no Debian 13 root, the unit tests are not built in Debian 13"; exit 0; fi; \
+	start=$$(date +%s); \
+	scripts/trixie-root swift $(TRIXIE_ROOT_DIR) $(CURDIR) build --build-tests --build-path $(TRIXIE_BUILD); \
+	PERCH_GOLDEN=size scripts/trixie-root swift $(TRIXIE_ROOT_DIR) $(CURDIR) test --skip-build --build-path $(TRIXIE_BUILD); \
+	echo "test-trixie: built and ran the unit tests in Debian 13 in $$(( $$(date +%s) - start )) s"
 
 unit:
 	$(SWIFT) test
@@ -121,7 +166,8 @@ fuzz:
 	FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz run
 
 e2e: trixie-root
-	$(PYTHON) Tests/e2e/run.py $(E2E_ARGS)
+	$(PYTHON) Tests/e2e/run.py $(E2E_ARGS) || { scripts/check-survivors; exit 1; }
+	scripts/check-survivors
 
 # The Debian 13 root the sway 1.10 and labwc tests run in: made once (about a
 # minute, from the mirror apt uses), then cached in /var/cache/perch until its

@@ -75,3 +75,37 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// Every target depends directly on every target below it. SwiftPM reruns
+// a release module's compile only when a *direct* dependency's
+// .swiftmodule (or object) changes, and the compiler leaves a
+// .swiftmodule untouched when its contents come out the same; yet a
+// module bakes in the layout of every type it sees, through any import
+// (perch's main allocates PerchCore's IconLocator itself). Listing only
+// PerchDaemon, an incremental build after a change to a PerchCore
+// class's stored properties left perch allocating the old, smaller size.
+func closure(of target: Target, in targets: [String: Target]) -> [String] {
+    var seen: [String] = []
+    var pending = target.dependencies.compactMap(dependencyName)
+    while let name = pending.popLast() {
+        guard !seen.contains(name) else { continue }
+        seen.append(name)
+        pending += targets[name]?.dependencies.compactMap(dependencyName) ?? []
+    }
+    return seen
+}
+
+func dependencyName(_ dependency: Target.Dependency) -> String? {
+    switch dependency {
+    case .targetItem(let name, _), .byNameItem(let name, _): return name
+    default: return nil
+    }
+}
+
+let targetsByName = Dictionary(uniqueKeysWithValues: package.targets.map { ($0.name, $0) })
+for target in package.targets {
+    let direct = target.dependencies.compactMap(dependencyName)
+    target.dependencies += closure(of: target, in: targetsByName)
+        .filter { !direct.contains($0) }
+        .map { .target(name: $0) }
+}

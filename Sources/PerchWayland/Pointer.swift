@@ -123,38 +123,41 @@ private func pointer(_ data: UnsafeMutableRawPointer?) -> Pointer? {
 }
 
 // Every member up to the bound version (8) must be set: libwayland calls
-// a missing one as a null function pointer.
+// a missing one as a null function pointer. Set one by one, not by the
+// memberwise initialiser, whose parameters are the header's members:
+// libwayland 1.22 (Debian 13) added axis_relative_direction (version 9,
+// never sent at 8), which 1.21 (Debian 12) lacks.
 nonisolated(unsafe) private let pointerListener: UnsafeMutablePointer<wl_pointer_listener> = {
     let listener = UnsafeMutablePointer<wl_pointer_listener>.allocate(capacity: 1)
-    listener.initialize(to: wl_pointer_listener(
-        enter: { data, _, serial, surface, x, y in
-            guard let surface else { return }
-            pointer(data)?.entered(serial: serial)
-            pointer(data)?.deliver(.enter(SurfaceHandle(surface), x: wl_fixed_to_double(x), y: wl_fixed_to_double(y)))
-        },
-        leave: { data, _, _, surface in
-            guard let surface else { return }
-            pointer(data)?.left()
-            pointer(data)?.deliver(.leave(SurfaceHandle(surface)))
-        },
-        motion: { data, _, _, x, y in
-            pointer(data)?.deliver(.motion(x: wl_fixed_to_double(x), y: wl_fixed_to_double(y)))
-        },
-        button: { data, _, serial, _, button, state in
-            if state == WL_POINTER_BUTTON_STATE_PRESSED.rawValue { pointer(data)?.onSerial?(serial) }
-            pointer(data)?.deliver(.button(button, pressed: state == WL_POINTER_BUTTON_STATE_PRESSED.rawValue))
-        },
-        axis: { data, _, _, axis, value in
-            guard axis == WL_POINTER_AXIS_VERTICAL_SCROLL.rawValue else { return }
-            pointer(data)?.axis(wl_fixed_to_double(value))
-        },
-        frame: { data, _ in pointer(data)?.frame() },
-        axis_source: { _, _, _ in },
-        axis_stop: { _, _, _, _ in },
-        axis_discrete: { _, _, _, _ in },
-        axis_value120: { data, _, axis, value in
-            guard axis == WL_POINTER_AXIS_VERTICAL_SCROLL.rawValue else { return }
-            pointer(data)?.value120(value)
-        }))
+    listener.initialize(to: wl_pointer_listener())
+    listener.pointee.enter = { data, _, serial, surface, x, y in
+        guard let surface else { return }
+        pointer(data)?.entered(serial: serial)
+        pointer(data)?.deliver(.enter(SurfaceHandle(surface), x: wl_fixed_to_double(x), y: wl_fixed_to_double(y)))
+    }
+    listener.pointee.leave = { data, _, _, surface in
+        guard let surface else { return }
+        pointer(data)?.left()
+        pointer(data)?.deliver(.leave(SurfaceHandle(surface)))
+    }
+    listener.pointee.motion = { data, _, _, x, y in
+        pointer(data)?.deliver(.motion(x: wl_fixed_to_double(x), y: wl_fixed_to_double(y)))
+    }
+    listener.pointee.button = { data, _, serial, _, button, state in
+        if state == WL_POINTER_BUTTON_STATE_PRESSED.rawValue { pointer(data)?.onSerial?(serial) }
+        pointer(data)?.deliver(.button(button, pressed: state == WL_POINTER_BUTTON_STATE_PRESSED.rawValue))
+    }
+    listener.pointee.axis = { data, _, _, axis, value in
+        guard axis == WL_POINTER_AXIS_VERTICAL_SCROLL.rawValue else { return }
+        pointer(data)?.axis(wl_fixed_to_double(value))
+    }
+    listener.pointee.frame = { data, _ in pointer(data)?.frame() }
+    listener.pointee.axis_source = { _, _, _ in }
+    listener.pointee.axis_stop = { _, _, _, _ in }
+    listener.pointee.axis_discrete = { _, _, _, _ in }
+    listener.pointee.axis_value120 = { data, _, axis, value in
+        guard axis == WL_POINTER_AXIS_VERTICAL_SCROLL.rawValue else { return }
+        pointer(data)?.value120(value)
+    }
     return listener
 }()

@@ -323,11 +323,15 @@ nonisolated(unsafe) private let layerSurfaceListener: UnsafeMutablePointer<zwlr_
     return listener
 }()
 
+// Set member by member, not by the memberwise initialiser, whose
+// parameters are the header's members: libwayland 1.22 (Debian 13) added
+// preferred_buffer_scale and _transform (wl_surface version 6, never sent
+// to a surface of wl_compositor version 4), which 1.21 (Debian 12) lacks.
 nonisolated(unsafe) private let stageSurfaceListener: UnsafeMutablePointer<wl_surface_listener> = {
     let listener = UnsafeMutablePointer<wl_surface_listener>.allocate(capacity: 1)
-    listener.initialize(to: wl_surface_listener(
-        enter: { data, _, output in stage(data)?.entered(output, true) },
-        leave: { data, _, output in stage(data)?.entered(output, false) }))
+    listener.initialize(to: wl_surface_listener())
+    listener.pointee.enter = { data, _, output in stage(data)?.entered(output, true) }
+    listener.pointee.leave = { data, _, output in stage(data)?.entered(output, false) }
     return listener
 }()
 

@@ -27,6 +27,8 @@ import tempfile
 import time
 import zlib
 
+import processes
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 HEADLESS_SWAY = os.path.join(REPO, "scripts", "headless-sway")
@@ -291,6 +293,9 @@ class UserProcesses:
         return {}
 
     def popen(self, argv, env=None, **kw):
+        """Starts argv as the session user, leading a process group of its
+        own, which stop_procs ends with it (processes.end_all)."""
+        kw.setdefault("process_group", 0)
         p = subprocess.Popen(argv, env=env or self.env(), cwd=self.workdir,
                              stdin=subprocess.DEVNULL, **self.user_kwargs(), **kw)
         self.procs.append(p)
@@ -313,18 +318,9 @@ class UserProcesses:
                                  timeout, show(e.stdout), show(e.stderr)))
 
     def stop_procs(self):
-        """Terminates every program started in the session (kills those
-        that do not stop within 2 s)."""
-        for p in self.procs:
-            if p.poll() is None:
-                p.terminate()
-        deadline = time.monotonic() + 2
-        for p in self.procs:
-            try:
-                p.wait(max(0.05, deadline - time.monotonic()))
-            except subprocess.TimeoutExpired:
-                p.kill()
-                p.wait()
+        """Ends every program started in the session and what each started,
+        stopped ones included (SIGKILL for those still there after 2 s)."""
+        processes.end_all(self.procs)
 
 
 class Session(UserProcesses):
@@ -690,17 +686,12 @@ class Ctx:
         return out
 
     def close(self):
-        if self.perch is not None and self.perch.proc.poll() is None:
-            self.perch.proc.terminate()
-            try:
-                self.perch.proc.wait(3)
-            except subprocess.TimeoutExpired:
-                self.perch.proc.kill()
-                self.perch.proc.wait()
         if self.perch is not None:
+            processes.end_all([self.perch.proc], grace=3)
             self.perch.log_file.close()
         if self.session is not None:
             self.session.stop()
+        processes.sweep(self.name)
         shutil.rmtree(self.tmp, ignore_errors=True)
 
 

@@ -31,6 +31,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 import harness  # noqa: E402
+import processes  # noqa: E402
 
 MODULES = ["test_lifecycle", "test_control", "test_toast", "test_protocol_doc", "test_stack", "test_actions", "test_testcomp", "test_input", "test_faults", "test_controlplane", "test_persistence", "test_hooks", "test_dbus", "test_config", "test_durability", "test_icons", "test_activation", "test_compositors", "test_center_panel", "test_reply", "test_center", "test_makoctl", "test_completion", "test_fault_suite", "test_reliability"]
 
@@ -96,6 +97,9 @@ def main():
         print("SKIP %s: %s" % (" and ".join(what), why.replace("runs", "they run" if len(what) > 1 else "runs")),
               flush=True)
 
+    # Orphans of the tests' programs come back here to be reaped and, if
+    # still running after their test, ended (processes.sweep).
+    processes.become_subreaper()
     src = os.environ.get("PERCH_BIN_DIR", ".build/release")
     if not os.path.isabs(src) and not os.path.exists(src):
         src = os.path.join(harness.REPO, src)
@@ -121,6 +125,9 @@ def main():
                     reason = str(e)
                 except Exception as e:  # a harness or environment error
                     reason = "%s: %s\n%s" % (type(e).__name__, e, traceback.format_exc().rstrip())
+                except BaseException:
+                    ctx.close()   # interrupted: nothing the test started may outlive it
+                    raise
                 took = time.monotonic() - t0
                 try:
                     diag = ctx.diagnostics(reason is not None) if (reason or args.v) else []

@@ -56,6 +56,7 @@ import threading
 import time
 
 import harness
+import processes
 from harness import TestFailure, check
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -182,7 +183,7 @@ class TestCompositor(harness.UserProcesses):
         self.stderr_file = open(self.stderr_path, "wb")
         self.proc = subprocess.Popen(argv, env=self.env(WAYLAND_DISPLAY=None), cwd=self.workdir,
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     stderr=self.stderr_file, **self.user_kwargs())
+                                     stderr=self.stderr_file, process_group=0, **self.user_kwargs())
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
         try:
@@ -233,8 +234,9 @@ class TestCompositor(harness.UserProcesses):
             try:
                 self.proc.wait(15)
             except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+                pass
+        # (A wrapper such as valgrind may have started children of its own.)
+        processes.end_all([self.proc])
         self.reader.join(2)
         self.stderr_file.close()
         if self.own_workdir:

@@ -15,6 +15,16 @@ enum Golden {
         return String(cString: value) == "1"
     }
 
+    /// The images are Debian 12's rendering. Elsewhere text is rasterised
+    /// a little differently in every glyph (another FreeType, HarfBuzz,
+    /// Pango and build of DejaVu), so with PERCH_GOLDEN=size, which `make
+    /// test-trixie` sets in Debian 13, only each image's size (the layout)
+    /// is compared.
+    static var sizeOnly: Bool {
+        guard let value = getenv("PERCH_GOLDEN") else { return false }
+        return String(cString: value) == "size"
+    }
+
     static func check(_ canvas: Canvas, named name: String, sourceLocation: SourceLocation = #_sourceLocation) {
         let path = Fixtures.path("golden/\(name).png")
         if recording {
@@ -32,6 +42,7 @@ enum Golden {
                          sourceLocation: sourceLocation)
             return
         }
+        if sizeOnly { return }
         var mismatches = 0
         for y in 0..<canvas.height {
             for x in 0..<canvas.width where difference(canvas[x, y], golden[x, y]) > channelTolerance {
