@@ -77,8 +77,8 @@ final class Scene {
         stages = StageSet(connection: connection, placement: Scene.placement(for: look))
         painter = ToastPainter(style: look.style)
         router = InputRouter(views: views, stages: stages, toastWidth: look.style.width)
-        center = CenterPanel(connection: connection, renderer: painter.renderer, style: look.style,
-                             placement: look.center)
+        center = CenterPanel(connection: connection, renderer: painter.centerRenderer, teller: painter.teller,
+                             style: look.style, placement: look.center)
 
         stages.onConfigure = { [unowned self] key in
             // A new width matters to banners, which span the stage; toasts
@@ -208,7 +208,7 @@ final class Scene {
     /// Loads the fonts of the look (toasts and marker) ahead of the first
     /// notification.
     func warmUp() {
-        painter.renderer.warmUp(style: look.style)
+        painter.warmUp(style: look.style)
         _ = painter.markerHeight
     }
 
