@@ -18,7 +18,10 @@ import PerchWayland
 /// slide moves the panel's one subsurface.
 final class CenterPanel {
     private let connection: WaylandConnection
-    private let renderer: ToastRenderer
+    private let renderer: CenterRenderer
+    /// Where the pieces' problems are told: the toasts' teller, so that a
+    /// notification says each once, as a toast or as an entry.
+    private let teller: ProblemTeller
     private var style: ToastStyle
     private var center = CenterStyle()
     /// Edge, width, margins and output (`center-*` in the config).
@@ -105,9 +108,11 @@ final class CenterPanel {
         case entry(EntryLook)
     }
 
-    init(connection: WaylandConnection, renderer: ToastRenderer, style: ToastStyle, placement: CenterPlacement) {
+    init(connection: WaylandConnection, renderer: CenterRenderer, teller: ProblemTeller, style: ToastStyle,
+         placement: CenterPlacement) {
         self.connection = connection
         self.renderer = renderer
+        self.teller = teller
         self.style = style
         self.placement = placement
         center.width = placement.width
@@ -302,8 +307,9 @@ final class CenterPanel {
     private func entryGeometry(_ entry: CenterEntry) -> CenterEntryGeometry {
         let look = look(of: entry)
         if let kept = measured[entry.id], kept.look == look { return kept.geometry }
-        let geometry = renderer.centerEntryGeometry(for: entry.content, age: look.age,
-                                                    width: center.innerWidth, style: style, center: center)
+        let (geometry, problems) = renderer.entryGeometry(for: entry.content, age: look.age,
+                                                          width: center.innerWidth, style: style, center: center)
+        teller.tell(problems, about: .notification(entry.id))
         measured[entry.id] = (look, geometry)
         return geometry
     }
@@ -314,17 +320,25 @@ final class CenterPanel {
                             count: group.count, isFolded: group.isFolded)
     }
 
+    /// Whose problems an app's header's are: it shows the icon of its
+    /// group's first notification, whose toast and entry meet the same ones.
+    private func headerSubject(app: String) -> RenderSubject {
+        content.groups.first { $0.app == app }?.entries.first.map { .notification($0.id) } ?? .center
+    }
+
     /// The header's geometry, measured once for what it shows.
     private func headerGeometry(_ header: CenterHeaderContent, app: String) -> CenterHeaderGeometry {
         if let kept = headers[app], kept.shows == header { return kept.geometry }
-        let geometry = renderer.centerHeaderGeometry(for: header, width: center.innerWidth, style: style, center: center)
+        let (geometry, problems) = renderer.headerGeometry(for: header, width: center.innerWidth, style: style,
+                                                           center: center)
+        teller.tell(problems, about: headerSubject(app: app))
         headers[app] = (header, geometry)
         return geometry
     }
 
     private func topBarGeometry() -> CenterTopBarGeometry {
         if let topBar { return topBar }
-        let geometry = renderer.centerTopBarGeometry(width: center.innerWidth, style: style, center: center)
+        let geometry = renderer.topBarGeometry(width: center.innerWidth, style: style, center: center)
         topBar = geometry
         return geometry
     }
@@ -344,8 +358,9 @@ final class CenterPanel {
         var layers: [PanelCompositor.Layer] = []
         if let background = piece(.background, shows: .background(width: size.width, height: size.height),
                                   width: size.width, height: size.height, scale: factor, draw: { target in
-            self.renderer.drawCenterBackground(width: size.width, height: size.height, style: self.style,
-                                               center: self.center, into: target, scale: factor)
+            self.teller.tell(self.renderer.drawBackground(width: size.width, height: size.height, style: self.style,
+                                                          center: self.center, into: target, scale: factor),
+                             about: .center)
         }) {
             layers.append(.init(image: background, x: 0, y: 0, clipped: false))
         }
@@ -353,8 +368,9 @@ final class CenterPanel {
         let bar = topBarGeometry()
         if let image = piece(.topBar, shows: .topBar(doNotDisturb: doNotDisturb), width: inner, height: bar.height,
                              scale: factor, draw: { target in
-            self.renderer.drawCenterTopBar(doNotDisturb: self.doNotDisturb, style: self.style, center: self.center,
-                                           geometry: bar, into: target, scale: factor)
+            self.teller.tell(self.renderer.drawTopBar(doNotDisturb: self.doNotDisturb, style: self.style,
+                                                      center: self.center, geometry: bar, into: target, scale: factor),
+                             about: .center)
         }) {
             layers.append(.init(image: image, x: px(center.padding), y: px(center.padding / 2), clipped: false))
         }
@@ -362,8 +378,10 @@ final class CenterPanel {
         if content.isEmpty {
             if let image = piece(.empty, shows: .empty, width: inner, height: center.emptyHeight, scale: factor,
                                  draw: { target in
-                self.renderer.drawCenterEmpty(width: inner, height: self.center.emptyHeight, style: self.style,
-                                              center: self.center, into: target, scale: factor)
+                self.teller.tell(self.renderer.drawEmpty(width: inner, height: self.center.emptyHeight,
+                                                         style: self.style, center: self.center, into: target,
+                                                         scale: factor),
+                                 about: .center)
             }) {
                 layers.append(.init(image: image, x: px(center.padding), y: px(listTop), clipped: true))
             }
@@ -380,8 +398,9 @@ final class CenterPanel {
                     let geometry = headerGeometry(header, app: group.app)
                     image = piece(.header(app: group.app), shows: .header(header), width: inner,
                                   height: geometry.height, scale: factor, draw: { target in
-                        self.renderer.drawCenterHeader(header, style: self.style, center: self.center,
-                                                       geometry: geometry, into: target, scale: factor)
+                        self.teller.tell(self.renderer.drawHeader(header, style: self.style, center: self.center,
+                                                                  geometry: geometry, into: target, scale: factor),
+                                         about: self.headerSubject(app: group.app))
                     })
                 case .entry(let id, let groupIndex):
                     guard let entry = content.groups[groupIndex].entries.first(where: { $0.id == id }) else { continue }
@@ -389,9 +408,10 @@ final class CenterPanel {
                     let geometry = entryGeometry(entry)
                     image = piece(.entry(id), shows: .entry(look), width: inner, height: geometry.height,
                                   scale: factor, draw: { target in
-                        self.renderer.drawCenterEntry(entry.content, age: look.age, style: self.style,
-                                                      center: self.center, geometry: geometry, into: target,
-                                                      scale: factor)
+                        self.teller.tell(self.renderer.drawEntry(entry.content, age: look.age, style: self.style,
+                                                                 center: self.center, geometry: geometry,
+                                                                 into: target, scale: factor),
+                                         about: .notification(id))
                     })
                 }
                 if let image { layers.append(.init(image: image, x: px(center.padding), y: y, clipped: true)) }
@@ -407,7 +427,6 @@ final class CenterPanel {
                                         colour: style.buttonFocusRing, lineWidth: 2, scale: factor)
         }
         PanelCompositor.compose(layers, listTop: px(listTop), ring: ring, into: target)
-        for problem in renderer.diagnostics { Log.warning(problem) }
         canvas.present(buffer, scale: scale, width: backing.surfaceWidth, height: backing.surfaceHeight)
     }
 
