@@ -63,7 +63,9 @@ let package = Package(
         // and compose tables (xkb-data, libx11-data); no compositor.
         .testTarget(name: "PerchWaylandTests", dependencies: ["PerchWayland", "PerchCore", "CXKBCommon"]),
         .testTarget(name: "PerchBusTests", dependencies: ["PerchBus", "PerchCore", "PerchPlatform"]),
-        .testTarget(name: "PerchRenderTests", dependencies: ["PerchRender"],
+        // Icon files are read as the daemon reads them, through Platform's
+        // IconFiles (RegularFile), so the hostile-file tests test that policy.
+        .testTarget(name: "PerchRenderTests", dependencies: ["PerchRender", "PerchPlatform"],
                     resources: [.copy("Fixtures")]),
     ],
     swiftLanguageModes: [.v6]

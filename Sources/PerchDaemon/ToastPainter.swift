@@ -15,7 +15,7 @@ import PerchWayland
 /// toast is drawn; the center's panel tells its pieces' problems there too.
 final class ToastPainter {
     /// The fonts, layouts and icons every renderer here shares.
-    let text = TextContext()
+    let text = TextContext(iconFiles: IconFiles())
     private lazy var cards = CardRenderer(text: text)
     private lazy var banners = BannerRenderer(text: text)
     private lazy var markers = MoreMarkerRenderer(text: text)

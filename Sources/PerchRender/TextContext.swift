@@ -25,8 +25,10 @@ public final class TextContext {
     /// daemon has not touched any of it.
     public var iconLocator: (() -> IconLocator)?
 
-    public init() {
-        icons = IconCache(capacity: 16)
+    /// - Parameter iconFiles: opens and reads icon files (the daemon's is
+    ///   Platform's `IconFiles`, which reads through `RegularFile`).
+    public init(iconFiles: any IconFileReader) {
+        icons = IconCache(capacity: 16, files: iconFiles)
     }
 
     /// A new layout of this context's fonts; the caller owns the reference.

@@ -99,8 +99,25 @@ struct IconTests {
         let scratch = ScratchDirectory()
         let empty = scratch.bytes("empty.png", [])
         #expect(render(ToastContent(title: "T", iconPath: empty)).diagnostics == ["icon \(empty): not a PNG, JPEG or SVG image"])
-        #expect(render(ToastContent(title: "T", iconPath: scratch.path)).diagnostics == ["icon \(scratch.path): not a regular file"])
+        #expect(render(ToastContent(title: "T", iconPath: scratch.path)).diagnostics
+            == ["icon \(scratch.path): a directory, not a regular file"])
         #expect(render(ToastContent(title: "T", iconPath: "")).diagnostics.isEmpty, "an empty path means no icon")
+    }
+
+    @Test("a FIFO with no writer and /dev/zero are refused at once, each with one clear problem")
+    func fifoAndDevice() {
+        let scratch = ScratchDirectory()
+        let fifo = scratch.file("fifo.png")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        // So that a reader that blocks on it (the bug) fails on time instead
+        // of hanging the suite, a writer comes after two seconds.
+        #expect(system("(sleep 2; : 1<>'\(fifo)') >/dev/null 2>&1 &") == 0)
+        var toast: Rendered?
+        let time = seconds { toast = render(ToastContent(title: "T", iconPath: fifo)) }
+        #expect(toast?.diagnostics == ["icon \(fifo): a FIFO, not a regular file"])
+        #expect(time < 0.5, "opening a FIFO with no writer must not wait for one: \(time) s")
+        #expect(render(ToastContent(title: "T", iconPath: "/dev/zero")).diagnostics
+            == ["icon /dev/zero: a character device, not a regular file"])
     }
 
     @Test("an icon wider than 4096 px is refused before decoding")

@@ -1,10 +1,14 @@
 import PerchCore
+import PerchPlatform
 import PerchRender
+
+/// Icon files read as the daemon reads them.
+let iconFiles = IconFiles()
 
 /// A text context for tests, with the test fonts pinned before Pango starts.
 func makeText() -> TextContext {
     _ = Fixtures.pinFonts
-    return TextContext()
+    return TextContext(iconFiles: iconFiles)
 }
 
 /// A card renderer for tests, with the test fonts pinned.
