@@ -1,7 +1,7 @@
 import CCairo
 
 /// Why an icon could not be used. The toast is then drawn without it; the
-/// description becomes a renderer diagnostic.
+/// description becomes a `RenderProblem`'s message.
 enum IconError: Error, Equatable, CustomStringConvertible {
     /// Nothing at the path.
     case missing

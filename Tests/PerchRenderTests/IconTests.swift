@@ -67,14 +67,14 @@ struct IconTests {
         #expect(!ink.isEmpty)
     }
 
-    @Test("a missing icon is left out with a diagnostic")
+    @Test("a missing icon is left out with a problem")
     func missing() {
         let toast = render(ToastContent(title: "Title", iconPath: "/nonexistent/x.png"))
         #expect(toast.diagnostics == ["icon /nonexistent/x.png: file not found"])
         #expect(toast.canvas.hasSamePixels(as: render(ToastContent(title: "Title")).canvas), "drawn as if it had no icon")
     }
 
-    @Test("garbage bytes named .png are left out with a diagnostic")
+    @Test("garbage bytes named .png are left out with a problem")
     func garbage() {
         let scratch = ScratchDirectory()
         let path = scratch.bytes("corrupt.png", (0..<2000).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) })

@@ -39,7 +39,7 @@ struct MarkupTests {
         #expect(!underlined.canvas.hasSamePixels(as: plain.canvas))
     }
 
-    @Test("invalid markup is drawn as the literal text, with a diagnostic, in measuring and drawing alike")
+    @Test("invalid markup is drawn as the literal text, with a problem, in measuring and drawing alike")
     func invalidFallsBack() {
         let renderer = makeRenderer()
         let style = ToastStyle()
