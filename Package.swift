@@ -70,7 +70,9 @@ let package = Package(
         // The daemon's turn (the executor, the end-of-turn order, the
         // effects' wiring) with fakes at its edges: no compositor, no bus.
         .testTarget(name: "PerchDaemonTests", dependencies: ["PerchDaemon", "PerchCore", "PerchPlatform"]),
-        .testTarget(name: "PerchRenderTests", dependencies: ["PerchRender", "PerchMarkup"],
+        // Icon files are read as the daemon reads them, through Platform's
+        // IconFiles (RegularFile), so the hostile-file tests test that policy.
+        .testTarget(name: "PerchRenderTests", dependencies: ["PerchRender", "PerchMarkup", "PerchPlatform"],
                     resources: [.copy("Fixtures")]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,5 +1,5 @@
 // Fuzz target: a notification body on its way to Pango, as the renderer
-// sends it (PerchRender/ToastRenderer.swift `bodyText`), through the
+// sends it (PerchRender/CardRenderer.swift `bodyText`), through the
 // PerchMarkup module, linked whole: cut to what a card could show
 // (`VisibleText`), its `<a>` and `<img>` tags taken out (`BodyMarkup`),
 // then parsed by Pango (`Markup.parse`; Debian's libpango).

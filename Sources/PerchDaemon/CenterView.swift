@@ -20,7 +20,10 @@ import PerchWayland
 /// subsurface.
 final class CenterView {
     private let connection: WaylandConnection
-    private let renderer: ToastRenderer
+    private let renderer: CenterRenderer
+    /// Where the pieces' problems are told: the toasts' teller, so that a
+    /// notification says each once, as a toast or as an entry.
+    private let teller: ProblemTeller
     private var style: ToastStyle
     private(set) var center = CenterStyle()
     /// Edge, width, margins and output (`center-*` in the config).
@@ -69,9 +72,11 @@ final class CenterView {
     /// Its frame callback fired, with the compositor's timestamp (ms).
     var onFrame: ((UInt32) -> Void)?
 
-    init(connection: WaylandConnection, renderer: ToastRenderer, style: ToastStyle, placement: CenterPlacement) {
+    init(connection: WaylandConnection, renderer: CenterRenderer, teller: ProblemTeller, style: ToastStyle,
+         placement: CenterPlacement) {
         self.connection = connection
         self.renderer = renderer
+        self.teller = teller
         self.style = style
         self.placement = placement
         center.width = placement.width
@@ -280,8 +285,9 @@ final class CenterView {
     private func entryGeometry(_ entry: CenterEntry) -> CenterEntryGeometry {
         let look = look(of: entry)
         if let kept = measured[entry.id], kept.look == look { return kept.geometry }
-        let geometry = renderer.centerEntryGeometry(for: entry.content, age: look.age,
-                                                    width: center.innerWidth, style: style, center: center)
+        let (geometry, problems) = renderer.entryGeometry(for: entry.content, age: look.age,
+                                                          width: center.innerWidth, style: style, center: center)
+        teller.tell(problems, about: .notification(entry.id))
         measured[entry.id] = (look, geometry)
         return geometry
     }
@@ -289,10 +295,18 @@ final class CenterView {
     /// What a group's header shows.
     private func headerContent(_ group: CenterGroup) -> CenterHeaderContent { group.header }
 
+    /// Whose problems an app's header's are: it shows the icon of its
+    /// group's first notification, whose toast and entry meet the same ones.
+    private func headerSubject(app: String) -> RenderSubject {
+        content.groups.first { $0.app == app }?.entries.first.map { .notification($0.id) } ?? .center
+    }
+
     /// The header's geometry, measured once for what it shows.
     private func headerGeometry(_ header: CenterHeaderContent, app: String) -> CenterHeaderGeometry {
         if let kept = headers[app], kept.shows == header { return kept.geometry }
-        let geometry = renderer.centerHeaderGeometry(for: header, width: center.innerWidth, style: style, center: center)
+        let (geometry, problems) = renderer.headerGeometry(for: header, width: center.innerWidth, style: style,
+                                                           center: center)
+        teller.tell(problems, about: headerSubject(app: app))
         headers[app] = (header, geometry)
         return geometry
     }
@@ -300,7 +314,7 @@ final class CenterView {
     /// The top bar's geometry, measured once per style and width.
     func topBarGeometry() -> CenterTopBarGeometry {
         if let topBar { return topBar }
-        let geometry = renderer.centerTopBarGeometry(width: center.innerWidth, style: style, center: center)
+        let geometry = renderer.topBarGeometry(width: center.innerWidth, style: style, center: center)
         topBar = geometry
         return geometry
     }
@@ -319,27 +333,31 @@ final class CenterView {
         func px(_ n: Int) -> Int { Int((Double(n) * factor).rounded()) }
         var layers: [PanelCompositor.Layer] = []
         if let background = pieces.image(.background, shows: .background(width: size.width, height: size.height),
-                                         width: size.width, height: size.height, scale: factor, draw: { target in
-            self.renderer.drawCenterBackground(width: size.width, height: size.height, style: self.style,
-                                               center: self.center, into: target, scale: factor)
+                                  width: size.width, height: size.height, scale: factor, draw: { target in
+            self.teller.tell(self.renderer.drawBackground(width: size.width, height: size.height, style: self.style,
+                                                          center: self.center, into: target, scale: factor),
+                             about: .center)
         }) {
             layers.append(.init(image: background, x: 0, y: 0, clipped: false))
         }
         let inner = center.innerWidth
         let bar = topBarGeometry()
-        if let image = pieces.image(.topBar, shows: .topBar(doNotDisturb: doNotDisturb), width: inner,
-                                    height: bar.height, scale: factor, draw: { target in
-            self.renderer.drawCenterTopBar(doNotDisturb: self.doNotDisturb, style: self.style, center: self.center,
-                                           geometry: bar, into: target, scale: factor)
+        if let image = pieces.image(.topBar, shows: .topBar(doNotDisturb: doNotDisturb), width: inner, height: bar.height,
+                             scale: factor, draw: { target in
+            self.teller.tell(self.renderer.drawTopBar(doNotDisturb: self.doNotDisturb, style: self.style,
+                                                      center: self.center, geometry: bar, into: target, scale: factor),
+                             about: .center)
         }) {
             layers.append(.init(image: image, x: px(center.padding), y: px(center.padding / 2), clipped: false))
         }
         let listTop = center.topBarHeight
         if content.isEmpty {
-            if let image = pieces.image(.empty, shows: .empty, width: inner, height: center.emptyHeight,
-                                        scale: factor, draw: { target in
-                self.renderer.drawCenterEmpty(width: inner, height: self.center.emptyHeight, style: self.style,
-                                              center: self.center, into: target, scale: factor)
+            if let image = pieces.image(.empty, shows: .empty, width: inner, height: center.emptyHeight, scale: factor,
+                                 draw: { target in
+                self.teller.tell(self.renderer.drawEmpty(width: inner, height: self.center.emptyHeight,
+                                                         style: self.style, center: self.center, into: target,
+                                                         scale: factor),
+                                 about: .center)
             }) {
                 layers.append(.init(image: image, x: px(center.padding), y: px(listTop), clipped: true))
             }
@@ -355,19 +373,21 @@ final class CenterView {
                     let header = headerContent(group)
                     let geometry = headerGeometry(header, app: group.app)
                     image = pieces.image(.header(app: group.app), shows: .header(header), width: inner,
-                                         height: geometry.height, scale: factor, draw: { target in
-                        self.renderer.drawCenterHeader(header, style: self.style, center: self.center,
-                                                       geometry: geometry, into: target, scale: factor)
+                                  height: geometry.height, scale: factor, draw: { target in
+                        self.teller.tell(self.renderer.drawHeader(header, style: self.style, center: self.center,
+                                                                  geometry: geometry, into: target, scale: factor),
+                                         about: self.headerSubject(app: group.app))
                     })
                 case .entry(let id, let groupIndex):
                     guard let entry = content.groups[groupIndex].entries.first(where: { $0.id == id }) else { continue }
                     let look = look(of: entry)
                     let geometry = entryGeometry(entry)
                     image = pieces.image(.entry(id), shows: .entry(look), width: inner, height: geometry.height,
-                                         scale: factor, draw: { target in
-                        self.renderer.drawCenterEntry(entry.content, age: look.age, style: self.style,
-                                                      center: self.center, geometry: geometry, into: target,
-                                                      scale: factor)
+                                  scale: factor, draw: { target in
+                        self.teller.tell(self.renderer.drawEntry(entry.content, age: look.age, style: self.style,
+                                                                 center: self.center, geometry: geometry,
+                                                                 into: target, scale: factor),
+                                         about: .notification(id))
                     })
                 }
                 if let image { layers.append(.init(image: image, x: px(center.padding), y: y, clipped: true)) }
@@ -383,7 +403,6 @@ final class CenterView {
                                         colour: style.buttonFocusRing, lineWidth: 2, scale: factor)
         }
         PanelCompositor.compose(layers, listTop: px(listTop), ring: ring, into: target)
-        for problem in renderer.diagnostics { Log.warning(problem) }
         canvas.present(buffer, scale: scale, width: backing.surfaceWidth, height: backing.surfaceHeight)
     }
 }

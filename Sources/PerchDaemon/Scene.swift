@@ -79,8 +79,8 @@ final class Scene {
         stages = StageSet(connection: connection, placement: Scene.placement(for: look))
         painter = ToastPainter(style: look.style)
         router = InputRouter(views: views, stages: stages, toastWidth: look.style.width)
-        center = CenterView(connection: connection, renderer: painter.renderer, style: look.style,
-                            placement: look.center)
+        center = CenterView(connection: connection, renderer: painter.centerRenderer, teller: painter.teller,
+                            style: look.style, placement: look.center)
         centerInput = CenterInput(view: center)
 
         stages.onConfigure = { [unowned self] key in
@@ -211,7 +211,7 @@ final class Scene {
     /// Loads the fonts of the look (toasts and marker) ahead of the first
     /// notification.
     func warmUp() {
-        painter.renderer.warmUp(style: look.style)
+        painter.warmUp(style: look.style)
         _ = painter.markerHeight
     }
 

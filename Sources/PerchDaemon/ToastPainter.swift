@@ -9,13 +9,25 @@ import PerchWayland
 /// one full-opacity buffer, otherwise by copying one full-opacity rendering
 /// at each alpha. Knows nothing of stages or frames; the scene says what
 /// to draw and when.
+///
+/// What measuring and drawing meet (bad markup, an icon that cannot be
+/// read) is told by `teller`, once per notification however often its
+/// toast is drawn; the center's panel tells its pieces' problems there too.
 final class ToastPainter {
-    let renderer = ToastRenderer()
+    /// The fonts, layouts and icons every renderer here shares.
+    let text = TextContext(iconFiles: IconFiles())
+    private lazy var cards = CardRenderer(text: text)
+    private lazy var banners = BannerRenderer(text: text)
+    private lazy var markers = MoreMarkerRenderer(text: text)
+    /// The center's pieces; its entries are drawn by the toasts' card renderer.
+    private(set) lazy var centerRenderer = CenterRenderer(cards: cards)
+    /// The one place render problems are told.
+    let teller = ProblemTeller { Log.warning($0) }
 
-    /// Where icon names are looked up (see `ToastRenderer.iconLocator`).
+    /// Where icon names are looked up (see `TextContext.iconLocator`).
     var iconLocator: (() -> IconLocator)? {
-        get { renderer.iconLocator }
-        set { renderer.iconLocator = newValue }
+        get { text.iconLocator }
+        set { text.iconLocator = newValue }
     }
     /// The default look (the marker's); its width is every stack toast's.
     var style: ToastStyle
@@ -28,13 +40,15 @@ final class ToastPainter {
     func geometry(of view: ToastView) -> ToastGeometry {
         if let geometry = view.geometry { return geometry }
         let geometry: ToastGeometry
+        let problems: [RenderProblem]
         switch view.lane {
         case .stack:
-            geometry = renderer.geometry(for: view.content, style: view.style)
+            (geometry, problems) = cards.measure(view.content, style: view.style)
         case .banner:
-            geometry = ToastGeometry(height: renderer.bannerHeight(for: view.content, style: view.style))
+            let measured = banners.height(for: view.content, style: view.style)
+            (geometry, problems) = (ToastGeometry(height: measured.height), measured.problems)
         }
-        logDiagnostics(of: view)
+        teller.tell(problems, about: .notification(view.id))
         view.geometry = geometry
         return geometry
     }
@@ -95,22 +109,28 @@ final class ToastPainter {
     }
 
     private func render(_ view: ToastView, width: Int, into target: PixelTarget, scale: SurfaceScale) {
+        let problems: [RenderProblem]
         switch view.lane {
         case .stack:
-            renderer.draw(view.content, style: view.style, geometry: geometry(of: view), into: target,
-                          scale: scale.factor, highlight: view.highlight)
+            problems = cards.draw(view.content, style: view.style, geometry: geometry(of: view), into: target,
+                                  scale: scale.factor, highlight: view.highlight)
         case .banner:
-            renderer.drawBanner(view.content, style: view.style, width: width, height: geometry(of: view).height,
-                                into: target, scale: scale.factor)
+            problems = banners.draw(view.content, style: view.style, width: width, height: geometry(of: view).height,
+                                    into: target, scale: scale.factor)
         }
-        logDiagnostics(of: view)
+        teller.tell(problems, about: .notification(view.id))
+    }
+
+    /// Loads the fonts of `style` ahead of the first notification.
+    func warmUp(style: ToastStyle) {
+        text.warmUp(style: style)
     }
 
     // MARK: The "+N more" marker
 
     /// Height of the marker, surface pixels (two digits' worth: the count
     /// does not change it).
-    var markerHeight: Int { renderer.moreMarkerSize(count: 9, style: style).height }
+    var markerHeight: Int { markers.size(count: 9, style: style).height }
 
     /// Draws the marker with `text` in the colours of `look` (its font,
     /// border and padding are the default look's, which its height was
@@ -122,25 +142,20 @@ final class ToastPainter {
         style.border = look.border
         let drawn = MarkerView.Drawn(text: text, style: style)
         guard marker.drawn != drawn else { return }
-        let size = renderer.moreMarkerSize(text: text, style: style)
+        let size = markers.size(text: text, style: style)
         let backing = scale.backing(width: size.width, height: size.height)
         do {
             let buffer = try marker.surface.freeBuffer(width: backing.bufferWidth, height: backing.bufferHeight)
-            renderer.drawMoreMarker(text: text, style: style,
-                                    into: PixelTarget(base: buffer.pixels, width: buffer.width,
-                                                      height: buffer.height, stride: buffer.stride),
-                                    scale: scale.factor)
+            let problems = markers.draw(text: text, style: style,
+                                        into: PixelTarget(base: buffer.pixels, width: buffer.width,
+                                                          height: buffer.height, stride: buffer.stride),
+                                        scale: scale.factor)
+            teller.tell(problems, about: .marker)
             marker.surface.present(buffer, scale: scale, width: backing.surfaceWidth, height: backing.surfaceHeight)
             marker.drawn = drawn
             marker.width = size.width
         } catch {
             Log.error("cannot allocate a buffer for the marker: \(error)")
-        }
-    }
-
-    private func logDiagnostics(of view: ToastView) {
-        for problem in renderer.diagnostics where view.toldProblems.insert(problem).inserted {
-            Log.warning(problem)
         }
     }
 }

@@ -23,10 +23,6 @@ final class ToastView {
     /// Whether there is anything to do with the keyboard on it: buttons,
     /// or a default action for Return.
     var hasActions = false
-    /// The rendering problems already logged for it (bad markup, an icon
-    /// that cannot be read): it is measured and drawn again and again
-    /// (each copy, each hover), and says each problem once.
-    var toldProblems: Set<String> = []
 
     init(id: UInt32, lane: Lane, content: ToastContent, style: ToastStyle) {
         self.id = id

@@ -26,8 +26,9 @@ public struct FileError: Error, CustomStringConvertible, Equatable, Sendable {
 }
 
 /// The one way Perch reads a file it is told to trust as data — the
-/// config and its includes, the state file and its journal: a regular
-/// file, opened so that nothing else can stall or redirect the read.
+/// config and its includes, the state file and its journal, the icon files
+/// of notifications (`IconFiles`): a regular file, opened so that nothing
+/// else can stall or redirect the read.
 ///
 /// - `O_NONBLOCK`: opening a FIFO with no writer blocks in `open` until
 ///   one comes (a hung daemon that even SIGTERM cannot reach, since the
@@ -49,6 +50,14 @@ public enum RegularFile {
     /// regular file O_NONBLOCK has no effect, but a reader should not have
     /// to know that).
     public static func open(_ path: String, followingSymlinks: Bool) throws(FileError) -> FileDescriptor? {
+        var info = stat()
+        return try open(path, followingSymlinks: followingSymlinks, info: &info)
+    }
+
+    /// `open`, also giving what `fstat` said of the file (its size, its stamp).
+    static func open(_ path: String, followingSymlinks: Bool, info: inout stat) throws(FileError)
+        -> FileDescriptor?
+    {
         var flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY
         if !followingSymlinks { flags |= O_NOFOLLOW }
         var raw: Int32
@@ -64,7 +73,7 @@ public enum RegularFile {
             }
             throw FileError(path: path, operation: "open", code: code)
         }
-        return try regularAndBlocking(FileDescriptor(adopting: raw), path: path)
+        return try regularAndBlocking(FileDescriptor(adopting: raw), path: path, info: &info)
     }
 
     /// Opens `path` for writing with `flags` (O_CREAT, O_TRUNC, O_APPEND…)
@@ -88,16 +97,16 @@ public enum RegularFile {
             throw FileError(path: path, problem: "cannot be opened for writing (\(String(cString: strerror(code))))",
                             code: code)
         }
-        return try regularAndBlocking(FileDescriptor(adopting: raw), path: path)
+        var info = stat()
+        return try regularAndBlocking(FileDescriptor(adopting: raw), path: path, info: &info)
     }
 
     /// `fd` (opened with O_NONBLOCK) if it is a regular file, made blocking
     /// again for the reads and writes that follow; else the error naming
     /// what it is.
-    private static func regularAndBlocking(_ fd: consuming FileDescriptor, path: String) throws(FileError)
-        -> FileDescriptor
+    private static func regularAndBlocking(_ fd: consuming FileDescriptor, path: String, info: inout stat)
+        throws(FileError) -> FileDescriptor
     {
-        var info = stat()
         if fstat(fd.rawValue, &info) != 0 { throw FileError(path: path, operation: "fstat") }
         if let kind = kindName(info.st_mode) {
             throw FileError(path: path, problem: "is \(kind), not a regular file", code: EINVAL)
@@ -112,22 +121,36 @@ public enum RegularFile {
     /// The whole file at `path`, at most `limit` bytes; nil when there is
     /// no file there.
     public static func read(_ path: String, limit: Int, followingSymlinks: Bool) throws(FileError) -> [UInt8]? {
-        guard let fd = try open(path, followingSymlinks: followingSymlinks) else { return nil }
+        var info = stat()
+        guard let fd = try open(path, followingSymlinks: followingSymlinks, info: &info) else { return nil }
+        let tooLarge = FileError(path: path, problem: "is larger than \(limit) bytes; perch reads no more of it",
+                                 code: EFBIG)
+        // Refused from its size before it fills memory; read one byte past
+        // the limit to notice one that grows while it is read.
+        guard info.st_size <= limit else { throw tooLarge }
+        let bytes = try readSome(fd, upTo: limit == .max ? limit : limit + 1, path: path)
+        guard bytes.count <= limit else { throw tooLarge }
+        return bytes
+    }
+
+    /// The next bytes of `fd`, until `count` or the end of the file: reads
+    /// go on after a short or interrupted read.
+    static func readSome(_ fd: borrowing FileDescriptor, upTo count: Int, path: String) throws(FileError)
+        -> [UInt8]
+    {
         var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 << 10)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd.rawValue, $0.baseAddress, $0.count) }
-            if count < 0 {
+        var chunk = [UInt8](repeating: 0, count: min(max(count, 0), 64 << 10))
+        while bytes.count < count {
+            let wanted = min(chunk.count, count - bytes.count)
+            let got = chunk.withUnsafeMutableBytes { Glibc.read(fd.rawValue, $0.baseAddress, wanted) }
+            if got < 0 {
                 if errno == EINTR { continue }
                 throw FileError(path: path, operation: "read")
             }
-            if count == 0 { return bytes }
-            guard bytes.count + count <= limit else {
-                throw FileError(path: path, problem: "is larger than \(limit) bytes; perch reads no more of it",
-                                code: EFBIG)
-            }
-            bytes.append(contentsOf: chunk[..<count])
+            if got == 0 { break }
+            bytes.append(contentsOf: chunk[..<got])
         }
+        return bytes
     }
 
     /// "a FIFO", "a directory"…: what a file that is not regular is; nil

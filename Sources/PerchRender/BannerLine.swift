@@ -28,7 +28,7 @@ final class BannerLine {
     private var content: Content?
     /// What `setText` reported for the current content, repeated when the
     /// same content is set again.
-    private var problems: [String] = []
+    private var problems: [RenderProblem] = []
     /// `.some(nil)` is "no limit", the outer `nil` "never set".
     private var width: Int??
 
@@ -47,10 +47,10 @@ final class BannerLine {
 
     /// Sets the text and fonts (Pango descriptions such as "Sans Bold 11").
     /// The title is always plain text; the body is `bodyFormat`. Returns
-    /// problems worth logging, prefixed with the part they are in ("body
-    /// markup: ..."); a body with bad markup is shown as plain text.
+    /// the problems met (the body's bad markup: it is then shown as plain
+    /// text), the same again when the same content is set again.
     func setText(title: String, body: String, titleFont: String, bodyFont: String,
-                 bodyFormat: TextFormat) -> [String] {
+                 bodyFormat: TextFormat) -> [RenderProblem] {
         let new = Content(title: TextBlock.oneLine(title), body: TextBlock.oneLine(body),
                           titleFont: titleFont, bodyFont: bodyFont, bodyFormat: bodyFormat)
         guard new != content else { return problems }
@@ -123,7 +123,7 @@ final class BannerLine {
         case .parsed(let text, let attributes):
             return (text, attributes)
         case .rejected(let reason):
-            problems.append("body \(Markup.problem(reason))")
+            problems.append(RenderProblem(.text("body"), Markup.problem(reason)))
             return (body, nil)
         }
     }

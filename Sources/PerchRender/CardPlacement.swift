@@ -15,7 +15,7 @@ enum CardPlacement {
     /// Top-left corner of the icon's `iconSize` box, in whole buffer pixels
     /// (surface lengths rounded to the nearest at a fractional scale).
     static func iconBox(style: ToastStyle, scale: Double) -> (x: Int, y: Int) {
-        func pixels(_ length: Int) -> Int { ToastRenderer.pixels(length, scale) }
+        func pixels(_ length: Int) -> Int { Pen.pixels(length, scale) }
         let padding = style.paddingEdges
         let top = pixels(padding.top)
         switch style.iconLocation {

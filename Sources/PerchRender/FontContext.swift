@@ -9,7 +9,7 @@ import CPangoCairo
 ///
 /// Layouts are computed in surface pixels and never follow the Cairo
 /// transform (no `pango_cairo_update_context`): with metric hinting off,
-/// text laid out for `ToastRenderer.geometry` wraps at exactly the same
+/// text laid out for `CardRenderer.measure` wraps at exactly the same
 /// places when drawn at buffer scale 2, so the measured height always fits.
 /// Glyphs are still rasterized at device resolution, so scale 2 is sharp.
 final class FontContext {

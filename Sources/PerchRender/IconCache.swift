@@ -8,7 +8,8 @@ import PerchCore
 /// bound, hence the small fixed capacity. Entries are scaled to their box,
 /// so each costs a few KiB (32×32 px at scale 1, 64×64 at scale 2).
 ///
-/// Each use stats the file (one syscall) so a rewritten icon is reloaded.
+/// Each use stats the file (one syscall, through the reader) so a
+/// rewritten icon is reloaded.
 /// Bad files that exist are remembered with their stamp too: a client
 /// repeating a corrupt 4096² PNG gets it rejected without a second decode.
 /// Missing files are not remembered: there is nothing to decode, and they
@@ -36,16 +37,19 @@ final class IconCache {
 
     private struct Entry {
         var result: Result<ScaledIcon, IconError>
-        var stamp: IconLoader.FileStamp
+        var stamp: IconFileStamp
         var lastUse: UInt64
     }
 
     let capacity: Int
+    /// Opens and reads the files (the daemon's: Platform's `IconFiles`).
+    private let files: any IconFileReader
     private var entries: [Key: Entry] = [:]
     private var uses: UInt64 = 0
 
-    init(capacity: Int = 16) {
+    init(capacity: Int = 16, files: any IconFileReader) {
         self.capacity = max(1, capacity)
+        self.files = files
     }
 
     /// Number of entries held, good and bad (for tests).
@@ -62,7 +66,7 @@ final class IconCache {
         uses += 1
         let key = Key(path: path, box: box, colour: colour)
         if var entry = entries[key] {
-            if case .success(let stamp) = IconLoader.stamp(of: path), stamp == entry.stamp {
+            if let stamp = files.stamp(of: path), stamp == entry.stamp {
                 entry.lastUse = uses
                 entries[key] = entry
                 return entry.result
@@ -70,7 +74,7 @@ final class IconCache {
             entries[key] = nil
         }
 
-        let (result, stamp) = IconLoader.load(path: path, box: box, colour: colour)
+        let (result, stamp) = IconLoader.load(path: path, box: box, colour: colour, files: files)
         if let stamp {
             if entries.count >= capacity { evictLeastRecentlyUsed() }
             entries[key] = Entry(result: result, stamp: stamp, lastUse: uses)

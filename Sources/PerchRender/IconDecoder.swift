@@ -1,4 +1,4 @@
-import Glibc
+import PerchCore
 
 /// The image formats icons come in, told apart by their first bytes: the
 /// same file is often named .png when it holds a JPEG (browsers' cached
@@ -58,23 +58,22 @@ enum IconFormat: Equatable, CustomStringConvertible {
 /// Reads an icon file's format and decodes it with the right decoder,
 /// fitted to its box.
 enum IconDecoder {
-    /// Decodes the regular file open at `fd`, `size` bytes long (from
-    /// `fstat`), fitted to a `box`-pixel square.
-    static func decode(_ fd: Int32, size: Int64, box: Int) -> Result<ScaledIcon, IconError> {
-        var prefix = [UInt8](repeating: 0, count: IconFormat.sniffLength)
-        let count = prefix.withUnsafeMutableBytes { IconLoader.readFully(fd, $0.baseAddress!, $0.count) }
-        prefix.removeSubrange(count...)
+    /// Decodes `file` (opened, at its start), fitted to a `box`-pixel
+    /// square. Only its first bytes are read before its size is checked
+    /// against its format's cap.
+    static func decode(_ file: any OpenedIconFile, box: Int) -> Result<ScaledIcon, IconError> {
+        let prefix = file.read(upTo: IconFormat.sniffLength)
         guard let format = IconFormat(sniffing: prefix) else { return .failure(.unknownFormat) }
-        guard size <= Int64(format.maxFileBytes) else { return .failure(.fileTooLarge(format: format, bytes: size)) }
-        guard lseek(fd, 0, SEEK_SET) == 0 else { return .failure(.unreadable(errno: errno)) }
-
+        guard file.size <= format.maxFileBytes else {
+            return .failure(.fileTooLarge(format: format, bytes: Int64(file.size)))
+        }
         switch format {
         case .png:
-            return IconLoader.decodePNG(fd, box: box)
+            return IconLoader.decodePNG(prefix: prefix, rest: file, box: box)
         case .jpeg:
-            return JPEGDecoder.decode(IconLoader.readAll(fd, size: size), box: box)
+            return JPEGDecoder.decode(IconLoader.readAll(prefix: prefix, rest: file), box: box)
         case .svg, .svgz:
-            return SVGDecoder.decode(IconLoader.readAll(fd, size: size), box: box)
+            return SVGDecoder.decode(IconLoader.readAll(prefix: prefix, rest: file), box: box)
         }
     }
 }

@@ -1,12 +1,13 @@
 import CCairo
-import Glibc
 
 /// Why an icon could not be used. The toast is then drawn without it; the
-/// description becomes a renderer diagnostic.
+/// description becomes a `RenderProblem`'s message.
 enum IconError: Error, Equatable, CustomStringConvertible {
-    /// `open` or `stat` failed with this errno.
-    case unreadable(errno: Int32)
-    case notARegularFile
+    /// Nothing at the path.
+    case missing
+    /// The reader would not open it; the reason, after the path ("a FIFO,
+    /// not a regular file", "cannot be read (open: Permission denied)").
+    case refused(String)
     /// The first bytes are none of the formats `IconDecoder` reads.
     case unknownFormat
     /// The file is larger than its format's cap (`IconFormat.maxFileBytes`),
@@ -34,9 +35,8 @@ enum IconError: Error, Equatable, CustomStringConvertible {
 
     var description: String {
         switch self {
-        case .unreadable(errno: ENOENT): "file not found"
-        case .unreadable(let code): String(cString: strerror(code))
-        case .notARegularFile: "not a regular file"
+        case .missing: "file not found"
+        case .refused(let reason): reason
         case .unknownFormat: "not a PNG, JPEG or SVG image"
         case .fileTooLarge(let format, let bytes):
             "\(format) file of \(Self.mebibytes(bytes)), larger than \(Self.mebibytes(Int64(format.maxFileBytes)))"

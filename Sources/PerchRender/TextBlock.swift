@@ -22,7 +22,7 @@ final class TextBlock {
     private var text: String?
     private var format: TextFormat?
     /// What `setText` reported for the current text, repeated when the same
-    /// text is set again (each renderer call reports its own diagnostics).
+    /// text is set again (each renderer call returns its own problems).
     private var problem: String?
     private var fontName: String?
     private var width: Int?

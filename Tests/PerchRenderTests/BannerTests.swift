@@ -76,14 +76,15 @@ struct BannerTests {
 
     @Test("the banner is two paddings and one line high, the same as a title-only toast")
     func heightIsOneLine() {
-        let renderer = makeRenderer()
-        let height = renderer.bannerHeight(for: content, style: style)
-        let titleOnly = renderer.geometry(for: ToastContent(title: "Build finished"), style: style).height
+        let renderer = BannerRenderer(text: makeText())
+        let height = renderer.height(of: content, style: style)
+        let titleOnly = CardRenderer(text: renderer.text).geometry(for: ToastContent(title: "Build finished"),
+                                                                   style: style).height
         // The bold title font sets the line height; the body's smaller font does not add to it.
         #expect(height == titleOnly)
         #expect((14...22).contains(height - 2 * style.padding))
-        #expect(renderer.bannerHeight(for: ToastContent(title: "T"), style: style) == height)
-        #expect(renderer.bannerHeight(for: ToastContent(title: "T", body: sentences(50)), style: style) == height)
+        #expect(renderer.height(of: ToastContent(title: "T"), style: style) == height)
+        #expect(renderer.height(of: ToastContent(title: "T", body: sentences(50)), style: style) == height)
     }
 
     @Test("an icon taller than the line sets the height; one that cannot load counts as none")
@@ -92,11 +93,12 @@ struct BannerTests {
         let icon = scratch.solidPNG("red.png", width: 16, height: 16, red: 1, green: 0, blue: 0)
         var tall = style
         tall.iconSize = 48
-        let renderer = makeRenderer()
-        let plain = renderer.bannerHeight(for: content, style: tall)
-        #expect(renderer.bannerHeight(for: ToastContent(title: "T", iconPath: icon), style: tall) == 2 * tall.padding + 48)
-        #expect(renderer.bannerHeight(for: ToastContent(title: "T", iconPath: scratch.file("missing.png")), style: tall) == plain)
-        #expect(renderer.diagnostics.count == 1)
+        let renderer = BannerRenderer(text: makeText())
+        let plain = renderer.height(of: content, style: tall)
+        #expect(renderer.height(of: ToastContent(title: "T", iconPath: icon), style: tall) == 2 * tall.padding + 48)
+        let missing = renderer.height(for: ToastContent(title: "T", iconPath: scratch.file("missing.png")), style: tall)
+        #expect(missing.height == plain)
+        #expect(missing.problems.count == 1)
     }
 
     @Test("the icon sits just left of the text, which stays centred")
@@ -136,12 +138,13 @@ struct BannerTests {
 
     @Test("a target of the wrong size is drawn clipped and reported")
     func wrongTargetSize() {
-        let renderer = makeRenderer()
-        let height = renderer.bannerHeight(for: content, style: style)
+        let renderer = BannerRenderer(text: makeText())
+        let height = renderer.height(of: content, style: style)
         let canvas = Canvas(width: 100, height: height)
-        renderer.drawBanner(content, style: style, width: 1280, height: height, into: canvas.target, scale: 1)
-        #expect(renderer.diagnostics.count == 1)
-        #expect(renderer.diagnostics.first?.hasPrefix("drawBanner: target is 100×") == true, "\(renderer.diagnostics)")
+        let problems = lines(renderer.draw(content, style: style, width: 1280, height: height, into: canvas.target,
+                                           scale: 1))
+        #expect(problems.count == 1)
+        #expect(problems.first?.hasPrefix("drawBanner: target is 100×") == true, "\(problems)")
         #expect(canvas[0, 0].isBackground)
     }
 
@@ -151,10 +154,10 @@ struct BannerTests {
         let toast = ToastContent(title: "First", body: sentences(2))
         let before = render(toast, renderer: renderer).canvas
         let geometry = renderer.geometry(for: toast, style: style)
-        _ = renderBanner(content, renderer: renderer)
-        _ = renderMoreMarker(count: 7, renderer: renderer)
+        _ = renderBanner(content, renderer: BannerRenderer(text: renderer.text))
+        _ = renderMoreMarker(count: 7, renderer: MoreMarkerRenderer(text: renderer.text))
         let after = Canvas(width: style.width, height: geometry.height)
-        renderer.draw(toast, style: style, geometry: geometry, into: after.target, scale: 1)
+        _ = renderer.draw(toast, style: style, geometry: geometry, into: after.target, scale: 1)
         #expect(after.hasSamePixels(as: before))
     }
 }

@@ -176,11 +176,11 @@ struct ButtonTests {
         let content = ToastContent(title: "T", body: "Body", buttons: yesNo)
         let geometry = renderer.geometry(for: content, style: style)
         let first = Canvas(width: style.width, height: geometry.height)
-        renderer.draw(content, style: style, geometry: geometry, into: first.target, scale: 1)
+        _ = renderer.draw(content, style: style, geometry: geometry, into: first.target, scale: 1)
         _ = render(ToastContent(title: "Other", buttons: [NotificationAction(id: "x", label: String(repeating: "wide ", count: 80))]),
                    renderer: renderer)
         let again = Canvas(width: style.width, height: geometry.height)
-        renderer.draw(content, style: style, geometry: geometry, into: again.target, scale: 1)
+        _ = renderer.draw(content, style: style, geometry: geometry, into: again.target, scale: 1)
         #expect(again.hasSamePixels(as: first))
     }
 

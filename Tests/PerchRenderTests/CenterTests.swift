@@ -19,33 +19,36 @@ struct CenterTests {
     }
 
     func entry(_ content: ToastContent, age: String, scale: Double = 1, highlight: ButtonHighlight = .none,
-               renderer: ToastRenderer? = nil) -> (Drawn, CenterEntryGeometry) {
-        let renderer = renderer ?? makeRenderer()
-        let geometry = renderer.centerEntryGeometry(for: content, age: age, width: width, style: style, center: center)
-        let measured = renderer.diagnostics
+               renderer: CenterRenderer? = nil) -> (Drawn, CenterEntryGeometry) {
+        let renderer = renderer ?? makeCenterRenderer()
+        let (geometry, measured) = renderer.entryGeometry(for: content, age: age, width: width, style: style,
+                                                          center: center)
         let canvas = Canvas(width: pixels(geometry.width, scale), height: pixels(geometry.height, scale))
-        renderer.drawCenterEntry(content, age: age, style: style, center: center, geometry: geometry,
-                                 into: canvas.target, scale: scale, highlight: highlight)
-        return (Drawn(canvas: canvas, diagnostics: measured + renderer.diagnostics), geometry)
+        let drawn = renderer.drawEntry(content, age: age, style: style, center: center, geometry: geometry,
+                                       into: canvas.target, scale: scale, highlight: highlight)
+        return (Drawn(canvas: canvas, diagnostics: lines(measured + drawn)), geometry)
     }
 
     func header(_ content: CenterHeaderContent, scale: Double = 1) -> (Drawn, CenterHeaderGeometry) {
-        let renderer = makeRenderer()
-        let geometry = renderer.centerHeaderGeometry(for: content, width: width, style: style, center: center)
-        let measured = renderer.diagnostics
+        let renderer = makeCenterRenderer()
+        let (geometry, measured) = renderer.headerGeometry(for: content, width: width, style: style, center: center)
         let canvas = Canvas(width: pixels(geometry.width, scale), height: pixels(geometry.height, scale))
-        renderer.drawCenterHeader(content, style: style, center: center, geometry: geometry, into: canvas.target,
-                                  scale: scale)
-        return (Drawn(canvas: canvas, diagnostics: measured + renderer.diagnostics), geometry)
+        let drawn = renderer.drawHeader(content, style: style, center: center, geometry: geometry,
+                                        into: canvas.target, scale: scale)
+        return (Drawn(canvas: canvas, diagnostics: lines(measured + drawn)), geometry)
     }
 
     func topBar(doNotDisturb: Bool, scale: Double = 1) -> (Drawn, CenterTopBarGeometry) {
-        let renderer = makeRenderer()
-        let geometry = renderer.centerTopBarGeometry(width: width, style: style, center: center)
+        let renderer = makeCenterRenderer()
+        let geometry = renderer.topBarGeometry(width: width, style: style, center: center)
         let canvas = Canvas(width: pixels(geometry.width, scale), height: pixels(geometry.height, scale))
-        renderer.drawCenterTopBar(doNotDisturb: doNotDisturb, style: style, center: center, geometry: geometry,
-                                  into: canvas.target, scale: scale)
-        return (Drawn(canvas: canvas, diagnostics: renderer.diagnostics), geometry)
+        let drawn = renderer.drawTopBar(doNotDisturb: doNotDisturb, style: style, center: center, geometry: geometry,
+                                        into: canvas.target, scale: scale)
+        return (Drawn(canvas: canvas, diagnostics: lines(drawn)), geometry)
+    }
+
+    func makeCenterRenderer(cards: CardRenderer = makeRenderer()) -> CenterRenderer {
+        CenterRenderer(cards: cards)
     }
 
     let message = ToastContent(title: "Ann Smith",
@@ -56,24 +59,25 @@ struct CenterTests {
 
     @Test("an entry is as tall as the same card drawn as a toast at the panel's inner width")
     func entryHeightIsTheCards() {
-        let renderer = makeRenderer()
+        let cards = makeRenderer()
         var toastStyle = style
         toastStyle.width = width
-        let toast = renderer.geometry(for: message, style: toastStyle)
-        let geometry = renderer.centerEntryGeometry(for: message, age: "2 min", width: width, style: style)
+        let toast = cards.geometry(for: message, style: toastStyle)
+        let geometry = makeCenterRenderer(cards: cards).entryGeometry(for: message, age: "2 min", width: width,
+                                                                      style: style).geometry
         #expect(geometry.height == toast.height)
         #expect(geometry.width == width)
     }
 
     @Test("a longer body makes a taller entry, and a narrower panel too")
     func entryGrows() {
-        let renderer = makeRenderer()
-        let short = renderer.centerEntryGeometry(for: ToastContent(title: "A", body: "One line."), age: "now",
-                                                 width: width, style: style)
-        let long = renderer.centerEntryGeometry(for: ToastContent(title: "A", body: sentences(2)), age: "now",
-                                                width: width, style: style)
-        let narrow = renderer.centerEntryGeometry(for: ToastContent(title: "A", body: sentences(2)), age: "now",
-                                                  width: 200, style: style)
+        let renderer = makeCenterRenderer()
+        let short = renderer.entryGeometry(for: ToastContent(title: "A", body: "One line."), age: "now",
+                                           width: width, style: style).geometry
+        let long = renderer.entryGeometry(for: ToastContent(title: "A", body: sentences(2)), age: "now",
+                                          width: width, style: style).geometry
+        let narrow = renderer.entryGeometry(for: ToastContent(title: "A", body: sentences(2)), age: "now",
+                                            width: 200, style: style).geometry
         #expect(long.height > short.height)
         #expect(narrow.height > long.height)
     }
@@ -179,11 +183,11 @@ struct CenterTests {
 
     @Test("golden: the empty state")
     func goldenEmpty() {
-        let renderer = makeRenderer()
+        let renderer = makeCenterRenderer()
         let canvas = Canvas(width: width, height: center.emptyHeight)
-        renderer.drawCenterEmpty(width: width, height: center.emptyHeight, style: style, center: center,
-                                 into: canvas.target, scale: 1)
-        #expect(renderer.diagnostics.isEmpty)
+        let problems = renderer.drawEmpty(width: width, height: center.emptyHeight, style: style, center: center,
+                                          into: canvas.target, scale: 1)
+        #expect(problems.isEmpty)
         Golden.check(canvas, named: "center-empty")
     }
 
@@ -191,37 +195,39 @@ struct CenterTests {
     func goldenFractional() {
         let scale = 1.5
         let scratch = ScratchDirectory()
-        let renderer = makeRenderer()
-        let bar = renderer.centerTopBarGeometry(width: width, style: style, center: center)
+        let renderer = makeCenterRenderer()
+        let bar = renderer.topBarGeometry(width: width, style: style, center: center)
         let group = CenterHeaderContent(appName: "Messages", iconPath: drawTestIcon(in: scratch), count: 2)
-        let head = renderer.centerHeaderGeometry(for: group, width: width, style: style, center: center)
-        let card = renderer.centerEntryGeometry(for: message, age: "now", width: width, style: style, center: center)
-        let panelHeight = center.padding + bar.height + head.height + card.height + 2 * center.padding
+        let head = renderer.headerGeometry(for: group, width: width, style: style, center: center)
+        let card = renderer.entryGeometry(for: message, age: "now", width: width, style: style, center: center)
+        #expect(head.problems.isEmpty && card.problems.isEmpty)
+        let panelHeight = center.padding + bar.height + head.geometry.height + card.geometry.height
+            + 2 * center.padding
         let panel = Canvas(width: pixels(center.width, scale), height: pixels(panelHeight, scale))
-        renderer.drawCenterBackground(width: center.width, height: panelHeight, style: style, center: center,
-                                      into: panel.target, scale: scale)
-        #expect(renderer.diagnostics.isEmpty)
+        let background = renderer.drawBackground(width: center.width, height: panelHeight, style: style,
+                                                 center: center, into: panel.target, scale: scale)
+        #expect(background.isEmpty)
 
         // Each piece in its own buffer, composed where the panel's
         // subsurfaces would put them (whole buffer pixels).
         var y = center.padding
-        func place(_ height: Int, _ draw: (PixelTarget) -> Void) {
+        func place(_ height: Int, _ draw: (PixelTarget) -> [RenderProblem]) {
             let piece = Canvas(width: pixels(width, scale), height: pixels(height, scale))
-            draw(piece.target)
-            #expect(renderer.diagnostics.isEmpty, "\(renderer.diagnostics)")
+            let problems = draw(piece.target)
+            #expect(problems.isEmpty, "\(problems)")
             compose(piece, onto: panel, x: pixels(center.padding, scale), y: pixels(y, scale))
             y += height
         }
         place(bar.height) {
-            renderer.drawCenterTopBar(doNotDisturb: true, style: style, center: center, geometry: bar, into: $0,
-                                      scale: scale)
+            renderer.drawTopBar(doNotDisturb: true, style: style, center: center, geometry: bar, into: $0,
+                                scale: scale)
         }
-        place(head.height) {
-            renderer.drawCenterHeader(group, style: style, center: center, geometry: head, into: $0, scale: scale)
+        place(head.geometry.height) {
+            renderer.drawHeader(group, style: style, center: center, geometry: head.geometry, into: $0, scale: scale)
         }
-        place(card.height) {
-            renderer.drawCenterEntry(message, age: "now", style: style, center: center, geometry: card, into: $0,
-                                     scale: scale)
+        place(card.geometry.height) {
+            renderer.drawEntry(message, age: "now", style: style, center: center, geometry: card.geometry, into: $0,
+                               scale: scale)
         }
         Golden.check(panel, named: "center-1.5")
     }

@@ -131,8 +131,7 @@ struct DrawingTests {
         let content = ToastContent(title: "Title")
         let geometry = renderer.geometry(for: content, style: style)
         let canvas = Canvas(width: 100, height: 20)
-        renderer.draw(content, style: style, geometry: geometry, into: canvas.target, scale: 1)
-        #expect(renderer.diagnostics.count == 1)
+        #expect(renderer.draw(content, style: style, geometry: geometry, into: canvas.target, scale: 1).count == 1)
         #expect(canvas[0, 0] == .transparent)
         #expect(canvas[0, 15] == .white)
     }
@@ -145,10 +144,8 @@ struct DrawingTests {
         let canvas = Canvas(width: 10, height: 10)
         var target = canvas.target
         target.stride = 8
-        renderer.draw(content, style: style, geometry: geometry, into: target, scale: 1)
-        #expect(renderer.diagnostics.count == 1)
-        renderer.draw(content, style: style, geometry: geometry, into: canvas.target, scale: 0)
-        #expect(renderer.diagnostics.count == 1)
+        #expect(renderer.draw(content, style: style, geometry: geometry, into: target, scale: 1).count == 1)
+        #expect(renderer.draw(content, style: style, geometry: geometry, into: canvas.target, scale: 0).count == 1)
         #expect(canvas[0, 0] == Pixel(a: 0x5A, r: 0x5A, g: 0x5A, b: 0x5A), "left untouched")
     }
 }

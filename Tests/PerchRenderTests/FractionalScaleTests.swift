@@ -37,8 +37,7 @@ struct FractionalScaleTests {
         // As the daemon backs it: one more surface pixel, so whole rows.
         let backing = SurfaceScale(preferred: 180).backing(width: style.width, height: geometry.height)
         let canvas = Canvas(width: backing.bufferWidth, height: backing.bufferHeight)
-        renderer.draw(content, style: style, geometry: geometry, into: canvas.target, scale: 1.5)
-        #expect(renderer.diagnostics.isEmpty)
+        #expect(renderer.draw(content, style: style, geometry: geometry, into: canvas.target, scale: 1.5).isEmpty)
         let bottom = pixels(geometry.height, 1.5) - 1
         let midX = canvas.width / 2
         for y in (bottom - 2)...bottom { #expect(canvas[midX, y] == .white, "row \(y)") }

@@ -7,18 +7,18 @@ struct GeometryTests {
     let style = ToastStyle()
 
     /// Title height in surface pixels, read back from a title-only card.
-    func titleHeight(_ renderer: ToastRenderer) -> Int {
+    func titleHeight(_ renderer: CardRenderer) -> Int {
         renderer.geometry(for: ToastContent(title: "Title"), style: style).height - 2 * style.padding
     }
 
     @Test("a title-only toast is the title line plus padding, with no body")
     func titleOnly() {
         let renderer = makeRenderer()
-        let geometry = renderer.geometry(for: ToastContent(title: "Build finished"), style: style)
+        let (geometry, problems) = renderer.measure(ToastContent(title: "Build finished"), style: style)
         // DejaVu Sans Bold 11 at 96 dpi: a line is about 17 px.
         #expect((14...22).contains(geometry.height - 2 * style.padding))
         #expect(geometry.bodyHeight == 0)
-        #expect(renderer.diagnostics.isEmpty)
+        #expect(problems.isEmpty)
     }
 
     @Test("a short body adds one line and the title gap, below the maximum height")
@@ -83,9 +83,9 @@ struct GeometryTests {
         let scratch = ScratchDirectory()
         let icon = scratch.solidPNG("red.png", width: 64, height: 64, red: 1, green: 0, blue: 0)
         let renderer = makeRenderer()
-        let geometry = renderer.geometry(for: ToastContent(title: "Title", iconPath: icon), style: style)
+        let (geometry, problems) = renderer.measure(ToastContent(title: "Title", iconPath: icon), style: style)
         #expect(geometry.height >= style.iconSize + 2 * style.padding)
-        #expect(renderer.diagnostics.isEmpty)
+        #expect(problems.isEmpty)
     }
 
     @Test("an icon narrows the text column, so the same body wraps to more lines")
@@ -108,9 +108,9 @@ struct GeometryTests {
     func missingIconIsNoIcon() {
         let renderer = makeRenderer()
         let plain = renderer.geometry(for: ToastContent(title: "Title"), style: style)
-        let missing = renderer.geometry(for: ToastContent(title: "Title", iconPath: "/nonexistent/icon.png"), style: style)
-        #expect(missing == plain)
-        #expect(renderer.diagnostics == ["icon /nonexistent/icon.png: file not found"])
+        let missing = renderer.measure(ToastContent(title: "Title", iconPath: "/nonexistent/icon.png"), style: style)
+        #expect(missing.geometry == plain)
+        #expect(lines(missing.problems) == ["icon /nonexistent/icon.png: file not found"])
     }
 
     @Test("measuring is repeatable whatever was measured before")

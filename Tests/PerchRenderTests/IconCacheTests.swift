@@ -9,7 +9,7 @@ struct IconCacheTests {
         let a = scratch.solidPNG("a.png", width: 8, height: 8, red: 1, green: 0, blue: 0)
         let b = scratch.solidPNG("b.png", width: 8, height: 8, red: 0, green: 1, blue: 0)
         let c = scratch.solidPNG("c.png", width: 8, height: 8, red: 0, green: 0, blue: 1)
-        let cache = IconCache(capacity: 2)
+        let cache = IconCache(capacity: 2, files: iconFiles)
         _ = try cache.icon(at: a, box: 32).get()
         _ = try cache.icon(at: b, box: 32).get()
         _ = try cache.icon(at: a, box: 32).get()
@@ -23,7 +23,7 @@ struct IconCacheTests {
     func boxIsPartOfTheKey() throws {
         let scratch = ScratchDirectory()
         let a = scratch.solidPNG("a.png", width: 100, height: 100, red: 1, green: 0, blue: 0)
-        let cache = IconCache()
+        let cache = IconCache(files: iconFiles)
         #expect(try cache.icon(at: a, box: 32).get().width == 32)
         #expect(try cache.icon(at: a, box: 64).get().width == 64)
         #expect(cache.count == 2)
@@ -33,7 +33,7 @@ struct IconCacheTests {
     func failures() {
         let scratch = ScratchDirectory()
         let bad = scratch.bytes("bad.png", Array("not an image".utf8))
-        let cache = IconCache()
+        let cache = IconCache(files: iconFiles)
         #expect(throws: IconError.notPNG) { try cache.icon(at: bad, box: 32).get() }
         #expect(throws: IconError.notPNG) { try cache.icon(at: bad, box: 32).get() }
         #expect(cache.holds(bad, box: 32))

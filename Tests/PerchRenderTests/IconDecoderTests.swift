@@ -31,7 +31,7 @@ func seconds(_ body: () -> Void) -> Double {
 
 /// An icon file as the cache would load it.
 func loadIcon(_ path: String, box: Int) -> Result<ScaledIcon, IconError> {
-    IconLoader.load(path: path, box: box).0
+    IconLoader.load(path: path, box: box, files: iconFiles).0
 }
 
 @Suite("Icon files are told apart by their content, within size caps")

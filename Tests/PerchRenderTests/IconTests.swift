@@ -67,14 +67,14 @@ struct IconTests {
         #expect(!ink.isEmpty)
     }
 
-    @Test("a missing icon is left out with a diagnostic")
+    @Test("a missing icon is left out with a problem")
     func missing() {
         let toast = render(ToastContent(title: "Title", iconPath: "/nonexistent/x.png"))
         #expect(toast.diagnostics == ["icon /nonexistent/x.png: file not found"])
         #expect(toast.canvas.hasSamePixels(as: render(ToastContent(title: "Title")).canvas), "drawn as if it had no icon")
     }
 
-    @Test("garbage bytes named .png are left out with a diagnostic")
+    @Test("garbage bytes named .png are left out with a problem")
     func garbage() {
         let scratch = ScratchDirectory()
         let path = scratch.bytes("corrupt.png", (0..<2000).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) })
@@ -99,8 +99,25 @@ struct IconTests {
         let scratch = ScratchDirectory()
         let empty = scratch.bytes("empty.png", [])
         #expect(render(ToastContent(title: "T", iconPath: empty)).diagnostics == ["icon \(empty): not a PNG, JPEG or SVG image"])
-        #expect(render(ToastContent(title: "T", iconPath: scratch.path)).diagnostics == ["icon \(scratch.path): not a regular file"])
+        #expect(render(ToastContent(title: "T", iconPath: scratch.path)).diagnostics
+            == ["icon \(scratch.path): a directory, not a regular file"])
         #expect(render(ToastContent(title: "T", iconPath: "")).diagnostics.isEmpty, "an empty path means no icon")
+    }
+
+    @Test("a FIFO with no writer and /dev/zero are refused at once, each with one clear problem")
+    func fifoAndDevice() {
+        let scratch = ScratchDirectory()
+        let fifo = scratch.file("fifo.png")
+        #expect(mkfifo(fifo, 0o600) == 0)
+        // So that a reader that blocks on it (the bug) fails on time instead
+        // of hanging the suite, a writer comes after two seconds.
+        #expect(system("(sleep 2; : 1<>'\(fifo)') >/dev/null 2>&1 &") == 0)
+        var toast: Rendered?
+        let time = seconds { toast = render(ToastContent(title: "T", iconPath: fifo)) }
+        #expect(toast?.diagnostics == ["icon \(fifo): a FIFO, not a regular file"])
+        #expect(time < 0.5, "opening a FIFO with no writer must not wait for one: \(time) s")
+        #expect(render(ToastContent(title: "T", iconPath: "/dev/zero")).diagnostics
+            == ["icon /dev/zero: a character device, not a regular file"])
     }
 
     @Test("an icon wider than 4096 px is refused before decoding")

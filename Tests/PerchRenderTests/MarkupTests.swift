@@ -19,9 +19,9 @@ struct MarkupTests {
     @Test("with markup off, tags are shown literally and nothing is reported")
     func plainShowsTags() {
         let renderer = makeRenderer()
-        let plain = renderer.geometry(for: ToastContent(title: "T", body: "<b>unclosed & raw"), style: markupOff)
-        #expect(renderer.diagnostics.isEmpty)
-        #expect(plain.bodyHeight > 0)
+        let plain = renderer.measure(ToastContent(title: "T", body: "<b>unclosed & raw"), style: markupOff)
+        #expect(plain.problems.isEmpty)
+        #expect(plain.geometry.bodyHeight > 0)
         let bold = render(ToastContent(title: "T", body: "<b>bold</b>"), style: markupOff)
         let literal = render(ToastContent(title: "T", body: "bold"), style: markupOff)
         #expect(!bold.canvas.hasSamePixels(as: literal.canvas), "the tags are drawn")
@@ -40,21 +40,21 @@ struct MarkupTests {
         #expect(!underlined.canvas.hasSamePixels(as: plain.canvas))
     }
 
-    @Test("invalid markup is drawn as the literal text, with a diagnostic, in measuring and drawing alike")
+    @Test("invalid markup is drawn as the literal text, with a problem, in measuring and drawing alike")
     func invalidFallsBack() {
         let renderer = makeRenderer()
         let style = ToastStyle()
         let bad = ToastContent(title: "T", body: "<b>unclosed")
-        let geometry = renderer.geometry(for: bad, style: style)
+        let (geometry, measured) = renderer.measure(bad, style: style)
         #expect(geometry.bodyHeight > 0, "the text is still shown")
-        #expect(renderer.diagnostics.count == 1)
-        #expect(renderer.diagnostics.first?.hasPrefix("body markup: ") == true, "\(renderer.diagnostics)")
-        #expect(renderer.diagnostics.first?.hasSuffix("; shown as plain text") == true, "\(renderer.diagnostics)")
+        let told = lines(measured)
+        #expect(told.count == 1)
+        #expect(told.first?.hasPrefix("body markup: ") == true, "\(told)")
+        #expect(told.first?.hasSuffix("; shown as plain text") == true, "\(told)")
 
-        // Drawing the same text reports it again: diagnostics are per call.
+        // Drawing the same text returns it again: problems are per call.
         let canvas = Canvas(width: style.width, height: geometry.height)
-        renderer.draw(bad, style: style, geometry: geometry, into: canvas.target, scale: 1)
-        #expect(renderer.diagnostics.count == 1)
+        #expect(renderer.draw(bad, style: style, geometry: geometry, into: canvas.target, scale: 1) == measured)
         #expect(canvas.hasSamePixels(as: render(bad, style: markupOff).canvas), "the same as with markup off")
     }
 

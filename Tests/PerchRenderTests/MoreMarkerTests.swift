@@ -8,14 +8,13 @@ struct MoreMarkerTests {
 
     @Test("the marker is one body line plus padding high, and wider the more digits the count has")
     func sizeGrowsWithDigits() {
-        let renderer = makeRenderer()
-        let sizes = [3, 42, 1234].map { renderer.moreMarkerSize(count: $0, style: style) }
+        let renderer = MoreMarkerRenderer(text: makeText())
+        let sizes = [3, 42, 1234].map { renderer.size(count: $0, style: style) }
         #expect(sizes[0].width < sizes[1].width && sizes[1].width < sizes[2].width, "\(sizes)")
         #expect(Set(sizes.map(\.height)).count == 1)
         #expect((24...30).contains(sizes[0].height), "\(sizes[0])")
         // "+3 more" in Sans 10 is about 50 px, plus the padding either side.
         #expect((60...100).contains(sizes[0].width), "\(sizes[0])")
-        #expect(renderer.diagnostics.isEmpty)
     }
 
     @Test("the text is drawn, centred, in the text colour")

@@ -9,14 +9,16 @@ import PerchCore
 /// just the text column: it sits below the icon as well as the text, so it
 /// lines up with the buttons under it, and every toast's bar has the same
 /// length (a percentage reads the same with or without an icon).
-extension ToastRenderer {
+enum ProgressBar {
     /// The track's alpha as a share of `progressColor`'s: faint enough that
     /// the filled part stands out, visible enough to show where 100 % is.
-    static let progressTrackAlpha = 0.25
+    static let trackAlpha = 0.25
+}
 
+extension Pen {
     /// Paints the bar for `percent` (clamped to 0...100) with its top at
     /// `y`, card-local surface pixels.
-    func paintProgressBar(_ percent: Int, _ cairo: OpaquePointer, style: ToastStyle, y: Int) {
+    func progressBar(_ percent: Int, style: ToastStyle, y: Int) {
         let fraction = Double(min(max(percent, 0), 100)) / 100
         // Ends on whole buffer pixels, as the card's.
         let x = snap(Double(style.paddingEdges.left)), top = snap(Double(y))
@@ -29,8 +31,8 @@ extension ToastRenderer {
         cairo_translate(cairo, x, top)
         CardShape.addPath(to: cairo, width: width, height: height, cornerRadius: height / 2, borderWidth: 0)
         var track = style.progressColor
-        track.alpha *= Self.progressTrackAlpha
-        setSource(cairo, track)
+        track.alpha *= ProgressBar.trackAlpha
+        setSource(track)
         // The filled part stays inside the track's rounded ends, even when
         // it is narrower than one of them (a few percent).
         cairo_fill_preserve(cairo)
@@ -39,7 +41,7 @@ extension ToastRenderer {
         let filled = width * fraction
         if filled > 0 {
             CardShape.addPath(to: cairo, width: filled, height: height, cornerRadius: height / 2, borderWidth: 0)
-            setSource(cairo, style.progressColor)
+            setSource(style.progressColor)
             cairo_fill(cairo)
         }
         cairo_restore(cairo)
