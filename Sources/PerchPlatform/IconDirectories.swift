@@ -179,41 +179,30 @@ extension IconDirectories {
 
     private static let nameOffset = MemoryLayout<dirent>.offset(of: \dirent.d_name)!
 
-    /// A regular file's bytes, at most `limit` of them.
+    /// A regular file's bytes, at most `limit` of them, opened and read as
+    /// every file Perch reads is (`RegularFile`): O_NONBLOCK, so that a
+    /// FIFO with no writer cannot hang the loop; a FIFO, a device or a
+    /// directory refused by `fstat` before a byte is read; too large a
+    /// file refused from its size.
     static func read(_ path: String, limit: Int) -> (IconFileContents, DiskStamp?) {
-        // O_NONBLOCK: a FIFO with no writer must not hang the loop; it is
-        // then refused as not a regular file.
-        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
-        guard fd >= 0 else {
-            let code = errno
-            return (code == ENOENT || code == ENOTDIR ? .absent : .unusable(String(cString: strerror(code))),
-                    DiskStamp(path))
-        }
-        defer { close(fd) }
         var info = stat()
-        guard fstat(fd, &info) == 0 else { return (.unusable(String(cString: strerror(errno))), nil) }
-        let stamp = DiskStamp(info)
-        guard info.st_mode & S_IFMT == S_IFREG else { return (.unusable("not a regular file"), stamp) }
-        guard info.st_size <= limit else {
-            return (.unusable("\(info.st_size) bytes, more than \(limit)"), stamp)
-        }
-        // One byte more than allowed, to notice a file that grew since fstat.
-        var bytes = [UInt8](repeating: 0, count: Int(info.st_size) + 1)
-        var done = 0
-        while done < bytes.count {
-            let got = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + done, $0.count - done) }
-            if got > 0 {
-                done += got
-            } else if got < 0 && errno == EINTR {
-                continue
-            } else if got < 0 {
-                return (.unusable(String(cString: strerror(errno))), stamp)
-            } else {
-                break
+        do {
+            guard let fd = try RegularFile.open(path, followingSymlinks: true, info: &info) else {
+                return (.absent, DiskStamp(path))
             }
+            let stamp = DiskStamp(info)
+            guard info.st_size <= limit else {
+                return (.unusable("\(info.st_size) bytes, more than \(limit)"), stamp)
+            }
+            // One byte more than it had, to notice a file that grew since fstat.
+            let bytes = try RegularFile.readSome(fd, upTo: Int(info.st_size) + 1, path: path)
+            guard bytes.count <= limit else { return (.unusable("larger than \(limit) bytes"), stamp) }
+            return (.bytes(bytes), stamp)
+        } catch {
+            // A path through a file ("a/index.theme/x") names nothing.
+            if error.code == ENOTDIR { return (.absent, DiskStamp(path)) }
+            // (`info` is filled when fstat ran: the stamp of what is there.)
+            return (.unusable(error.problem), info.st_mode == 0 ? DiskStamp(path) : DiskStamp(info))
         }
-        guard done <= limit else { return (.unusable("larger than \(limit) bytes"), stamp) }
-        bytes.removeLast(bytes.count - done)
-        return (.bytes(bytes), stamp)
     }
 }

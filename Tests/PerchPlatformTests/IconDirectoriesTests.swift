@@ -126,7 +126,7 @@ struct IconDirectoriesTests {
         mkfifo("\(tree.root)/icons/Adwaita/index.theme", 0o644)
         mkfifo("\(tree.root)/pixmaps", 0o644)
         let disk = IconDirectories(now: stopped)
-        #expect(disk.contents(of: "\(tree.root)/icons/Adwaita/index.theme", limit: 1 << 20) == .unusable("not a regular file"))
+        #expect(disk.contents(of: "\(tree.root)/icons/Adwaita/index.theme", limit: 1 << 20) == .unusable("is a FIFO, not a regular file"))
         #expect(disk.listing(of: "\(tree.root)/pixmaps") == .unusable("Not a directory"))
         let lookup = locator(tree, IconDirectories(now: stopped)).locate("x", size: 48, scale: 1)
         #expect(lookup.file == nil)
