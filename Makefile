@@ -276,7 +276,10 @@ clean:
 # Perch against every peer (mako 1.7.1 and 1.10, fnott, dunst, swaync) and
 # the floor client in one run, one table (BENCH_PEERS=mako-1.7,dunst for a
 # subset); then Perch's own time per frame: a slide, a reflow, the center
-# scrolling (bench/README.md). The Debian 13 root is made when missing.
+# scrolling; then where Perch's and mako 1.7.1's resident memory is, by
+# mapping (bench/memory.py; bench/README.md). The Debian 13 root is made
+# when missing.
 bench: build
 	$(PYTHON) bench/compare.py
 	$(PYTHON) bench/frame_times.py
+	$(PYTHON) bench/memory.py
