@@ -277,9 +277,11 @@ clean:
 # the floor client in one run, one table (BENCH_PEERS=mako-1.7,dunst for a
 # subset); then Perch's own time per frame: a slide, a reflow, the center
 # scrolling; then where Perch's and mako 1.7.1's resident memory is, by
-# mapping (bench/memory.py; bench/README.md). The Debian 13 root is made
-# when missing.
+# mapping (bench/memory.py), and the instructions each executes per Notify
+# and per close under callgrind (bench/instructions.py; bench/README.md).
+# The Debian 13 root is made when missing.
 bench: build
 	$(PYTHON) bench/compare.py
 	$(PYTHON) bench/frame_times.py
 	$(PYTHON) bench/memory.py
+	$(PYTHON) bench/instructions.py
