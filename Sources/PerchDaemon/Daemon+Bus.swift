@@ -17,8 +17,10 @@ extension Daemon {
                 handlers: .init(
                     notify: { [unowned self] notify in
                         // (The bus has logged the request's diagnostics.)
-                        let (request, problems) = notify.notifyRequest(icons: self.icons.locator(for: self.service.global),
-                                                                       iconSize: self.service.global.style.iconSize)
+                        let global = self.service.global
+                        let (request, problems) = notify.notifyRequest(iconSize: global.style.iconSize) {
+                            self.icons.locator(for: global)
+                        }
                         for problem in problems { Log.warning("icons: \(problem.message)") }
                         return .success(self.executor.post(request, from: nil))
                     },

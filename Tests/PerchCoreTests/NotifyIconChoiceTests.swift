@@ -2,7 +2,7 @@ import Testing
 @testable import PerchCore
 
 /// Which one icon a D-Bus Notify keeps, in the spec's order as desktops
-/// really send it (`BusNotify.notifyRequest(icons:iconSize:)`).
+/// really send it (`BusNotify.notifyRequest(iconSize:icons:)`).
 @Suite("The icon a Notify call keeps")
 struct NotifyIconChoiceTests {
     func notify(appIcon: String = "", hints: [(key: String, value: BusHintValue)] = []) -> BusNotify {
@@ -20,7 +20,7 @@ struct NotifyIconChoiceTests {
     @Test("image-path wins over app_icon when its theme name is found")
     func imagePathFirst() {
         let (request, problems) = notify(appIcon: "chat", hints: [("image-path", .string("mail"))])
-            .notifyRequest(icons: locator(tree()), iconSize: 48)
+            .notifyRequest(iconSize: 48) { locator(tree()) }
         #expect(request.iconPath == "mail")
         #expect(problems.isEmpty)
     }
@@ -28,14 +28,14 @@ struct NotifyIconChoiceTests {
     @Test("an image-path theme name no theme has gives way to app_icon")
     func unknownImagePathFallsBack() {
         let (request, _) = notify(appIcon: "/opt/app/icon.png", hints: [("image-path", .string("no-such-icon"))])
-            .notifyRequest(icons: locator(tree()), iconSize: 48)
+            .notifyRequest(iconSize: 48) { locator(tree()) }
         #expect(request.iconPath == "/opt/app/icon.png")
     }
 
     @Test("an image-path file is kept even when app_icon is given (only theme names are checked)")
     func imagePathFileKept() {
         let (request, _) = notify(appIcon: "mail", hints: [("image-path", .string("/tmp/missing.png"))])
-            .notifyRequest(icons: locator(tree()), iconSize: 48)
+            .notifyRequest(iconSize: 48) { locator(tree()) }
         #expect(request.iconPath == "/tmp/missing.png")
     }
 
@@ -44,7 +44,7 @@ struct NotifyIconChoiceTests {
         let tree = tree()
         tree.add("/usr/share/applications/org.example.Mail.desktop", "[Desktop Entry]\nName=Mail\nIcon=mail\n")
         let (request, _) = notify(hints: [("desktop-entry", .string("org.example.Mail"))])
-            .notifyRequest(icons: locator(tree), iconSize: 48)
+            .notifyRequest(iconSize: 48) { locator(tree) }
         #expect(request.iconPath == "mail")
     }
 
@@ -53,7 +53,7 @@ struct NotifyIconChoiceTests {
         let tree = tree()
         tree.add("/usr/share/applications/org.example.Mail.desktop", "[Desktop Entry]\nName=Mail\nIcon=other\n")
         let (request, _) = notify(appIcon: "mail", hints: [("desktop-entry", .string("org.example.Mail"))])
-            .notifyRequest(icons: locator(tree), iconSize: 48)
+            .notifyRequest(iconSize: 48) { locator(tree) }
         #expect(request.iconPath == "mail")
         #expect(!tree.filesRead.contains { $0.hasSuffix(".desktop") })
     }
@@ -61,9 +61,28 @@ struct NotifyIconChoiceTests {
     @Test("a desktop-entry hint that is not a plain name is a problem, and no icon")
     func badDesktopEntry() {
         let (request, problems) = notify(hints: [("desktop-entry", .string("../../etc/passwd"))])
-            .notifyRequest(icons: locator(tree()), iconSize: 48)
+            .notifyRequest(iconSize: 48) { locator(tree()) }
         #expect(request.iconPath == nil)
         #expect(!problems.isEmpty)
+    }
+}
+
+extension NotifyIconChoiceTests {
+    @Test("a Notify that names its icon, or none, never makes the icon locator")
+    func locatorOnlyWhenNeeded() {
+        var asked = 0
+        let tree = tree()
+        for hints: [(key: String, value: BusHintValue)] in [[], [("image-path", .string("/tmp/a.png"))]] {
+            _ = notify(appIcon: "mail", hints: hints).notifyRequest(iconSize: 48) {
+                asked += 1
+                return locator(tree)
+            }
+        }
+        _ = notify().notifyRequest(iconSize: 48) {
+            asked += 1
+            return locator(tree)
+        }
+        #expect(asked == 0)
     }
 }
 
