@@ -170,3 +170,8 @@ final class FakeAlarm: Alarm {
     private(set) var deadline: Instant?
     func arm(at deadline: Instant?) { self.deadline = deadline }
 }
+
+/// The executor's monotonic clock, stepped by hand.
+final class TestClock {
+    var now = Instant(seconds: 100)
+}

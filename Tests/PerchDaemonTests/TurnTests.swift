@@ -13,8 +13,12 @@ final class TurnHarness {
     let hooks: FakeHooks
     let alarm = FakeAlarm()
     let executor: EffectExecutor
-    var now = Instant(seconds: 100)
-    /// The flushes of the screen to the compositor, as ledger lines.
+    private let clock = TestClock()
+    /// The turn's instant, stepped by the tests.
+    var now: Instant {
+        get { clock.now }
+        set { clock.now = newValue }
+    }
     var service: NotificationService { executor.service }
 
     init(_ configText: String = "", withStore: Bool = true) {
@@ -25,12 +29,11 @@ final class TurnHarness {
         control = FakeControl(ledger)
         signals = FakeSignals(ledger)
         hooks = FakeHooks(ledger)
-        var clock: (() -> Instant)!
+        let clock = self.clock
         executor = EffectExecutor(service: NotificationService(config: config!, wallClock: { 1_700_000_000 }),
                                   scene: scene, store: withStore ? store : nil, control: control, hooks: hooks,
-                                  alarm: alarm, clock: { clock() })
+                                  alarm: alarm, clock: { clock.now })
         executor.signals = signals
-        clock = { [unowned self] in self.now }
     }
 
     @discardableResult
