@@ -333,7 +333,7 @@ final class CenterView {
         func px(_ n: Int) -> Int { Int((Double(n) * factor).rounded()) }
         var layers: [PanelCompositor.Layer] = []
         if let background = pieces.image(.background, shows: .background(width: size.width, height: size.height),
-                                  width: size.width, height: size.height, scale: factor, draw: { target in
+                                         width: size.width, height: size.height, scale: factor, draw: { target in
             self.teller.tell(self.renderer.drawBackground(width: size.width, height: size.height, style: self.style,
                                                           center: self.center, into: target, scale: factor),
                              about: .center)
@@ -342,8 +342,8 @@ final class CenterView {
         }
         let inner = center.innerWidth
         let bar = topBarGeometry()
-        if let image = pieces.image(.topBar, shows: .topBar(doNotDisturb: doNotDisturb), width: inner, height: bar.height,
-                             scale: factor, draw: { target in
+        if let image = pieces.image(.topBar, shows: .topBar(doNotDisturb: doNotDisturb), width: inner,
+                                    height: bar.height, scale: factor, draw: { target in
             self.teller.tell(self.renderer.drawTopBar(doNotDisturb: self.doNotDisturb, style: self.style,
                                                       center: self.center, geometry: bar, into: target, scale: factor),
                              about: .center)
@@ -352,8 +352,8 @@ final class CenterView {
         }
         let listTop = center.topBarHeight
         if content.isEmpty {
-            if let image = pieces.image(.empty, shows: .empty, width: inner, height: center.emptyHeight, scale: factor,
-                                 draw: { target in
+            if let image = pieces.image(.empty, shows: .empty, width: inner, height: center.emptyHeight,
+                                        scale: factor, draw: { target in
                 self.teller.tell(self.renderer.drawEmpty(width: inner, height: self.center.emptyHeight,
                                                          style: self.style, center: self.center, into: target,
                                                          scale: factor),
@@ -373,7 +373,7 @@ final class CenterView {
                     let header = headerContent(group)
                     let geometry = headerGeometry(header, app: group.app)
                     image = pieces.image(.header(app: group.app), shows: .header(header), width: inner,
-                                  height: geometry.height, scale: factor, draw: { target in
+                                         height: geometry.height, scale: factor, draw: { target in
                         self.teller.tell(self.renderer.drawHeader(header, style: self.style, center: self.center,
                                                                   geometry: geometry, into: target, scale: factor),
                                          about: self.headerSubject(app: group.app))
@@ -383,7 +383,7 @@ final class CenterView {
                     let look = look(of: entry)
                     let geometry = entryGeometry(entry)
                     image = pieces.image(.entry(id), shows: .entry(look), width: inner, height: geometry.height,
-                                  scale: factor, draw: { target in
+                                         scale: factor, draw: { target in
                         self.teller.tell(self.renderer.drawEntry(entry.content, age: look.age, style: self.style,
                                                                  center: self.center, geometry: geometry,
                                                                  into: target, scale: factor),
