@@ -1130,6 +1130,19 @@ def chosen_daemons():
     return chosen
 
 
+def chosen_host_daemons(default="mako-1.7"):
+    """Perch (with BENCH_PERCH_BEFORE's build) and the peers BENCH_PEERS
+    names that run on the host (default: mako 1.7.1), for the scripts
+    that measure in this session only (memory.py, instructions.py): the
+    Debian 13 root's peers are started by compare.py alone."""
+    host = [d.name for d in DAEMONS[1:] if not d.in_root]
+    want = [w.strip() for w in os.environ.get("BENCH_PEERS", default).split(",") if w.strip()]
+    if any(w not in host for w in want):
+        log("only the host's peers are measured here (%s)" % ", ".join(host))
+    os.environ["BENCH_PEERS"] = ",".join(w for w in want if w in host)
+    return [d for d in chosen_daemons() if not d.in_root]
+
+
 def main():
     # The daemons run as a user of their own when the bench runs as root
     # (created by scripts/headless-sway): tests that run on the same

@@ -110,10 +110,7 @@ def main():
     os.environ.setdefault("PERCH_TEST_USER", "perch-bench")
     if not shutil.which("valgrind"):
         raise SystemExit("instructions.py: valgrind is needed (scripts/ensure-deps installs it)")
-    want = os.environ.get("BENCH_PEERS", "mako-1.7")
-    os.environ["BENCH_PEERS"] = ",".join(w.strip() for w in want.split(",")
-                                         if w.strip() in ("mako-1.7", "dunst", "swaync"))
-    daemons = [d for d in compare.chosen_daemons() if not d.in_root]
+    daemons = compare.chosen_host_daemons()
     compare.ensure_host_packages(daemons)
     b = compare.Bench()
     outdir = tempfile.mkdtemp(prefix="perch-instructions-")

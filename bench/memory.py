@@ -180,12 +180,7 @@ def print_table(daemons, results):
 
 def main():
     os.environ.setdefault("PERCH_TEST_USER", "perch-bench")
-    want = os.environ.get("BENCH_PEERS", "mako-1.7")
-    host = [w.strip() for w in want.split(",") if w.strip() in ("mako-1.7", "dunst", "swaync")]
-    if len(host) < len([w for w in want.split(",") if w.strip()]):
-        compare.log("memory: only the host's peers are measured here (mako-1.7, dunst, swaync)")
-    os.environ["BENCH_PEERS"] = ",".join(host)
-    daemons = [d for d in compare.chosen_daemons() if not d.in_root]
+    daemons = compare.chosen_host_daemons()
     compare.ensure_host_packages(daemons)
     b = compare.Bench()
     results = {}
