@@ -349,7 +349,8 @@ def run_day(b, d, plan, res):
         b.call("day_signals")  # what an earlier daemon's signals left
         c0, h0, t0 = compare.cpu_ns(pid), compare.children_ns(pid), time.monotonic()
         tally = {"center": 0.0, "reload": 0, "ok": 0, "errors": 0, "same": 0, "lag": 0.0}
-        peak = [vm_hwm(pid), "start-up"]  # VmHWM, and the hours in which it was reached
+        # VmHWM, and the hours in which it rose most, by how much.
+        peak, center_open = [vm_hwm(pid), "start-up", 0], False
         for segment in plan:
             for action in segment["before"]:
                 act(b, d, action, res, tally)
@@ -366,8 +367,12 @@ def run_day(b, d, plan, res):
             compare.alive(proc, segment["name"])
             time.sleep(max(0.0, segment["seconds"] - (time.monotonic() - t_seg)))  # the rest of its hours
             hwm = vm_hwm(pid)
-            if hwm > peak[0]:
-                peak[:] = [hwm, segment["name"] + (" (%s)" % ", ".join(segment["before"]) if segment["before"] else "")]
+            center = {"center open": True, "center close": False}
+            shown = [center[a] for a in segment["before"] if a in center]
+            center_open = shown[-1] if shown else center_open
+            if hwm - peak[0] > peak[2]:
+                peak[1:] = [segment["name"] + (", the center open" if center_open and d.is_perch else ""), hwm - peak[0]]
+            peak[0] = hwm
             compare.log("    %s: %d sent, VmRSS %d kB, VmHWM %d kB" % (segment["name"], r["notify"], compare.memory_kb(pid)[0], hwm))
         wall = time.monotonic() - t0
         end = b.call("close_open", settle=2.0, timeout=CALL_TIMEOUT)
@@ -385,9 +390,9 @@ def run_day(b, d, plan, res):
         res["rss_growth"].append(rss1 - rss0)
         res["pss_growth"].append(pss1 - pss0)
         res["hwm"].append(vm_hwm(pid))
-        if res["hwm"][-1] > peak[0]:
-            peak[:] = [res["hwm"][-1], "17:00's close"]
-        res["notes"].append("VmHWM reached in %s" % peak[1])
+        if res["hwm"][-1] - peak[0] > peak[2]:
+            peak[1:] = ["17:00's close", res["hwm"][-1] - peak[0]]
+        res["notes"].append("VmHWM rose most in %s: +%d kB" % (peak[1], peak[2]))
         res["acked_calls"].append(tally["ok"])
         res["notify_errors"].append(tally["errors"])
         res["replaced_same"].append(tally["same"])
