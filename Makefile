@@ -285,3 +285,4 @@ bench: build
 	$(PYTHON) bench/frame_times.py
 	$(PYTHON) bench/memory.py
 	$(PYTHON) bench/instructions.py
+	$(PYTHON) bench/day.py

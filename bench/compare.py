@@ -1073,15 +1073,17 @@ def rows_spec():
     ]
 
 
-def table(daemons, R, floor):
+def table(daemons, R, floor, spec=None):
+    """spec: rows as rows_spec() gives them (its default); scope "count"
+    (bench/day.py's) shows every daemon's figure with no ratio."""
     peers = [d for d in daemons if d.name != "perch"]
     head = ["figure"] + ["%s" % d.label for d in daemons] + ["Perch / best peer"]
     rows = []
-    for label, key, fmt, scope, better in rows_spec():
+    for label, key, fmt, scope, better in spec or rows_spec():
         P = R["perch"].get(key, [])
         r = [label, cell(P, fmt)]
         for d in peers:
-            r.append(cell(R[d.name].get(key, []), fmt) if scope == "all" else "n/a")
+            r.append(cell(R[d.name].get(key, []), fmt) if scope in ("all", "count") else "n/a")
         mp = med(P)
         if scope == "all":
             best = [(med(R[d.name].get(key, [])), d.label) for d in peers]
