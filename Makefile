@@ -39,6 +39,10 @@ SWIFT   ?= swift
 #    functions the compiler leaves without a symbol (closure contexts'
 #    destroyers), which no order file can name, are gathered in one place
 #    by link/perch.ld instead of each keeping a window of cold code.
+#  - then llvm-bolt, in the same order, for what lld cannot move: the
+#    standard library's archive has 1.5 MB of functions in one section,
+#    and the hundred an idle daemon runs kept nearly all of it resident
+#    (scripts/bolt-perch; --emit-relocs keeps the relocations it needs).
 #  - -enforce-exclusivity=unchecked: the release build does not check
 #    exclusive access at run time (the compiler still checks what it can
 #    see, and the debug build, which the unit tests run, checks it all);
@@ -58,7 +62,7 @@ LIBSTDCXX_A := $(shell gcc -print-file-name=libstdc++.a 2>/dev/null)
 STATIC_CXX_DIR := $(CURDIR)/.build/static-libstdcxx
 LINK_FLAGS := -Xswiftc -use-ld=lld -Xswiftc -Xfrontend -Xswiftc -function-sections \
 	-Xlinker --symbol-ordering-file=$(CURDIR)/link/perch.order -Xlinker --no-warn-symbol-ordering -Xlinker -T -Xlinker $(CURDIR)/link/perch.ld \
-	-Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-export-dynamic
+	-Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-export-dynamic -Xlinker --emit-relocs
 ifneq ($(filter /%,$(LIBSTDCXX_A)),)
 LINK_FLAGS += -Xswiftc -L$(STATIC_CXX_DIR)
 endif
@@ -93,12 +97,14 @@ deps:
 
 build: $(DEPS_STAMP) link-inputs
 	$(SWIFT) build $(RELEASE_FLAGS)
+	scripts/bolt-perch $(RELEASE)/perch
 
 # The e2e step checks for survivors whether it passed or not: a test that
 # failed half-way is the likeliest to leave something behind.
 test: $(DEPS_STAMP) link-inputs
 	scripts/gen-protocols --check
 	$(SWIFT) build $(RELEASE_FLAGS)
+	scripts/bolt-perch $(RELEASE)/perch
 	scripts/check-link-order
 	$(SWIFT) test
 	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(CI_FUZZ_SECONDS)

@@ -66,6 +66,33 @@ def log(msg):
     sys.stderr.flush()
 
 
+def objcopy():
+    """The toolchain's llvm-objcopy, which (unlike binutils' strip) takes
+    the segment layout llvm-bolt gives perch."""
+    swiftc = shutil.which("swiftc") or "/opt/swift/usr/bin/swiftc"
+    beside = os.path.join(os.path.dirname(os.path.realpath(swiftc)), "llvm-objcopy")
+    return beside if os.access(beside, os.X_OK) else (shutil.which("llvm-objcopy") or "llvm-objcopy")
+
+
+def drop_from_page_cache(path):
+    """Start `path` as after a reboot, its pages read from the disk as the
+    daemon touches them. How much of a binary the kernel maps around each
+    page touched depends on how the file came into the page cache: a
+    freshly copied file's large folios map whole 128 KB runs, so the same
+    binary measured 1 MB apart in Pss depending on how it was copied."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
 def mono_ns():
     return time.clock_gettime_ns(time.CLOCK_MONOTONIC)
 
@@ -419,6 +446,7 @@ class Bench:
                           XDG_CONFIG_HOME=self.user_dir("config-%d" % self.runs))
         env.update(extra_env or {})
         argv = d.argv(self) + list(args)
+        drop_from_page_cache(ROOT_DIR + argv[0] if d.in_root else argv[0])
         if d.is_perch:
             # Perch restores live notifications from its state: a fresh one.
             env["XDG_STATE_HOME"] = self.user_dir("state-%d" % self.runs)

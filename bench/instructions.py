@@ -54,7 +54,7 @@ def measure(b, d, outdir):
         # A copy without debug info: valgrind 3.19 cannot read DWARF 5.
         stripped = os.path.join(outdir, d.name + "-perch")
         shutil.copy2(argv[0], stripped)
-        subprocess.run(["strip", "--strip-debug", stripped], check=True)
+        subprocess.run([compare.objcopy(), "--strip-debug", stripped], check=True)
         os.chmod(stripped, 0o755)
         argv = [stripped] + argv[1:]
     out = os.path.join(outdir, d.name + ".out")
