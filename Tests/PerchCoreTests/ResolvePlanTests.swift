@@ -47,6 +47,8 @@ private let configs = [
     "[urgency=critical]\nanchor=bottom-right\n[anchor=bottom-right]\nborder-size=8\n[mode=work anchor=top-right]\nborder-size=9\n",
     "[grouped]\nborder-size=6\n[summary~=^Build]\ndefault-timeout=1000\n[body~=fail]\nbackground-color=#ff0000\n",
     "[actionable]\nactions=0\n[expiring=false]\nhistory=0\n[category=im]\nicons=0\n",
+    "on-dismiss=echo gone\nhistory=0\n",
+    "on-dismiss=echo gone\non-appear=echo here\n[mode=work]\non-dismiss=echo work\n[app-name=mail]\nhistory=0\non-appear=echo mail\n",
 ]
 
 private let notifications: [Notification] = {
@@ -76,6 +78,22 @@ struct ResolvePlanTests {
                             == reference(config, notification, modes: modes, grouped: grouped),
                             "config \(text.debugDescription), modes \(modes), \(notification.title)")
                     }
+                }
+            }
+        }
+    }
+
+    @Test("a notification's hooks and history are those of its full resolution")
+    func hooksAndHistoryAsResolved() {
+        for text in configs {
+            let config = config(text)
+            for modes in modeSets {
+                let plan = ResolvePlan(config, modes: modes)
+                for notification in notifications {
+                    let full = reference(config, notification, modes: modes, grouped: false)
+                    let (hooks, history) = plan.hooksAndHistory(for: notification)
+                    #expect(hooks == full.hooks && history == full.history,
+                            "config \(text.debugDescription), modes \(modes), \(notification.title)")
                 }
             }
         }

@@ -80,6 +80,18 @@ public final class ResolvePlan: Sendable {
         return draft.resolved
     }
 
+    /// A notification's hooks and `history`: what retiring or showing one
+    /// needs, at every close. When no section is left to match, they are
+    /// the base's (finishing a draft changes neither), and no `Resolved`
+    /// is built for them (callgrind: that was half of a close's resolving).
+    public func hooksAndHistory(for notification: Notification, grouped: Bool = false)
+        -> (hooks: HookCommands, history: Bool)
+    {
+        if sections.isEmpty { return (base.resolved.hooks, base.resolved.history) }
+        let resolved = resolve(for: notification, grouped: grouped)
+        return (resolved.hooks, resolved.history)
+    }
+
     /// Whether a section can apply to some notification under `modes`: its
     /// mode is active, and it styles notifications, not the "+N more"
     /// marker.

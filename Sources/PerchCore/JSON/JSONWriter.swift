@@ -106,6 +106,17 @@ struct JSONWriter {
         }
     }
 
+    /// `writeNumber(Double(value))`'s text, without the trip through
+    /// `Double` for the values it keeps exact (times in every journal line).
+    mutating func writeInteger(_ value: Int64) {
+        guard value.magnitude < 9_007_199_254_740_992 else {
+            writeNumber(Double(value))
+            return
+        }
+        if value < 0 { output.append(UInt8(ascii: "-")) }
+        writeDigits(value.magnitude)
+    }
+
     /// A whole number's decimal digits, most significant first, written
     /// straight into the output (no String in between: ids and times are
     /// in every journal line). For a value below 2^53, the same text as

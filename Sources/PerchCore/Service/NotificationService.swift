@@ -187,7 +187,7 @@ public final class NotificationService {
         remeasure.remove(notification.id)
         postedAt.removeValue(forKey: notification.id)
         forgetReplyField(notification.id)
-        let settings = settings(for: notification)
+        let settings = plan.hooksAndHistory(for: notification)
         // The config's `history=false` (mako's key): gone, but not kept.
         if !settings.history { forgetInHistory(notification.id, into: &effects) }
         hook(settings.hooks.onDismiss, name: "on-dismiss", notification, reason: reason, into: &effects)
@@ -247,7 +247,7 @@ public final class NotificationService {
             case .appeared(let id):
                 if let notification = notification(id) {
                     effects.append(.event(.appeared(notification), sender: senders[id]))
-                    hook(settings(for: notification).hooks.onAppear, name: "on-appear", notification, into: &effects)
+                    hook(plan.hooksAndHistory(for: notification).hooks.onAppear, name: "on-appear", notification, into: &effects)
                 }
             case .leaving(let id, let reason):
                 // Only expiry starts an exit inside the board; the operations

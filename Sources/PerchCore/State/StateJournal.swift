@@ -103,7 +103,7 @@ public enum JournalRecord: Equatable, Sendable {
             if let remaining = item.remaining { writer.writeNumber(remaining) } else { writer.literal("null") }
             writer.punctuation(",")
             writer.key("posted_at")
-            writer.writeNumber(Double(item.postedAt))
+            writer.writeInteger(item.postedAt)
             writer.punctuation(",")
             writer.key("next_id")
             writer.writeDigits(UInt64(nextID))
@@ -117,7 +117,7 @@ public enum JournalRecord: Equatable, Sendable {
             writer.writeString(reason.rawValue)
             writer.punctuation(",")
             writer.key("closed_at")
-            writer.writeNumber(Double(closedAt))
+            writer.writeInteger(closedAt)
             writer.punctuation("}")
         case .restored(let id):
             writer.punctuation("{")
