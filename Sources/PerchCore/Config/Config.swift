@@ -51,34 +51,13 @@ public struct Config: Sendable {
     /// `groupBy`, then, if the notification joins a group, with `true`.
     /// `desktopEntry` is the sender's `desktop-entry` hint, which
     /// `Notification` does not carry (yet).
+    ///
+    /// A caller that resolves many notifications under the same config and
+    /// modes keeps a `ResolvePlan` instead, which does the part that does
+    /// not depend on the notification once.
     public func resolve(for notification: Notification, modes: Set<String>, grouped: Bool = false,
                         desktopEntry: String? = nil) -> Resolved {
-        var draft = ResolveDraft()
-        for setting in globals { setting.apply(&draft) }
-        // One budget for every pattern of this notification: a config of
-        // many slow rules costs no more than one.
-        var budget = PatternBudget()
-        var gaveUp: [String] = []
-        // Sections on `anchor` or `output` look at where the others sent
-        // the notification (mako's second pass): learn that first.
-        var place = ConfigCriteria.Place()
-        if sections.contains(where: \.criteria.dependsOnPlacement) {
-            var first = draft
-            for section in sections where !section.criteria.dependsOnPlacement
-            && section.criteria.matches(notification, modes: modes, grouped: grouped, desktopEntry: desktopEntry,
-                                        budget: &budget, gaveUp: &gaveUp) {
-                for setting in section.settings { setting.apply(&first) }
-            }
-            place = ConfigCriteria.Place(anchor: first.resolved.anchor, output: first.resolved.output.name)
-        }
-        for section in sections
-        where section.criteria.matches(notification, modes: modes, grouped: grouped, desktopEntry: desktopEntry,
-                                       place: place, budget: &budget, gaveUp: &gaveUp) {
-            for setting in section.settings { setting.apply(&draft) }
-        }
-        var resolved = draft.finished(for: notification)
-        resolved.patternsGaveUp = gaveUp
-        return resolved
+        ResolvePlan(self, modes: modes).resolve(for: notification, grouped: grouped, desktopEntry: desktopEntry)
     }
 
     /// The look of the "+N more" marker of the stack at `anchor`: the
@@ -122,11 +101,19 @@ struct ResolveDraft {
     var outerMargins = Margins(all: 0)
 
     func finished(for notification: Notification) -> Resolved {
-        var result = resolved
-        result.style.iconSize = result.icons ? min(result.style.iconSize, result.maxIconSize) : 0
-        result.stack.margins = result.stack.margins + outerMargins
+        var draft = self
+        draft.finish(for: notification)
+        return draft.resolved
+    }
 
-        var timing = result.stack.timing
+    /// Settles `resolved` for `notification`, in place: a `Resolved` is
+    /// large, and each copy of it cost as much as the settling itself
+    /// (callgrind). Once only: the outer margins are added to `resolved`.
+    mutating func finish(for notification: Notification) {
+        resolved.style.iconSize = resolved.icons ? min(resolved.style.iconSize, resolved.maxIconSize) : 0
+        resolved.stack.margins = resolved.stack.margins + outerMargins
+
+        var timing = resolved.stack.timing
         let ms = sectionTimeout ?? Int((timing.defaultTimeout(for: notification.urgency) * 1000).rounded())
         let seconds = Double(ms) / 1000
         switch notification.urgency {
@@ -134,19 +121,22 @@ struct ResolveDraft {
         case .normal: timing.normalTimeout = seconds
         case .critical: timing.criticalTimeout = seconds
         }
-        result.stack.timing = timing
-        result.defaultTimeout = ms
+        resolved.stack.timing = timing
+        resolved.defaultTimeout = ms
         // Like `Timing.displayTime`, a critical notification's own timeout
         // is not used: only the config makes it expire.
         let useOwn = notification.urgency != .critical && !timing.ignoreSenderTimeout
         let shown = useOwn ? notification.timeout ?? seconds : seconds
-        result.displayTime = shown > 0 ? shown : nil
+        resolved.displayTime = shown > 0 ? shown : nil
 
-        let senders = result.senderActions ? notification.actions : []
-        let own = Set(senders.map(\.id))
-        result.actions = senders + result.defaultActions.filter { !own.contains($0.id) }
-        result.resident = notification.resident || result.resident
-        return result
+        let senders = resolved.senderActions ? notification.actions : []
+        if resolved.defaultActions.isEmpty {
+            resolved.actions = senders
+        } else {
+            let own = Set(senders.map(\.id))
+            resolved.actions = senders + resolved.defaultActions.filter { !own.contains($0.id) }
+        }
+        resolved.resident = notification.resident || resolved.resident
     }
 }
 

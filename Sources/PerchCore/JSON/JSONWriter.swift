@@ -31,8 +31,35 @@ extension JSON {
 /// Appends the UTF-8 of a JSON value to `output`. Recursion follows the
 /// value's nesting, which is at most `JSON.maximumDepth` for parsed values;
 /// values built in code are as deep as their builder made them.
+///
+/// Writers of a hot, fixed shape (the journal line, once per notification)
+/// call the parts (`writeString`, `writeNumber`, `punctuation`) straight,
+/// without building a `JSONValue` first; their output is pinned against
+/// `write(_:)`'s by tests, so there is still one set of formatting rules.
 struct JSONWriter {
-    fileprivate(set) var output: [UInt8] = []
+    var output: [UInt8] = []
+
+    init(capacity: Int = 0) {
+        if capacity > 0 { output.reserveCapacity(capacity) }
+    }
+
+    /// One byte of JSON syntax: `{` `}` `[` `]` `,` `:`.
+    mutating func punctuation(_ byte: Unicode.Scalar) {
+        output.append(UInt8(ascii: byte))
+    }
+
+    /// `"key":`, the start of an object member.
+    mutating func key(_ key: StaticString) {
+        output.append(UInt8(ascii: "\""))
+        key.withUTF8Buffer { output.append(contentsOf: $0) }
+        output.append(UInt8(ascii: "\""))
+        output.append(UInt8(ascii: ":"))
+    }
+
+    /// The literal `null`, `true` or `false`.
+    mutating func literal(_ text: StaticString) {
+        text.withUTF8Buffer { output.append(contentsOf: $0) }
+    }
 
     mutating func write(_ value: JSONValue) {
         switch value {
@@ -65,7 +92,7 @@ struct JSONWriter {
         }
     }
 
-    private mutating func writeNumber(_ number: Double) {
+    mutating func writeNumber(_ number: Double) {
         guard number.isFinite else {
             append("null")
             return
@@ -79,10 +106,22 @@ struct JSONWriter {
         }
     }
 
+    /// `writeNumber(Double(value))`'s text, without the trip through
+    /// `Double` for the values it keeps exact (times in every journal line).
+    mutating func writeInteger(_ value: Int64) {
+        guard value.magnitude < 9_007_199_254_740_992 else {
+            writeNumber(Double(value))
+            return
+        }
+        if value < 0 { output.append(UInt8(ascii: "-")) }
+        writeDigits(value.magnitude)
+    }
+
     /// A whole number's decimal digits, most significant first, written
     /// straight into the output (no String in between: ids and times are
-    /// in every journal line).
-    private mutating func writeDigits(_ value: UInt64) {
+    /// in every journal line). For a value below 2^53, the same text as
+    /// `writeNumber(Double(value))`.
+    mutating func writeDigits(_ value: UInt64) {
         var rest = value
         var unit: UInt64 = 1
         while unit <= rest / 10 { unit *= 10 }
@@ -93,7 +132,7 @@ struct JSONWriter {
         } while unit > 0
     }
 
-    private mutating func writeString(_ string: String) {
+    mutating func writeString(_ string: String) {
         output.append(UInt8(ascii: "\""))
         // The string's own contiguous UTF-8 (a copy only for a bridged or
         // foreign string, which Perch does not make): scanned, then copied

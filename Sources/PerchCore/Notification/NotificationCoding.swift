@@ -174,3 +174,80 @@ struct StateObjectReader {
         }
     }
 }
+
+extension JSONWriter {
+    /// `ControlProtocol.encode(notification)`'s text, written without the
+    /// tree: the same members in the same order, the optional ones only
+    /// when set. A journal line holds one notification per Notify, and
+    /// building the tree cost more than writing it (`JournalCodingTests`
+    /// pins the two to the same bytes).
+    mutating func write(_ notification: Notification) {
+        punctuation("{")
+        key("id")
+        writeDigits(UInt64(notification.id))
+        punctuation(",")
+        key("app")
+        writeString(notification.app)
+        punctuation(",")
+        key("title")
+        writeString(notification.title)
+        punctuation(",")
+        key("body")
+        writeString(notification.body)
+        punctuation(",")
+        key("urgency")
+        writeString(notification.urgency.rawValue)
+        if let icon = notification.iconPath {
+            punctuation(",")
+            key("icon")
+            writeString(icon)
+        }
+        if let timeout = notification.timeout {
+            punctuation(",")
+            key("timeout")
+            writeNumber(timeout)
+        }
+        if !notification.actions.isEmpty {
+            punctuation(",")
+            key("actions")
+            punctuation("[")
+            for (index, action) in notification.actions.enumerated() {
+                if index > 0 { punctuation(",") }
+                punctuation("{")
+                key("id")
+                writeString(action.id)
+                punctuation(",")
+                key("label")
+                writeString(action.label)
+                punctuation("}")
+            }
+            punctuation("]")
+        }
+        if notification.resident {
+            punctuation(",")
+            key("resident")
+            literal("true")
+        }
+        if notification.transient {
+            punctuation(",")
+            key("transient")
+            literal("true")
+        }
+        if let category = notification.category {
+            punctuation(",")
+            key("category")
+            writeString(category)
+        }
+        if let progress = notification.progress {
+            punctuation(",")
+            key("progress")
+            writeNumber(Double(progress))
+        }
+        if let placeholder = notification.replyPlaceholder {
+            punctuation(",")
+            key("reply_placeholder")
+            writeString(placeholder)
+        }
+        punctuation("}")
+    }
+}

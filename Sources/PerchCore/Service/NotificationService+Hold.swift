@@ -86,7 +86,7 @@ extension NotificationService {
     /// force now) puts it.
     private func resume(_ notification: Notification, at now: Instant, into effects: inout [ServiceEffect]) {
         let id = notification.id
-        let resolved = config.resolve(for: notification, modes: modes, grouped: groupCounts[id] != nil)
+        let resolved = plan.resolve(for: notification, grouped: groupCounts[id] != nil)
         let placement = placement(of: notification, resolved, overrides: overrides[id] ?? .init())
         effects.append(.addToast(presentation(of: notification, resolved, lane: placement.lane)))
         board.resume(id: id, lane: placement.lane, motion: placement.motion, at: now)

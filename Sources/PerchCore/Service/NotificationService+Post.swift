@@ -87,7 +87,7 @@ extension NotificationService {
         {
             groupCounts[notification.id] = (groupCounts[older.id] ?? 1) + 1
             close(older.id, reason: .replaced, at: now, into: &effects)
-            resolved = config.resolve(for: notification, modes: modes, grouped: true)
+            resolved = plan.resolve(for: notification, grouped: true)
         }
         recordLive(notification, into: &effects)
         effects.append(.event(.queued(notification), sender: senders[notification.id]))
@@ -141,7 +141,7 @@ extension NotificationService {
     /// ignore-timeout, and never past `longestDisplayTime`), the category's
     /// default actions, resident.
     func resolve(_ notification: inout Notification) -> Resolved {
-        let resolved = config.resolve(for: notification, modes: modes)
+        let resolved = plan.resolve(for: notification)
         if notification.timeout == nil || resolved.stack.timing.ignoreSenderTimeout {
             notification.timeout = resolved.displayTime ?? 0
         }

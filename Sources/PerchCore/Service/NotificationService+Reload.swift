@@ -17,7 +17,7 @@ extension NotificationService {
         for toast in board.all where !toast.isLeaving && !board.isSuspended(toast.id) {
             guard let lane = board.lane(of: toast.id) else { continue }
             let notification = toast.notification
-            let resolved = config.resolve(for: notification, modes: modes, grouped: groupCounts[toast.id] != nil)
+            let resolved = plan.resolve(for: notification, grouped: groupCounts[toast.id] != nil)
             let placement = placement(of: notification, resolved, overrides: overrides[toast.id] ?? .init())
             if placement.lane != lane {
                 // Off this stack at once, onto the other with the time it had.

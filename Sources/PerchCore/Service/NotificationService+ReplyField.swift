@@ -46,7 +46,7 @@ extension NotificationService {
     private func refreshReplyField(_ id: UInt32, at now: Instant, into effects: inout [ServiceEffect]) {
         guard let toast = liveToast(id: id), let lane = board.lane(of: id) else { return }
         board.setComposing(id: id, replying == id || drafts[id] != nil, at: now)
-        let resolved = config.resolve(for: toast.notification, modes: modes, grouped: groupCounts[id] != nil)
+        let resolved = plan.resolve(for: toast.notification, grouped: groupCounts[id] != nil)
         effects.append(.updateToast(presentation(of: toast.notification, resolved, lane: lane)))
     }
 

@@ -23,7 +23,9 @@ public final class NotificationService {
     public internal(set) var board: NotificationBoard
     public internal(set) var history: History
     /// Active modes, e.g. do-not-disturb.
-    public internal(set) var modes: Set<String> = []
+    public internal(set) var modes: Set<String> = [] {
+        didSet { if modes != oldValue { plan = ResolvePlan(config, modes: modes) } }
+    }
     /// The focused window on Perch's output is fullscreen (`setFullscreen`).
     public internal(set) var isFullscreen = false
     /// The seat has been idle for `idle-threshold` (`setIdle`).
@@ -31,7 +33,13 @@ public final class NotificationService {
     /// The id the next new notification gets.
     public internal(set) var nextID: UInt32 = 1
     /// The config in force; `reload` swaps it.
-    public internal(set) var config: Config
+    public internal(set) var config: Config {
+        didSet { plan = ResolvePlan(config, modes: modes) }
+    }
+    /// What resolving a notification under `config` and `modes` starts
+    /// from, made again whenever either changes (so never stale); every
+    /// rule of the service resolves through it.
+    public private(set) var plan: ResolvePlan
     /// The config's global part, resolved once per config.
     public internal(set) var global: Resolved
 
@@ -77,6 +85,7 @@ public final class NotificationService {
 
     public init(config: Config, wallClock: @escaping @Sendable () -> Int64) {
         self.config = config
+        plan = ResolvePlan(config, modes: [])
         global = config.global
         self.wallClock = wallClock
         history = History(capacity: global.maxHistory)
@@ -112,7 +121,7 @@ public final class NotificationService {
 
     /// The config for a notification already posted (hooks, bindings).
     public func settings(for notification: Notification) -> Resolved {
-        config.resolve(for: notification, modes: modes)
+        plan.resolve(for: notification)
     }
 
     // MARK: Measuring (the scene lays text out; the service waits for it)
@@ -178,7 +187,7 @@ public final class NotificationService {
         remeasure.remove(notification.id)
         postedAt.removeValue(forKey: notification.id)
         forgetReplyField(notification.id)
-        let settings = settings(for: notification)
+        let settings = plan.hooksAndHistory(for: notification)
         // The config's `history=false` (mako's key): gone, but not kept.
         if !settings.history { forgetInHistory(notification.id, into: &effects) }
         hook(settings.hooks.onDismiss, name: "on-dismiss", notification, reason: reason, into: &effects)
@@ -238,7 +247,7 @@ public final class NotificationService {
             case .appeared(let id):
                 if let notification = notification(id) {
                     effects.append(.event(.appeared(notification), sender: senders[id]))
-                    hook(settings(for: notification).hooks.onAppear, name: "on-appear", notification, into: &effects)
+                    hook(plan.hooksAndHistory(for: notification).hooks.onAppear, name: "on-appear", notification, into: &effects)
                 }
             case .leaving(let id, let reason):
                 // Only expiry starts an exit inside the board; the operations

@@ -87,9 +87,54 @@ public enum JournalRecord: Equatable, Sendable {
         return UInt32(number)
     }
 
-    /// The journal line: compact JSON and a newline.
+    /// The journal line: compact JSON and a newline, the bytes
+    /// `JSON.serializedBytes(json())` gives, written straight (one line per
+    /// Notify and per close: the tree cost more than the writing).
     public func encoded() -> [UInt8] {
-        JSON.serializedBytes(json(), terminator: UInt8(ascii: "\n"))
+        // A line is a few hundred bytes: grown once.
+        var writer = JSONWriter(capacity: 512)
+        switch self {
+        case .live(let item, let nextID):
+            writer.punctuation("{")
+            writer.key("live")
+            writer.write(item.notification)
+            writer.punctuation(",")
+            writer.key("remaining")
+            if let remaining = item.remaining { writer.writeNumber(remaining) } else { writer.literal("null") }
+            writer.punctuation(",")
+            writer.key("posted_at")
+            writer.writeInteger(item.postedAt)
+            writer.punctuation(",")
+            writer.key("next_id")
+            writer.writeDigits(UInt64(nextID))
+            writer.punctuation("}")
+        case .gone(let id, let reason, let closedAt):
+            writer.punctuation("{")
+            writer.key("gone")
+            writer.writeDigits(UInt64(id))
+            writer.punctuation(",")
+            writer.key("reason")
+            writer.writeString(reason.rawValue)
+            writer.punctuation(",")
+            writer.key("closed_at")
+            writer.writeInteger(closedAt)
+            writer.punctuation("}")
+        case .restored(let id):
+            writer.punctuation("{")
+            writer.key("restored")
+            writer.writeDigits(UInt64(id))
+            writer.punctuation("}")
+        case .forgotten(let id):
+            writer.punctuation("{")
+            writer.key("forgotten")
+            writer.writeDigits(UInt64(id))
+            writer.punctuation("}")
+        case .modes:
+            // Rare (a mode changed): the tree's cost does not matter.
+            writer.write(json())
+        }
+        writer.punctuation("\n")
+        return writer.output
     }
 
     /// The journal line of the record brought within `NotificationLimits`
