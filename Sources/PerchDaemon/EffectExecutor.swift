@@ -20,8 +20,8 @@ final class EffectExecutor {
     /// D-Bus, once the daemon has the name (nil without a bus).
     var signals: (any SignalDoor)?
     let hooks: any HookStarter
-    /// The loop's one timer for the next expiry, hook deadline, retry or
-    /// throttled log line.
+    /// The loop's one timer for the next expiry, hook deadline, retry,
+    /// throttled log line or a flood's tail (`HeapMoments`).
     let alarm: any Alarm
     let clock: () -> Instant
     let trace: Trace?
@@ -131,10 +131,12 @@ final class EffectExecutor {
         saveState(compacting: false)
         flushOutgoing()
         // Last, when the frame and the replies are out.
+        let floodTail = heapMoments.floodTail
         if heapMoments.isMoment(boardCount: service.board.count, centerOpen: scene.isCenterOpen,
-                                atRest: !scene.isWaitingForFrame) {
+                                atRest: !scene.isWaitingForFrame, now: clock()) {
             releaseFreedMemory()
         }
+        if heapMoments.floodTail != floodTail { armTimer() }
         // A line counted this turn is said when its window ends, even if
         // nothing else happens by then.
         if Log.throttleDeadline != armedThrottleDeadline { armTimer() }
@@ -169,11 +171,13 @@ final class EffectExecutor {
     }
 
     /// The timer for the next display-time expiry, hook deadline, retry of
-    /// a failed write or throttled log line.
+    /// a failed write, throttled log line or the moment a drained flood's
+    /// tail is given back.
     func armTimer() {
         armedThrottleDeadline = Log.throttleDeadline
-        alarm.arm(at: .earliest(.earliest(service.nextDeadline, hooks.nextDeadline),
-                                .earliest(store?.retryDeadline, armedThrottleDeadline)))
+        alarm.arm(at: .earliest(.earliest(.earliest(service.nextDeadline, hooks.nextDeadline),
+                                          .earliest(store?.retryDeadline, armedThrottleDeadline)),
+                                heapMoments.floodTail))
     }
 
     /// The alarm went off: overdue hooks are killed, throttled lines said,
