@@ -17,7 +17,7 @@ import PerchCore
 /// nothing back, and no timer is armed without a flood.
 struct HeapMoments {
     static let floodShrink = 256
-    static let quiet = 0.5
+    static let quiet = 0.25
 
     /// The most notifications the board held since memory was given back.
     private var boardPeak = 0
