@@ -12,7 +12,11 @@ struct CenterEntryLook: Equatable {
 /// each header and entry — each rendered once into its own image, at one
 /// scale. An image is kept while its piece shows the same and keeps its
 /// size, so a frame that only scrolls draws no text; a new scale drops
-/// them all.
+/// them all. Only the images of the pieces the last composition drew are
+/// kept (`endComposition`): an entry scrolled out of view, or gone, costs
+/// its 4 bytes a pixel (some 80 kB at scale 1) no longer, so the memory
+/// follows the viewport, not the length of the list, and one scrolled
+/// back in is drawn again.
 struct CenterPieces {
     enum Piece: Hashable {
         case background, topBar, empty
@@ -32,6 +36,11 @@ struct CenterPieces {
     /// Each piece's image, with what it shows, at `scale`.
     private var images: [Piece: (image: PixelImage, shows: Look)] = [:]
     private var scale: SurfaceScale?
+    /// The pieces asked for since the last composition ended.
+    private var composed: Set<Piece> = []
+
+    /// The pieces whose images are kept.
+    var kept: Set<Piece> { Set(images.keys) }
 
     /// The surface's scale; true when it changed (every image is dropped).
     mutating func setScale(_ newScale: SurfaceScale) -> Bool {
@@ -44,6 +53,13 @@ struct CenterPieces {
     /// Drops every image (the surface went, or the style changed).
     mutating func forget() {
         images.removeAll()
+        composed.removeAll()
+    }
+
+    /// A frame is composed: the images of pieces it did not ask for go.
+    mutating func endComposition() {
+        images = images.filter { composed.contains($0.key) }
+        composed.removeAll(keepingCapacity: true)
     }
 
     /// A piece's image, `width` × `height` surface pixels at `scale`,
@@ -51,6 +67,7 @@ struct CenterPieces {
     /// when it is empty.
     mutating func image(_ piece: Piece, shows: Look, width: Int, height: Int, scale: Double,
                         draw: (PixelTarget) -> Void) -> PixelTarget? {
+        composed.insert(piece)
         let w = Int((Double(width) * scale).rounded()), h = Int((Double(height) * scale).rounded())
         guard w > 0, h > 0 else { return nil }
         if let kept = images[piece], kept.shows == shows, kept.image.width == w, kept.image.height == h {

@@ -403,6 +403,7 @@ final class CenterView {
                                         colour: style.buttonFocusRing, lineWidth: 2, scale: factor)
         }
         PanelCompositor.compose(layers, listTop: px(listTop), ring: ring, into: target)
+        pieces.endComposition()
         canvas.present(buffer, scale: scale, width: backing.surfaceWidth, height: backing.surfaceHeight)
     }
 }

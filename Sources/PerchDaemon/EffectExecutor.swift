@@ -20,8 +20,8 @@ final class EffectExecutor {
     /// D-Bus, once the daemon has the name (nil without a bus).
     var signals: (any SignalDoor)?
     let hooks: any HookStarter
-    /// The loop's one timer for the next expiry, hook deadline, retry or
-    /// throttled log line.
+    /// The loop's one timer for the next expiry, hook deadline, retry,
+    /// throttled log line or a flood's tail (`HeapMoments`).
     let alarm: any Alarm
     let clock: () -> Instant
     let trace: Trace?
@@ -32,9 +32,8 @@ final class EffectExecutor {
     private var centerFeed = CenterFeed()
     /// The instant the board was last brought to (frames never go back).
     private var lastRefresh = Instant(nanoseconds: 0)
-    /// The most notifications the board held since freed memory was last
-    /// given back (see `releaseAfterAFlood`).
-    private var boardPeak = 0
+    /// When freed heap memory is given back to the kernel.
+    private var heapMoments = HeapMoments()
     /// The log throttle's deadline the alarm was last armed with.
     private var armedThrottleDeadline: Instant?
 
@@ -131,6 +130,13 @@ final class EffectExecutor {
         }
         saveState(compacting: false)
         flushOutgoing()
+        // Last, when the frame and the replies are out.
+        let floodTail = heapMoments.floodTail
+        if heapMoments.isMoment(boardCount: service.board.count, centerOpen: scene.isCenterOpen,
+                                atRest: !scene.isWaitingForFrame, now: clock()) {
+            releaseFreedMemory()
+        }
+        if heapMoments.floodTail != floodTail { armTimer() }
         // A line counted this turn is said when its window ends, even if
         // nothing else happens by then.
         if Log.throttleDeadline != armedThrottleDeadline { armTimer() }
@@ -165,11 +171,13 @@ final class EffectExecutor {
     }
 
     /// The timer for the next display-time expiry, hook deadline, retry of
-    /// a failed write or throttled log line.
+    /// a failed write, throttled log line or the moment a drained flood's
+    /// tail is given back.
     func armTimer() {
         armedThrottleDeadline = Log.throttleDeadline
-        alarm.arm(at: .earliest(.earliest(service.nextDeadline, hooks.nextDeadline),
-                                .earliest(store?.retryDeadline, armedThrottleDeadline)))
+        alarm.arm(at: .earliest(.earliest(.earliest(service.nextDeadline, hooks.nextDeadline),
+                                          .earliest(store?.retryDeadline, armedThrottleDeadline)),
+                                heapMoments.floodTail))
     }
 
     /// The alarm went off: overdue hooks are killed, throttled lines said,
@@ -213,7 +221,6 @@ final class EffectExecutor {
         if scene.isCenterOpen { feedCenter() }
         scene.present(service.board, at: now)
         armTimer()
-        releaseAfterAFlood()
         if let trace {
             trace.record(scene.isAnsweringFrame ? "frame" : "refresh", start: started, end: clock())
             // Written out at rest, so that an animation's frames do not
@@ -250,21 +257,12 @@ final class EffectExecutor {
 
     // MARK: Memory
 
-    /// How far the board must shrink below its peak before freed memory is
-    /// given back: a flood that drained, not each toast that expired.
-    static let releaseAfterShrinkingBy = 256
-
-    /// Gives freed heap memory back to the kernel once the board has
-    /// shrunk well below its peak (see `Heap.releaseFree`).
-    private func releaseAfterAFlood() {
-        let count = service.board.count
-        boardPeak = max(boardPeak, count)
-        if boardPeak - count >= Self.releaseAfterShrinkingBy { releaseFreedMemory() }
-    }
-
+    /// Gives freed heap memory back to the kernel (see `HeapMoments`).
     func releaseFreedMemory() {
+        let start = clock()
         Heap.releaseFree()
-        boardPeak = service.board.count
+        heapMoments.gaveBack(boardCount: service.board.count, centerOpen: scene.isCenterOpen)
+        trace?.record("give back", start: start, end: clock())
     }
 }
 
