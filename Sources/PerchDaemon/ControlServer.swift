@@ -100,6 +100,7 @@ final class ControlServer {
         // Closing ones do not count against the cap, but a client that
         // half-closes and never reads its replies stays closing: all of
         // them together are bounded too.
+        if openClients >= ControlServer.maximumClients { serveHangUps() }
         guard openClients < ControlServer.maximumClients, clients.count < 2 * ControlServer.maximumClients else {
             Log.throttledWarning("control socket: refused a client, \(ControlServer.maximumClients) already connected")
             return refuse(fd, "too many clients (\(ControlServer.maximumClients))")
@@ -111,6 +112,18 @@ final class ControlServer {
         client.token = loop.add(fd: client.connection.fd.rawValue, events: Int16(POLLIN)) {
             [unowned self, unowned client] revents in
             self.serve(client, revents: revents)
+        }
+    }
+
+    /// Serves the clients that hung up since the turn's poll, so that the
+    /// places they held are free before a newcomer is refused: the
+    /// listener drains its backlog in a loop, and a client may close while
+    /// it does (or while the daemon waited for the CPU between two
+    /// accepts), after the turn's hang-ups were served. Only at the cap.
+    private func serveHangUps() {
+        let open = clients.values.filter { !$0.isClosing }
+        for (client, hungUp) in zip(open, UnixSocket.hungUp(open.map { $0.connection.fd.rawValue })) where hungUp {
+            serve(client, revents: Int16(POLLHUP))
         }
     }
 

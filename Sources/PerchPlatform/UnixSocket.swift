@@ -52,6 +52,15 @@ public enum UnixSocket {
     /// read and thrown away first: closing a Unix socket with unread input
     /// makes the peer's next read fail with ECONNRESET, which a client may
     /// see before it reads the line.
+    /// Which of `fds` have hung up (the peer closed), asked now without
+    /// waiting: for what happened after the turn's poll.
+    public static func hungUp(_ fds: [Int32]) -> [Bool] {
+        var set = fds.map { pollfd(fd: $0, events: Int16(POLLIN), revents: 0) }
+        let ready = set.withUnsafeMutableBufferPointer { poll($0.baseAddress, nfds_t($0.count), 0) }
+        guard ready > 0 else { return Array(repeating: false, count: fds.count) }
+        return set.map { $0.revents & Int16(POLLHUP) != 0 }
+    }
+
     public static func refuse(_ fd: consuming FileDescriptor, saying line: [UInt8]) {
         _ = line.withUnsafeBytes { send(fd.rawValue, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
         var scratch = [UInt8](repeating: 0, count: 4096)
