@@ -68,10 +68,13 @@ def log(msg):
 
 def objcopy():
     """The toolchain's llvm-objcopy, which (unlike binutils' strip) takes
-    the segment layout llvm-bolt gives perch."""
+    the segment layout llvm-bolt gives perch. Only that one: Debian 12's
+    llvm-objcopy-14, first on PATH, writes a perch that crashes at start."""
     swiftc = shutil.which("swiftc") or "/opt/swift/usr/bin/swiftc"
     beside = os.path.join(os.path.dirname(os.path.realpath(swiftc)), "llvm-objcopy")
-    return beside if os.access(beside, os.X_OK) else (shutil.which("llvm-objcopy") or "llvm-objcopy")
+    if not os.access(beside, os.X_OK):
+        raise SystemExit("no llvm-objcopy beside the Swift toolchain's swiftc (%s)" % swiftc)
+    return beside
 
 
 def drop_from_page_cache(path):
