@@ -82,13 +82,12 @@ def available():
 class SoundServer:
     """PulseAudio with a null sink, running as the session user."""
 
-    def __init__(self, t):
-        self.t = t
-        s = t.sway()
-        self.session = s
-        # The server's home: its cookie and state land in a directory the
-        # session user owns, not in the test user's real home.
-        self.home = t.user_dir()
+    def __init__(self, session, home):
+        """session: a harness.Session (or anything with its env, popen and
+        run); home: a directory the session user owns, where the server's
+        cookie and state land (not in the user's real home)."""
+        s = self.session = session
+        self.home = home
         self.config_path = os.path.join(self.home, "perch-test.pa")
         with open(self.config_path, "w") as f:
             f.write(CONFIG)
@@ -110,7 +109,6 @@ class SoundServer:
             return self.pactl("info").returncode == 0
         ok, _ = poll(answers, 10.0, 0.05)
         check(ok, "pulseaudio did not answer `pactl info` within 10 s; its log:\n%s" % self.log()[-1500:])
-        t.notes.append("pulseaudio at %s (log %s)" % (self.socket, self.log_path))
 
     def log(self):
         self.log_file.flush()
@@ -148,7 +146,8 @@ def start(t):
     missing = available()
     check(missing is None, "the sound tests need %s (scripts/ensure-deps installs them)" % missing)
     if getattr(t, "sound_server", None) is None:
-        t.sound_server = SoundServer(t)
+        t.sound_server = SoundServer(t.sway(), t.user_dir())
+        t.notes.append("pulseaudio at %s (log %s)" % (t.sound_server.socket, t.sound_server.log_path))
     return t.sound_server
 
 
@@ -303,6 +302,32 @@ class Recording:
             else:
                 quiet += 1
         return count
+
+    def first_sound(self, after, within=3.0):
+        """The monotonic time of the first sample from `after` on whose
+        magnitude reaches ONSET_PEAK, or None if none does within `within`
+        seconds (for the bench's Notify -> sink latency; polled)."""
+        import array
+        start = int(self.offset(after) * RATE)
+        end = start + int(within * RATE)
+        pos = start
+        deadline = after + within + 2.0
+        with open(self.path, "rb") as f:
+            while pos < end:
+                have = min(end, os.path.getsize(self.path) // FRAME_BYTES)
+                if have <= pos:
+                    if time.monotonic() > deadline:
+                        return None
+                    time.sleep(0.01)
+                    continue
+                f.seek(pos * FRAME_BYTES)
+                data = array.array("h")
+                data.frombytes(f.read((have - pos) * FRAME_BYTES))
+                for i, v in enumerate(data):
+                    if v >= ONSET_PEAK or v <= -ONSET_PEAK:
+                        return self.origin + (pos + i // CHANNELS) / RATE
+                pos = have
+        return None
 
     def stop(self):
         from processes import end_all

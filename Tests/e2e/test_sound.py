@@ -18,7 +18,7 @@ import subprocess
 import time
 
 import sound
-from harness import CARD_LEFT, SCREEN_H, SCREEN_W, TestFailure, check, poll, run_as_root, test
+from harness import SCREEN_H, SCREEN_W, TestFailure, check, poll, run_as_root, test
 from harness import SWAY17
 from test_config import write_config
 from test_dbus import DEST, card_at_rest
