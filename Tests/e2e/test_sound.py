@@ -39,15 +39,24 @@ WINDOW_S = 2.0
 class Listening:
     """A perch on a private bus, a sound server, and its sink's recording."""
 
-    def __init__(self, t, config=None, server=True):
+    def __init__(self, t, config=None, server=True, env=None):
         self.t = t
         self.server = sound.start(t) if server else None
         # Recording starts before perch: the sink is heard from the start.
         self.rec = self.server.record() if server else None
         self.config = write_config(t, config) if config is not None else None
         args = ("-c", self.config) if config is not None else ()
-        self.p, self.env = start_on_bus(t, args)
+        if env is None:
+            self.p, self.env = start_on_bus(t, args)
+        else:
+            self.p, self.env = start_with_env(t, args, env)
         self.last_sound = None       # monotonic time the last sound was asked for
+
+    def reconfigure(self, text):
+        """Rewrites the config file and has perch read it again."""
+        with open(self.config, "w") as f:
+            f.write(text)
+        self.p.ctl_ok("reload")
 
     def notify(self, title, hints="{}", app="app", replaces=0, timeout=5000):
         """Notify over D-Bus with gdbus (hints in GVariant text); returns
@@ -105,6 +114,20 @@ class Listening:
 
     def log_tail(self, n=8):
         return "\n".join(self.p.log().splitlines()[-n:])
+
+
+def start_with_env(t, args, extra):
+    """test_dbus.start with more variables in perch's environment."""
+    from harness import Perch
+    from test_dbus import start_bus
+    s = t.sway()
+    env = s.env(DBUS_SESSION_BUS_ADDRESS=start_bus(t), **extra)
+    p = t.perch = Perch(s, t.bindir, os.path.join(t.tmp, "perch.log"), env=env, args=list(args))
+    p.wait_ready()
+    owned, _ = poll(lambda: s.run(["gdbus", "call", "--session"] + DEST + [
+        "--method", "org.freedesktop.Notifications.GetServerInformation"], env=env).returncode == 0, 5.0, 0.1)
+    check(owned, "perch did not take org.freedesktop.Notifications; log:\n%s" % p.log())
+    return p, env
 
 
 def name_hint(name=NAME):
@@ -206,9 +229,7 @@ def sounds_off_plays_nothing_and_lists_no_capability(t):
     s.expect_silent(sent, "sounds=off")
     check(s.listed(nid), "the notification should be shown")
     # The control: the same daemon plays once its config says so.
-    with open(s.config, "w") as f:
-        f.write("sounds=on\n")
-    s.p.ctl_ok("reload")
+    s.reconfigure("sounds=on\n")
     s.control("a sound-name once sounds=on is reloaded")
 
 
@@ -234,6 +255,65 @@ def sound_none_in_a_rule_silences_a_senders_sound(t):
     s.expect_silent(sent, "[app-name=Quiet] sound=none over the sender's sound-name")
     check(s.listed(nid), "it should be shown")
     s.control("another app's sound-name")
+
+
+@test
+def sound_theme_names_a_theme_that_inherits_freedesktop(t):
+    # A theme of one sound, a loud sine in place of message-new-instant;
+    # bell is not in it and comes from freedesktop, which it inherits.
+    data = t.user_dir()
+    stereo = os.path.join(data, "sounds", "perch-test", "stereo")
+    os.makedirs(stereo)
+    with open(os.path.join(data, "sounds", "perch-test", "index.theme"), "w") as f:
+        f.write("[Sound Theme]\nName=Perch test\nInherits=freedesktop\nDirectories=stereo\n\n"
+                "[stereo]\nOutputProfile=stereo\n")
+    shutil.copy(sound.make_wav(t, seconds=0.5), os.path.join(stereo, NAME + ".wav"))
+    for root, dirs, files in os.walk(data):
+        for name in dirs + files:
+            os.chmod(os.path.join(root, name), 0o755 if name in dirs else 0o644)
+    s = Listening(t, "sound-theme=perch-test\n", env={"XDG_DATA_HOME": data})
+    _, sent = s.notify("Themed", name_hint())
+    s.expect_heard(sent, "sound-name %s from the configured theme" % NAME)
+    # The sine's RMS over the window is about 0.2; the freedesktop sound's 0.015.
+    check(s.rec.rms(sent, sent + WINDOW_S) > 0.1, "%s should come from the perch-test theme (a loud sine), "
+          "not freedesktop's: %s" % (NAME, s.rec.describe(sent, sent + WINDOW_S)))
+    s.past_gap()
+    _, sent = s.notify("Inherited", name_hint(OTHER_NAME))
+    s.expect_heard(sent, "sound-name %s, inherited from freedesktop" % OTHER_NAME)
+    check(s.rec.rms(sent, sent + WINDOW_S) < 0.1, "%s should be freedesktop's: %s"
+          % (OTHER_NAME, s.rec.describe(sent, sent + WINDOW_S)))
+
+
+@test
+def sound_volume_plays_quieter(t):
+    s = Listening(t, "sound-volume=100\n")
+    wav = sound.make_wav(t)
+    _, sent = s.notify("Full", file_hint(wav))
+    s.expect_heard(sent, "the WAV at sound-volume=100")
+    s.past_gap()
+    full = s.rec.stat(sent, sent + WINDOW_S)["Maximum amplitude"]
+    s.reconfigure("sound-volume=20\n")
+    _, sent = s.notify("Quiet", file_hint(wav))
+    s.expect_heard(sent, "the WAV at sound-volume=20")
+    s.past_gap()
+    quiet = s.rec.stat(sent, sent + WINDOW_S)["Maximum amplitude"]
+    check(quiet < full * 0.8, "sound-volume=20 should play quieter than 100: peak %.3f against %.3f"
+          % (quiet, full))
+
+
+@test
+def a_shorter_sound_gap_lets_two_sounds_close_together_play(t):
+    s = Listening(t, "sound-gap=300\n")
+    wav = sound.make_wav(t)
+    _, first = s.notify("One", file_hint(wav), app="one")
+    check(s.rec.heard(first), "the first sound should be heard")
+    # 0.8 s after the first: past a 300 ms gap, within the default 1000 ms.
+    time.sleep(max(0.0, first + 0.8 - time.monotonic()))
+    s.notify("Two", file_hint(wav), app="two")
+    end = first + 0.8 + WINDOW_S
+    n = s.rec.onsets(first, end)
+    check(n == 2, "with sound-gap=300 two sounds 0.8 s apart should both be heard, the sink's monitor shows "
+          "%d: %s" % (n, s.rec.describe(first, end)))
 
 
 # ---------------------------------------------------------------------------
