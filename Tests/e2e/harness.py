@@ -705,10 +705,6 @@ def prepare_bindir(src):
         if not os.access(p, os.X_OK):
             raise SystemExit("e2e: %s not found or not executable (build first: "
                              "swift build -c release, or set PERCH_BIN_DIR)" % p)
-    # perch-sound: the helper that plays sounds (issue 27), copied when
-    # the build has it.
-    if os.access(os.path.join(src, "perch-sound"), os.X_OK):
-        names += ("perch-sound",)
     d = tempfile.mkdtemp(prefix="perch-e2e-bin-")
     os.chmod(d, 0o755)
     for name in names:
