@@ -30,7 +30,10 @@
 /// results by name. The chain is expanded only as far as a search goes,
 /// so a sound found in the configured theme's own localized directory
 /// reads no parent's index. A repeated name is one dictionary access; a
-/// new one a few set lookups per directory that exists.
+/// new one a few set lookups per directory that exists. Per generation
+/// the work is bounded whatever is on disk or in a name: at most 16
+/// themes, each index read at most once per base, at most 64 directories
+/// per index listed once per base and locale, 8 forms of a name.
 public final class SoundThemeLocator {
     public let theme: String
     public let paths: SoundSearchPaths
@@ -232,10 +235,14 @@ public final class SoundThemeLocator {
             let modifier = locale[dot...].firstIndex(of: "@").map { locale[$0...] } ?? ""
             locale = locale[..<dot] + modifier
         }
-        guard !locale.isEmpty, locale.utf8.count <= maximumLocaleBytes, locale != "C", locale != "POSIX",
-              locale.first!.isLetter,
-              locale.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)
-                  || $0 == "_" || $0 == "@" || $0 == "-") })
+        // Bytes, not Characters: the allowed set is ASCII.
+        func isLetter(_ byte: UInt8) -> Bool { (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte) }
+        func isAllowed(_ byte: UInt8) -> Bool {
+            isLetter(byte) || (0x30...0x39).contains(byte) || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "@")
+                || byte == UInt8(ascii: "-")
+        }
+        guard let first = locale.utf8.first, isLetter(first), locale.utf8.count <= maximumLocaleBytes,
+              locale.utf8.allSatisfy(isAllowed), locale != "C", locale != "POSIX"
         else { return nil }
         return String(locale)
     }
