@@ -15,8 +15,9 @@
 //   the maximum; a key file (those and .desktop files) reports a bounded
 //   number of problems and keeps within its group and key limits;
 // - a parsed source is an absolute path without NUL, or a valid name;
-// - what the locator finds is a file in the tree; asking again gives the
-//   same answer and reports nothing new (each problem is reported once);
+// - what the locator finds is in the tree (a file, or a directory a
+//   listing showed); asking again gives the same answer and reports
+//   nothing new (each problem is reported once);
 // - the theme chain has no theme twice and stays within its maximum;
 // - file reads and listings per lookup stay bounded.
 @testable import PerchCore
@@ -63,7 +64,10 @@ public func fuzzIcons(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     require(tree.reads <= 256 && tree.listings <= 1024,
             "one lookup read \(tree.reads) files and listed \(tree.listings) directories")
     if let file = first.file {
-        require(tree.files[file.path] != nil || file.origin == .given, "found a file not in the tree: \(file.path)")
+        // A listing names directories too, so a directory called
+        // `mail-unread.png` is found like a file; reading it is refused
+        // later, with its reason, as any unreadable icon is.
+        require(tree.has(file.path) || file.origin == .given, "found a path not in the tree: \(file.path)")
     }
     let second = locator.locate(icon, size: iconSize, scale: scale)
     require(second.file == first.file, "two lookups, two answers")
@@ -111,6 +115,11 @@ private final class MemoryTree: IconFileSystem {
     private(set) var listings = 0
 
     func revalidate() -> UInt64 { 1 }
+
+    /// A file of the tree, or a directory implied by a file under it.
+    func has(_ path: String) -> Bool {
+        files[path] != nil || files.keys.contains { $0.hasPrefix(path + "/") }
+    }
 
     func listing(of directory: String) -> IconDirectoryListing {
         listings += 1

@@ -11,6 +11,7 @@ let usage = """
     usage: perch [-c FILE] [--replace] [--no-dbus] [--state FILE] [-v] [--KEY VALUE]...
            perch --check-config [FILE]
            perch --find-icon NAME [--scale N] [-c FILE]
+           perch --find-sound NAME [-c FILE]
            perch --help | --version
 
     Perch, a notification daemon for Wayland compositors with wlr-layer-shell.
@@ -23,6 +24,10 @@ let usage = """
                              (the config's icon-theme, icon-path and icon-size),
                              print the file and how long the lookup took, exit
       --scale N              with --find-icon: the output scale (default 1)
+      --find-sound NAME      look a sound name up in the sound theme as a
+                             notification's sound-name would be, print the
+                             file and the themes searched, exit (1 when
+                             nothing would play)
       --replace              take org.freedesktop.Notifications from another daemon
       --no-dbus              serve the control socket only
       --state FILE           where history, modes and live notifications are kept
@@ -48,6 +53,8 @@ struct Invocation {
     /// `--find-icon NAME`: look it up and exit.
     var findIcon: String?
     var iconScale = 1
+    /// `--find-sound NAME`: look it up and exit.
+    var findSound: String?
 }
 
 /// Reads the command line. Returns nil for --help and --version (already
@@ -85,6 +92,8 @@ func parseArguments(_ arguments: [String]) throws(ArgumentError) -> Invocation? 
             }
         case "--find-icon":
             invocation.findIcon = try value(argument)
+        case "--find-sound":
+            invocation.findSound = try value(argument)
         case "--scale":
             guard let scale = Int(try value(argument)), (1...8).contains(scale) else {
                 throw ArgumentError(message: "--scale takes a whole number from 1 to 8")

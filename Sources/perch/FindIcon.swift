@@ -37,7 +37,7 @@ func findIcon(_ name: String, global: Resolved, scale: Int) -> Bool {
     return found
 }
 
-private func milliseconds(_ seconds: Double) -> String {
+func milliseconds(_ seconds: Double) -> String {
     let hundredths = Int((seconds * 100_000).rounded())
     let fraction = hundredths % 100
     return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"

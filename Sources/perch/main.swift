@@ -34,6 +34,13 @@ if let name = invocation.findIcon {
     exit(findIcon(name, global: config.global, scale: invocation.iconScale) ? 0 : 1)
 }
 
+if let name = invocation.findSound {
+    let (config, diagnostics) = source.load()
+    for diagnostic in diagnostics { print(diagnostic) }
+    guard let config else { exit(1) }
+    exit(findSound(name, global: config.global) ? 0 : 1)
+}
+
 let daemon: Daemon
 do {
     daemon = try Daemon(options: invocation.options, configSource: source)
