@@ -127,7 +127,7 @@ test-packaging: man
 # target depends directly on all the targets below it, Package.swift's
 # last lines, so that a library's layout change recompiles every module
 # that bakes it in; docs/architecture.md, "The build".)
-LINKED := $(addprefix $(RELEASE)/,perch perchctl perch-svg perch-test-pointer)
+LINKED := $(addprefix $(RELEASE)/,perch perchctl perch-svg perch-sound perch-test-pointer)
 link-inputs:
 	@mkdir -p $(STATIC_CXX_DIR)
 	@if [ -n "$(filter /%,$(LIBSTDCXX_A))" ] && [ "$$(cat $(STATIC_CXX_DIR)/libstdc++.so 2>/dev/null)" != "INPUT($(LIBSTDCXX_A))" ]; then \
@@ -248,7 +248,7 @@ install: man .build/dist/org.freedesktop.Notifications.service .build/dist/perch
 	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(MANDIR)/man1" "$(DESTDIR)$(MANDIR)/man5" \
 		"$(DESTDIR)$(DBUSSERVICEDIR)" "$(DESTDIR)$(USERUNITDIR)" "$(DESTDIR)$(DOCDIR)" \
 		"$(DESTDIR)$(BASHCOMPDIR)" "$(DESTDIR)$(ZSHCOMPDIR)" "$(DESTDIR)$(FISHCOMPDIR)"
-	install -m 0755 $(RELEASE)/perch $(RELEASE)/perchctl $(RELEASE)/perch-svg "$(DESTDIR)$(BINDIR)/"
+	install -m 0755 $(RELEASE)/perch $(RELEASE)/perchctl $(RELEASE)/perch-svg $(RELEASE)/perch-sound "$(DESTDIR)$(BINDIR)/"
 	install -m 0644 .build/man/*.1 "$(DESTDIR)$(MANDIR)/man1/"
 	install -m 0644 .build/man/*.5 "$(DESTDIR)$(MANDIR)/man5/"
 	install -m 0644 .build/dist/org.freedesktop.Notifications.service "$(DESTDIR)$(DBUSSERVICEDIR)/"
@@ -262,6 +262,7 @@ install: man .build/dist/org.freedesktop.Notifications.service .build/dist/perch
 # Removes what install put there (and the directories of Perch's own).
 uninstall:
 	rm -f "$(DESTDIR)$(BINDIR)/perch" "$(DESTDIR)$(BINDIR)/perchctl" "$(DESTDIR)$(BINDIR)/perch-svg" \
+		"$(DESTDIR)$(BINDIR)/perch-sound" \
 		$(foreach page,$(notdir $(MAN_PAGES)),"$(DESTDIR)$(MANDIR)/man$(subst .,,$(suffix $(page)))/$(page)") \
 		"$(DESTDIR)$(DBUSSERVICEDIR)/org.freedesktop.Notifications.service" \
 		"$(DESTDIR)$(USERUNITDIR)/perch.service" \

@@ -38,6 +38,10 @@ let package = Package(
         // dlopens librsvg. zlib inflates .svgz; Perch maps it already.
         .target(name: "CRsvg", linkerSettings: [.linkedLibrary("z")]),
         .executableTarget(name: "perch-svg", dependencies: ["CRsvg", "CCairo"], linkerSettings: [.linkedLibrary("m")]),
+        // Sounds: the daemon starts perch-sound on the first sound, and
+        // perch-sound dlopens libcanberra (and through it libpulse and the
+        // decoders); none of them is ever in the daemon.
+        .executableTarget(name: "perch-sound", linkerSettings: [.linkedLibrary("m")]),
         // JPEG icons: libjpeg-turbo, dlopened on the first JPEG, behind a
         // setjmp error handler.
         .target(name: "CJPEG"),

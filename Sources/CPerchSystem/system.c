@@ -126,12 +126,35 @@ int perch_spawn_piped(pid_t *pid, const char *file, char *const argv[], int *to_
         close(in[1]);
         return saved;
     }
+    posix_spawnattr_t attr;
     posix_spawn_file_actions_t actions;
-    int err = posix_spawn_file_actions_init(&actions);
+    int err = posix_spawnattr_init(&attr);
+    if (err != 0) {
+        close(in[0]);
+        close(in[1]);
+        close(out[0]);
+        close(out[1]);
+        return err;
+    }
+    err = posix_spawn_file_actions_init(&actions);
+    // As for hooks: no blocked or ignored signal survives into the child
+    // (the daemon blocks what its signalfd reads and ignores SIGPIPE).
+    sigset_t empty, all;
+    sigemptyset(&empty);
+    sigfillset(&all);
+    sigdelset(&all, SIGKILL);
+    sigdelset(&all, SIGSTOP);
+    if (err == 0) err = posix_spawnattr_setsigmask(&attr, &empty);
+    if (err == 0) err = posix_spawnattr_setsigdefault(&attr, &all);
+    if (err == 0) err = posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
     if (err == 0) err = posix_spawn_file_actions_adddup2(&actions, in[0], 0);
     if (err == 0) err = posix_spawn_file_actions_adddup2(&actions, out[1], 1);
-    if (err == 0) err = posix_spawnp(pid, file, &actions, NULL, argv, environ);
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
+    if (err == 0) err = posix_spawn_file_actions_addclosefrom_np(&actions, 3);
+#endif
+    if (err == 0) err = posix_spawnp(pid, file, &actions, &attr, argv, environ);
     posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attr);
     close(in[0]);
     close(out[1]);
     if (err != 0) {

@@ -38,6 +38,9 @@ public final class NotificationsBus {
     private let connection: BusConnection
     private let handlers: Handlers
     private let capabilities: [String]
+    /// Capabilities that come and go, asked at each GetCapabilities call
+    /// (`sound`, while a sound server is there), after the fixed ones.
+    public var changingCapabilities: () -> [String] = { [] }
     private let serverInfo: (name: String, vendor: String, version: String)
     /// The vtable's userdata: where the C trampolines find this object.
     /// Allocated once, never moves, freed after the vtable is removed.
@@ -292,7 +295,7 @@ public final class NotificationsBus {
     }
 
     private func getCapabilities(_ call: OpaquePointer) -> Int32 {
-        reply(to: call) { $0.append(capabilities) }
+        reply(to: call) { $0.append(capabilities + changingCapabilities()) }
     }
 
     private func getServerInformation(_ call: OpaquePointer) -> Int32 {

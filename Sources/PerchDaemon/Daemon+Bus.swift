@@ -32,6 +32,7 @@ extension Daemon {
                     }),
                 replace: replace, capabilities: Self.capabilities,
                 serverInfo: (name: "Perch", vendor: "Perch", version: PerchVersion.string))
+            bus.changingCapabilities = { [unowned self] in self.sounds.isAvailable ? ["sound"] : [] }
             bus.onDisconnect = { reason in Log.warning("lost the session bus (\(reason)); serving the control socket only") }
             made = bus
         } catch .noBus(let reason) {

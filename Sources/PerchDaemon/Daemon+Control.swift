@@ -76,6 +76,7 @@ extension Daemon {
         scene.reconfigure(Self.look(global, loaded))
         scene.warmUp()
         icons.forget()
+        sounds.forget()
         executor.execute(service.reload(loaded, at: MonotonicClock.now()))
         fullscreenChanged()
         configureIdleMonitor()

@@ -58,6 +58,8 @@ public final class Daemon {
     var outcome = Outcome.stopped
     /// Where icon names are looked up.
     let icons = IconSupply()
+    /// Where sound names are looked up, and the sounds played.
+    let sounds: SoundSupply
     /// `idle-threshold` and the seat's idle notification.
     var idle = IdleWatch()
 
@@ -85,6 +87,8 @@ public final class Daemon {
         }
         let global = service.global
         hooks = HookRunner(timeout: global.hookTimeout)
+        sounds = SoundSupply(output: SoundOutput(loop: loop), directories: icons.directories,
+                             global: { [unowned service] in service.global })
         store = (options.statePath ?? StateFile.defaultPath()).map { StateStore(path: $0) }
         scene = Scene(connection: connection, look: Self.look(global, service.config))
 
@@ -108,6 +112,7 @@ public final class Daemon {
         }
         executor = EffectExecutor(service: service, scene: scene, store: store, control: control, hooks: hooks,
                                   alarm: timer, trace: Trace.fromEnvironment())
+        executor.sounds = sounds
 
         timer.onFire = { [unowned self] in self.executor.alarmFired() }
         warmUpTimer?.onFire = { [unowned self] in
@@ -175,6 +180,7 @@ public final class Daemon {
             loop.stop()
         case SIGCHLD:
             hooks.reap()
+            sounds.output.reap()
             executor.armTimer()
         case SIGHUP:
             _ = reload()

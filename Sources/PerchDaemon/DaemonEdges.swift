@@ -68,6 +68,11 @@ protocol HookStarter: AnyObject {
     var nextDeadline: Instant? { get }
 }
 
+/// Sounds the service decided may be heard (`SoundSupply`).
+protocol SoundPlayer: AnyObject {
+    func play(_ cue: SoundCue)
+}
+
 /// The one deadline the turn arms (the loop's `DeadlineTimer`).
 protocol Alarm: AnyObject {
     func arm(at deadline: Instant?)

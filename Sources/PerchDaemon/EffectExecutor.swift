@@ -20,6 +20,8 @@ final class EffectExecutor {
     /// D-Bus, once the daemon has the name (nil without a bus).
     var signals: (any SignalDoor)?
     let hooks: any HookStarter
+    /// Sounds, once the daemon has a player (nil: none are heard).
+    var sounds: (any SoundPlayer)?
     /// The loop's one timer for the next expiry, hook deadline, retry,
     /// throttled log line or a flood's tail (`HeapMoments`).
     let alarm: any Alarm
@@ -86,6 +88,8 @@ final class EffectExecutor {
                 signals?.emitNotificationReplied(id: id, text: text)
             case .hook(let run):
                 turn.hooks.append(run)
+            case .sound(let cue):
+                turn.sounds.append(cue)
             case .warning(let text):
                 Log.warning(text)
             case .addToast(let toast):
@@ -127,6 +131,12 @@ final class EffectExecutor {
             // The frame leaves for the compositor now, not after the
             // turn's write to the journal.
             flushScreen()
+        }
+        // With the toast it belongs to: a sound promises nothing, so it
+        // need not wait for the write either.
+        if !turn.sounds.isEmpty {
+            for cue in turn.sounds { sounds?.play(cue) }
+            turn.sounds.removeAll(keepingCapacity: true)
         }
         saveState(compacting: false)
         flushOutgoing()
@@ -272,6 +282,8 @@ struct TurnOutputs {
     var records: [JournalRecord] = []
     /// Hooks to start once the turn's state is saved.
     var hooks: [HookRun] = []
+    /// Sounds to start once the turn's frame is out.
+    var sounds: [SoundCue] = []
     /// Whether the screen must be brought up to date before the loop waits.
     var needsRefresh = false
     /// Set while effects of the user's own input run.

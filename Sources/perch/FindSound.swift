@@ -10,8 +10,7 @@ import PerchPlatform
 /// caches). Returns whether a file would play.
 func findSound(_ name: String, global: Resolved) -> Bool {
     let directories = IconDirectories()
-    // TODO(sound-theme): pass the config's `sound-theme` key (in `global`) once it exists.
-    let (theme, problems) = SoundThemePreference.theme(configured: nil, environment: Environment.value,
+    let (theme, problems) = SoundThemePreference.theme(configured: global.soundTheme, environment: Environment.value,
                                                        fileSystem: directories)
     let locator = SoundThemeLocator(theme: theme, paths: SoundSearchPaths.standard(environment: Environment.value),
                                     locale: SoundThemeLocator.locale(environment: Environment.value),

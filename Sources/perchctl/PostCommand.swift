@@ -7,7 +7,7 @@ struct PostCommand: Command {
         post [--icon PATH] [--timeout SECONDS] [--urgency low|normal|critical] [--app NAME]
                 [--replace ID] [--anchor ANCHOR] [--enter STYLE] [--exit STYLE] [--bounce]
                 [--style toast|banner] [--action ID=LABEL]... [--resident] [--transient] [--category NAME]
-                [--wait] [--json] TITLE [BODY]
+                [--sound NAME|FILE|none] [--wait] [--json] TITLE [BODY]
         """
     static let help = """
         Shows a notification (or updates one in place with --replace) and prints its id.
@@ -70,6 +70,12 @@ struct PostCommand: Command {
                 json = true
             case "--category":
                 params["category"] = .string(try reader.value(for: option))
+            case "--sound":
+                let value = try reader.value(for: option)
+                if value != "none", case .failure(let problem) = NotificationSound.parse(value) {
+                    throw UsageError("--sound takes a sound name, a file or none: \(problem.message)")
+                }
+                params["sound"] = .string(value)
             case "--action":
                 let value = try reader.value(for: option)
                 guard let equals = value.firstIndex(of: "="), equals != value.startIndex else {

@@ -166,6 +166,16 @@ final class FakeHooks: HookStarter {
     func killOverdue(now: Instant) {}
 }
 
+final class FakeSounds: SoundPlayer {
+    let ledger: Ledger
+
+    init(_ ledger: Ledger) { self.ledger = ledger }
+
+    func play(_ cue: SoundCue) {
+        ledger.write("sound \(cue.id) \(cue.sound.description) \(cue.volume)")
+    }
+}
+
 final class FakeAlarm: Alarm {
     private(set) var deadline: Instant?
     func arm(at deadline: Instant?) { self.deadline = deadline }

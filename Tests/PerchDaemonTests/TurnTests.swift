@@ -11,6 +11,7 @@ final class TurnHarness {
     let control: FakeControl
     let signals: FakeSignals
     let hooks: FakeHooks
+    let sounds: FakeSounds
     let alarm = FakeAlarm()
     let executor: EffectExecutor
     private let clock = TestClock()
@@ -29,18 +30,22 @@ final class TurnHarness {
         control = FakeControl(ledger)
         signals = FakeSignals(ledger)
         hooks = FakeHooks(ledger)
+        sounds = FakeSounds(ledger)
         let clock = self.clock
         executor = EffectExecutor(service: NotificationService(config: config!, wallClock: { 1_700_000_000 }),
                                   scene: scene, store: withStore ? store : nil, control: control, hooks: hooks,
                                   alarm: alarm, clock: { clock.now })
         executor.signals = signals
+        executor.sounds = sounds
     }
 
     @discardableResult
-    func post(_ title: String, timeout: Double? = 5, actions: [NotificationAction] = []) -> UInt32 {
+    func post(_ title: String, timeout: Double? = 5, actions: [NotificationAction] = [],
+              sound: NotificationSound? = nil) -> UInt32 {
         var request = NotifyRequest(title: title)
         request.timeout = timeout
         request.actions = actions
+        request.sound = sound
         return executor.post(request, from: ClientToken(1))
     }
 
@@ -120,6 +125,19 @@ struct TurnTests {
         #expect(turn.position(of: "save gone \(id)") < hook)
         #expect(turn.position(of: "control dismissed \(id)") < hook)
         #expect(turn.position(of: "bus closed \(id) 2") < hook)
+    }
+
+    @Test("a sound starts with its toast, after the frame is flushed and before the turn's write")
+    func soundWithTheToast() {
+        let turn = TurnHarness("sound-volume=70")
+        let id = turn.post("hello", sound: .named("message-new-instant"))
+        #expect(!turn.ledger.contains("sound"), "nothing plays before the turn ends")
+        turn.endTurn()
+        let sound = turn.position(of: "sound \(id) message-new-instant 70")
+        #expect(turn.position(of: "screen flushed") < sound)
+        #expect(sound < turn.position(of: "save live \(id)"))
+        turn.endTurn()
+        #expect(turn.ledger.lines.filter { $0.hasPrefix("sound") }.count == 1, "and once")
     }
 
     @Test("without a store the replies still go out, and nothing is kept for later")

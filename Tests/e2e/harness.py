@@ -698,8 +698,9 @@ class Ctx:
 def prepare_bindir(src):
     """Copy perch and perchctl where the session user can execute them (the
     checkout may be under /root, which that user cannot traverse)."""
-    # perch-svg: the helper that renders SVG icons, found beside perch.
-    names = ("perch", "perchctl", "perch-svg", "perch-test-pointer")
+    # perch-svg and perch-sound: the helpers that render SVG icons and
+    # play sounds, found beside perch.
+    names = ("perch", "perchctl", "perch-svg", "perch-sound", "perch-test-pointer")
     for name in names:
         p = os.path.join(src, name)
         if not os.access(p, os.X_OK):

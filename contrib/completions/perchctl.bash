@@ -25,7 +25,7 @@ _perchctl_modes() {
     local modes
     modes=$(_perchctl_run mode)
     [[ $modes == "(no modes)" ]] && modes=
-    printf '%s\n' $modes do-not-disturb
+    printf '%s\n' $modes do-not-disturb silent
 }
 
 _perchctl_options() {
@@ -55,7 +55,7 @@ _perchctl() {
     for ((i = 2; i < COMP_CWORD; i++)); do
         word=${COMP_WORDS[i]}
         case $word in
-            --icon | --timeout | --urgency | --app | --replace | --anchor | --enter | --exit | --style | --action | --category | -n)
+            --icon | --timeout | --urgency | --app | --replace | --anchor | --enter | --exit | --style | --action | --category | --sound | -n)
                 ((i++)) ;;
             -a | -r | -t) [[ $verb == mode ]] && ((i++)) ;;
             -*) ;;
@@ -71,6 +71,7 @@ _perchctl() {
         --replace | --group | -g | -n) COMPREPLY=($(compgen -W "$(_perchctl_ids)" -- "$cur")); return ;;
         -a | -r | -t | -s) [[ $verb == mode ]] && { COMPREPLY=($(compgen -W "$(_perchctl_modes)" -- "$cur")); return; } ;;
         --icon) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -f -- "$cur")); return ;;
+        --sound) compopt -o filenames 2>/dev/null; COMPREPLY=($(compgen -W "none" -- "$cur") $(compgen -f -- "$cur")); return ;;
         --timeout | --app | --action | --category) return ;;
     esac
 

@@ -34,7 +34,7 @@ end
 function __perchctl_modes
     set -l program (__perchctl_program)
     set -l modes (string split ' ' -- ($program mode 2>/dev/null))
-    printf '%s\n' (string match -v -- '(no modes)' $modes) do-not-disturb | string match -v '' | sort -u
+    printf '%s\n' (string match -v -- '(no modes)' $modes) do-not-disturb silent | string match -v '' | sort -u
 end
 
 function __perchctl_verb_options
@@ -52,7 +52,7 @@ function __perchctl_positionals -a count
     for word in $words[3..-1]
         if test $skip -eq 1
             set skip 0
-        else if contains -- $word --icon --timeout --urgency --app --replace --anchor --enter --exit --style --action --category -n
+        else if contains -- $word --icon --timeout --urgency --app --replace --anchor --enter --exit --style --action --category --sound -n
             set skip 1
         else if not string match -q -- '-*' $word
             set n (math $n + 1)
@@ -72,6 +72,7 @@ complete -c perchctl -n '__fish_seen_subcommand_from post' -l enter -x -a 'slide
 complete -c perchctl -n '__fish_seen_subcommand_from post' -l exit -x -a 'slide-right slide-left slide-top slide-bottom fade'
 complete -c perchctl -n '__fish_seen_subcommand_from post' -l style -x -a 'toast banner'
 complete -c perchctl -n '__fish_seen_subcommand_from post' -l icon -r -F
+complete -c perchctl -n '__fish_seen_subcommand_from post' -l sound -r -F -a none
 complete -c perchctl -n '__fish_seen_subcommand_from post' -l replace -x -a '(__perchctl_ids)'
 complete -c perchctl -n '__fish_seen_subcommand_from post' -l timeout -x
 complete -c perchctl -n '__fish_seen_subcommand_from post' -l app -x

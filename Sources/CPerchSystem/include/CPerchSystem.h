@@ -49,8 +49,9 @@ void perch_reset_signals_for_child(void);
 int perch_spawn_hook(pid_t *pid, const char *file, char *const argv[], char *const envp[]);
 
 // Starts `argv` (file looked up in PATH) with its stdin and stdout on
-// pipes, stderr shared, the caller's environment: the dmenu-like program
-// of `perchctl menu`. Sets *pid, *to_child (write end of its stdin) and
+// pipes, stderr shared, the caller's environment, no blocked or ignored
+// signals and no other descriptor: the dmenu-like program of `perchctl
+// menu`, the daemon's perch-sound. Sets *pid, *to_child (write end of its stdin) and
 // *from_child (read end of its stdout), both close-on-exec. Returns 0, or
 // an errno value (nothing is left open then).
 int perch_spawn_piped(pid_t *pid, const char *file, char *const argv[], int *to_child, int *from_child);

@@ -130,7 +130,7 @@ struct ConfigOption: Sendable {
 
 /// Every key, in the order docs/config.md presents them.
 enum ConfigOptions {
-    static let all: [ConfigOption] = style + placement + behaviour
+    static let all: [ConfigOption] = style + placement + behaviour + sound
 
     static let byKey: [String: ConfigOption] = Dictionary(uniqueKeysWithValues: all.map { ($0.key, $0) })
 
@@ -310,5 +310,22 @@ enum ConfigOptions {
         .value("center-output", .globalOnly, read: { (text) throws(ValueProblem) in OutputChoice(parsing: text) }) {
             $0.resolved.center.output = $1
         },
+    ]
+
+    // MARK: Sound
+
+    static let sound: [ConfigOption] = [
+        .value("sounds", .globalOnly, read: { (text) throws(ValueProblem) in try ConfigValues.requireBool(text) }) {
+            $0.resolved.sounds = $1
+        },
+        .value("sound", read: { (text) throws(ValueProblem) in try ConfigValues.sound(text) }) {
+            $0.resolved.sound = $1
+        },
+        .value("sound-theme", .globalOnly, read: { (text) throws(ValueProblem) in
+            if let problem = SoundName.themeProblem(with: text) { throw .reason("a theme name that \(problem)") }
+            return text
+        }) { $0.resolved.soundTheme = $1 },
+        .number("sound-volume", 0...100) { $0.resolved.soundVolume = $1 },
+        .milliseconds("sound-gap", 0...3_600_000, .globalOnly) { $0.resolved.soundGap = $1 },
     ]
 }

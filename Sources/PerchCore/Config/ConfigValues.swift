@@ -87,6 +87,19 @@ enum ConfigValues {
         return binding
     }
 
+    /// `sender` (the sender's hint), `none`, a sound name or a file.
+    static func sound(_ text: String) throws(ValueProblem) -> SoundChoice {
+        switch text {
+        case "sender": return .sender
+        case "none": return .silence
+        default:
+            switch NotificationSound.parse(text) {
+            case .success(let sound): return .play(sound)
+            case .failure(let problem): throw .expected("sender, none, a sound name or an absolute path (\(problem.message))")
+            }
+        }
+    }
+
     static func command(_ text: String) throws(ValueProblem) -> [String] {
         do {
             return try CommandWords.split(text)

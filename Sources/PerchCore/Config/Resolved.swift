@@ -71,6 +71,13 @@ public struct Resolved: Equatable, Sendable {
     /// Once gone, the notification is kept in history (mako's `history`).
     public var history = true
 
+    // MARK: Sound
+
+    /// What it sounds like (`sound`): the sender's hint by default.
+    public var sound = SoundChoice.sender
+    /// Percent of full volume its sound plays at (`sound-volume`).
+    public var soundVolume = 100
+
     // MARK: Global only
 
     /// Anchor (per notification: it chooses the stack), margins, gap,
@@ -91,6 +98,14 @@ public struct Resolved: Equatable, Sendable {
     /// Seconds without input after which display timers stop until the
     /// next input; 0 = never.
     public var idleThreshold = 0.0
+    /// Sounds are played at all (`sounds`).
+    public var sounds = true
+    /// The sound theme names are looked up in (`sound-theme`); nil = GTK's
+    /// `gtk-sound-theme-name`, else freedesktop.
+    public var soundTheme: String?
+    /// Seconds after a sound is asked for during which the next ones are
+    /// dropped (`sound-gap`): a burst is heard once.
+    public var soundGap = 1.0
 
     /// The `summary~`/`body~` patterns that ran out of the step budget on
     /// this notification (and so did not match): the service warns once

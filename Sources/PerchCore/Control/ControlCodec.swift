@@ -118,6 +118,17 @@ extension ControlProtocol {
         notify.transient = try params.bool("transient") ?? false
         notify.category = try params.string("category")
         notify.replyPlaceholder = try params.string("reply_placeholder")
+        if let sound = try params.string("sound") {
+            // "none" is suppress-sound; anything else a name or a file.
+            if sound == "none" {
+                notify.suppressSound = true
+            } else {
+                switch NotificationSound.parse(sound) {
+                case .success(let parsed): notify.sound = parsed
+                case .failure(let problem): throw ControlError(.invalidParams, "notify: \"sound\": \(problem.message)")
+                }
+            }
+        }
         if let progress = try params.number("progress") {
             guard progress >= 0, progress <= 100 else {
                 throw ControlError(.invalidParams, "notify: \"progress\" must be from 0 to 100")

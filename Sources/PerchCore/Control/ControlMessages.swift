@@ -76,6 +76,10 @@ public struct NotifyRequest: Equatable, Sendable {
     public var synchronousTag: String?
     /// The reply field's placeholder (D-Bus x-kde-reply-placeholder-text).
     public var replyPlaceholder: String?
+    /// The sound it asks for (D-Bus sound-file or sound-name).
+    public var sound: NotificationSound?
+    /// Play nothing (D-Bus suppress-sound).
+    public var suppressSound = false
 
     public init(title: String) {
         self.title = title

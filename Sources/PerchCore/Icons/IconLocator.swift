@@ -149,7 +149,7 @@ public final class IconLocator {
     }
 
     /// A name fit for a log line: control characters escaped, cut short.
-    static func printable(_ text: String) -> String {
+    public static func printable(_ text: String) -> String {
         var out = ""
         for scalar in text.unicodeScalars.prefix(80) {
             if scalar.value < 0x20 || scalar.value == 0x7F {

@@ -46,30 +46,31 @@ public enum IconSource: Hashable, Sendable {
     /// decoded (RFC 8089). Another host would mean a file on another
     /// machine, which a local daemon cannot open; a `#` would start a
     /// fragment, which no file has, so both are refused as GLib does.
-    static func fileURI(_ uri: String) -> Result<String, IconDiagnostic> {
+    /// `what` names the string in messages ("icon", "sound-file").
+    static func fileURI(_ uri: String, what: String = "icon") -> Result<String, IconDiagnostic> {
         let shown = IconLocator.printable(uri)
         let scheme = "file://"
         guard uri.count >= scheme.count, uri.prefix(scheme.count).lowercased() == scheme else {
-            return .failure(IconDiagnostic(.invalidURI, "icon URI \"\(shown)\" is not a file:// URI"))
+            return .failure(IconDiagnostic(.invalidURI, "\(what) URI \"\(shown)\" is not a file:// URI"))
         }
         var rest = Substring(uri.dropFirst(scheme.count))
         let host = rest.prefix { $0 != "/" }
         guard host.isEmpty || host.lowercased() == "localhost" else {
-            return .failure(IconDiagnostic(.invalidURI, "icon URI \"\(shown)\" names host \(host), not this machine"))
+            return .failure(IconDiagnostic(.invalidURI, "\(what) URI \"\(shown)\" names host \(host), not this machine"))
         }
         rest = rest.dropFirst(host.count)
         guard rest.hasPrefix("/") else {
-            return .failure(IconDiagnostic(.invalidURI, "icon URI \"\(shown)\" has no path"))
+            return .failure(IconDiagnostic(.invalidURI, "\(what) URI \"\(shown)\" has no path"))
         }
         guard !rest.contains("#") else {
-            return .failure(IconDiagnostic(.invalidURI, "icon URI \"\(shown)\" has a fragment (#)"))
+            return .failure(IconDiagnostic(.invalidURI, "\(what) URI \"\(shown)\" has a fragment (#)"))
         }
         guard let path = percentDecoded(rest) else {
             return .failure(IconDiagnostic(.invalidURI,
-                                           "icon URI \"\(shown)\" has a bad %-escape, an escaped NUL or is not UTF-8"))
+                                           "\(what) URI \"\(shown)\" has a bad %-escape, an escaped NUL or is not UTF-8"))
         }
         guard path.utf8.count <= maximumPathBytes else {
-            return .failure(IconDiagnostic(.invalidURI, "icon URI's path is longer than \(maximumPathBytes) bytes"))
+            return .failure(IconDiagnostic(.invalidURI, "\(what) URI's path is longer than \(maximumPathBytes) bytes"))
         }
         return .success(path)
     }

@@ -27,6 +27,8 @@ extension BusNotify {
         request.synchronousTag = synchronousTag
         request.replyPlaceholder = replyPlaceholder
         request.image = image.flatMap(\.toastImage)
+        request.sound = sound
+        request.suppressSound = suppressSound
         return request
     }
 }

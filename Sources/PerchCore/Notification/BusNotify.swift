@@ -37,6 +37,11 @@ public struct BusNotify: Equatable, Sendable {
     /// The `x-kde-reply-placeholder-text` hint: what the reply field of a
     /// notification with the `inline-reply` action shows while empty.
     public var replyPlaceholder: String?
+    /// The sound to play: the `sound-file` hint when it names a usable
+    /// path, else `sound-name`; nil when neither does.
+    public var sound: NotificationSound?
+    /// The `suppress-sound` hint: play nothing, whatever the config says.
+    public var suppressSound = false
     /// Milliseconds; -1 = the server's default, 0 = never expires.
     public var expireTimeout: Int32
     /// The caller's unique bus name (`:1.42`), when known.
@@ -91,7 +96,12 @@ public struct BusNotify: Equatable, Sendable {
         {
             decodeImage(key, value)
         }
+        sound = soundFile ?? soundName
     }
+
+    /// The two sound hints as decoded, until `init` picks one.
+    private var soundFile: NotificationSound?
+    private var soundName: NotificationSound?
 
     private mutating func apply(_ key: String, _ value: BusHintValue) {
         switch key {
@@ -130,9 +140,19 @@ public struct BusNotify: Equatable, Sendable {
         case "x-kde-reply-placeholder-text":
             guard case .string(let text) = value else { return wrongType(key, value, expected: "a string") }
             replyPlaceholder = text
+        case "sound-name", "sound-file":
+            guard case .string(let text) = value else { return wrongType(key, value, expected: "a string") }
+            switch key == "sound-file" ? NotificationSound.file(text) : NotificationSound.name(text) {
+            case .success(let sound):
+                if key == "sound-file" { soundFile = sound } else { soundName = sound }
+            case .failure(let problem):
+                diagnostics.append("hint \(key) ignored: \(problem.message)")
+            }
+        case "suppress-sound":
+            guard case .boolean(let flag) = value else { return wrongType(key, value, expected: "a boolean") }
+            suppressSound = flag
         default:
-            // sound-file, sound-name, suppress-sound, action-icons, x, y and
-            // vendor hints: accepted and ignored.
+            // action-icons, x, y and vendor hints: accepted and ignored.
             break
         }
     }

@@ -40,9 +40,10 @@ extension NotificationService {
         notification.transient = request.transient
         var replaces = request.replaces
         if replaces == nil, let tag = request.synchronousTag { replaces = synchronousTags[tag] }
+        let sound = SoundRequest(sound: request.sound, suppressed: request.suppressSound)
         if let id = replaces, liveToast(id: id) != nil {
             notification.id = id
-            replace(notification, at: now, into: &effects)
+            replace(notification, sound: sound, at: now, into: &effects)
             return (id, effects)
         }
         notification.id = takeID()
@@ -50,16 +51,23 @@ extension NotificationService {
         if let tag = request.synchronousTag { synchronousTags[tag] = notification.id }
         let overrides = PresentationOverrides(kind: request.kind, anchor: request.anchor, enter: request.enter,
                                               exit: request.exit, bounce: request.bounce)
-        show(notification, overrides: overrides, arriving: true, at: now, into: &effects)
+        show(notification, overrides: overrides, arriving: true, sound: sound, at: now, into: &effects)
         return (notification.id, effects)
     }
 
     /// New content for a live notification: no new entry, its slot is
     /// kept, its timer starts over, and a toast on screen is measured again.
-    func replace(_ notification: Notification, at now: Instant, into effects: inout [ServiceEffect]) {
+    /// `sound` is what the replacement asks to hear; nil = nothing new
+    /// (a reload, a restore).
+    func replace(_ notification: Notification, sound: SoundRequest? = nil, at now: Instant,
+                 into effects: inout [ServiceEffect]) {
         var notification = notification
         let resolved = resolve(&notification)
         warnAboutSlowPatterns(resolved, notification, into: &effects)
+        if let sound {
+            makeSound(sound, for: notification, resolved, quiet: isQuietened(notification, resolved),
+                      at: now, into: &effects)
+        }
         effects.append(.updateToast(presentation(of: notification, resolved, lane: board.lane(of: notification.id)!)))
         let onScreen = board.toast(id: notification.id)?.isQueued == false
         board.replace(notification, height: nil, at: now)
@@ -74,8 +82,10 @@ extension NotificationService {
     ///   arrivals to history; one that comes back (restored from history,
     ///   or live at the last stop) waits off screen until it ends, as those
     ///   on screen when it started do.
+    /// - Parameter sound: what the sender asked to hear; nil for one that
+    ///   comes back, which is heard only once, when it first came.
     func show(_ notification: Notification, overrides: PresentationOverrides, arriving: Bool = false,
-                       at now: Instant, into effects: inout [ServiceEffect]) {
+              sound: SoundRequest? = nil, at now: Instant, into effects: inout [ServiceEffect]) {
         var notification = notification
         var resolved = resolve(&notification)
         warnAboutSlowPatterns(resolved, notification, into: &effects)
@@ -91,6 +101,10 @@ extension NotificationService {
         }
         recordLive(notification, into: &effects)
         effects.append(.event(.queued(notification), sender: senders[notification.id]))
+        if let sound {
+            makeSound(sound, for: notification, resolved, quiet: isQuietened(notification, resolved),
+                      at: now, into: &effects)
+        }
         if resolved.invisible || (arriving && isDoNotDisturb && notification.urgency != .critical)
             || isHiddenByFullscreen(notification)
         {

@@ -74,6 +74,11 @@ public final class NotificationService {
     var postedAt: [UInt32: Int64] = [:]
     /// Patterns already warned about for running out of their step budget.
     var slowPatterns: Set<String> = []
+    /// The sound each live notification made (or would have made, had it
+    /// not been quiet): a replacement naming the same one plays nothing.
+    var soundsMade: [UInt32: NotificationSound] = [:]
+    /// When the last sound was asked for, for `sound-gap`.
+    var lastSoundAsked: Instant?
     /// Unix time in seconds, for history and records (wall time means the
     /// same after a restart; `Instant` does not).
     let wallClock: @Sendable () -> Int64
@@ -186,6 +191,7 @@ public final class NotificationService {
         if !synchronousTags.isEmpty { synchronousTags = synchronousTags.filter { $0.value != notification.id } }
         remeasure.remove(notification.id)
         postedAt.removeValue(forKey: notification.id)
+        if !soundsMade.isEmpty { soundsMade.removeValue(forKey: notification.id) }
         forgetReplyField(notification.id)
         let settings = plan.hooksAndHistory(for: notification)
         // The config's `history=false` (mako's key): gone, but not kept.

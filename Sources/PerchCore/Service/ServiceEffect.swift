@@ -55,6 +55,8 @@ public enum ServiceEffect: Equatable, Sendable {
     case hook(HookRun)
     /// Something in the input was cut or refused: one line for the log.
     case warning(String)
+    /// A sound to play now (the service decided it may be heard).
+    case sound(SoundCue)
     /// A new toast for the scene (measured when the service asks).
     case addToast(ToastPresentation)
     /// New content for a toast already in the scene (replace, reload).
