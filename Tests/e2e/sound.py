@@ -23,8 +23,8 @@ sink at 48 kHz s16 stereo, volumes at 100 %):
   sample 0, sox stat's RMS amplitude 0.000000 over any window.
 - Sounds played with paplay, RMS amplitude over a 2 s window holding one:
   the freedesktop theme's dialog-warning.oga 0.014, message-new-instant.oga
-  0.015, bell.oga 0.021 (peaks 0.1-0.3); a 0.3 s sine from `sox synth`
-  (amplitude 1, WAV or OGG) 0.27.
+  0.015, bell.oga 0.021 (peaks 0.1-0.3); make_wav's and make_ogg's 0.3 s
+  sine (amplitude 0.71) 0.19.
 - So a window is "heard" when its RMS exceeds HEARD_RMS = 0.001 (-60 dBFS,
   over 10x below the quietest theme sound over the tests' longest window,
   2 s), and "silent" when sox's maximum and minimum amplitude are both
@@ -288,6 +288,11 @@ class Recording:
         block = int(ONSET_BLOCK_S * RATE) * CHANNELS
         return [max((abs(v) for v in data[i:i + block]), default=0) for i in range(0, len(data), block)]
 
+    def sounding(self, start, end):
+        """Seconds of [start, end) in blocks that hold a sound (a sample of
+        ONSET_PEAK or more)."""
+        return sum(1 for peak in self.samples(start, end) if peak >= ONSET_PEAK) * ONSET_BLOCK_S
+
     def onsets(self, after, until):
         """How many separate sounds play in [after, until): stretches of
         blocks with a sample of ONSET_PEAK or more, separated by at least
@@ -335,22 +340,39 @@ class Recording:
 
 
 def make_wav(t, seconds=0.3, freq=880, name="beep.wav"):
-    """A sine as a WAV file the session user can read (sox synth)."""
-    return _synth(t, name, ["synth", str(seconds), "sine", str(freq)])
+    """A sine as a WAV file the session user can read (sox synth), 16-bit
+    PCM as event sounds are: sox's default for synth is 32-bit
+    WAVE_FORMAT_EXTENSIBLE, which libcanberra's WAV reader does not take."""
+    return _synth(t, name, ["-b", "16"], ["synth", str(seconds), "sine", str(freq), "gain", "-3"])
 
 
 def make_ogg(t, seconds=0.3, freq=660, name="beep.ogg"):
     """The same as OGG Vorbis (libsox-fmt-base writes it)."""
-    return _synth(t, name, ["synth", str(seconds), "sine", str(freq)])
+    return _synth(t, name, [], ["synth", str(seconds), "sine", str(freq), "gain", "-3"])
 
 
-def _synth(t, name, effect):
+def _synth(t, name, output, effect):
     path = os.path.join(t.user_dir(), name)
-    r = subprocess.run(["sox", "-n", "-r", str(RATE), "-c", str(CHANNELS), path] + effect,
+    r = subprocess.run(["sox", "-n", "-r", str(RATE), "-c", str(CHANNELS)] + output + [path] + effect,
                        capture_output=True, text=True, timeout=20)
     check(r.returncode == 0, "sox could not make %s: %s" % (name, r.stderr))
     os.chmod(path, 0o644)
     return path
+
+
+def file_stat(path):
+    """sox stat of a sound file itself: its length ("Length (seconds)")
+    and amplitudes, to compare a recording with what one play of it is."""
+    r = subprocess.run(["sox", path, "-n", "stat"], capture_output=True, text=True, timeout=20)
+    out = {}
+    for line in r.stderr.splitlines():
+        key, _, value = line.partition(":")
+        try:
+            out[" ".join(key.split())] = float(value)
+        except ValueError:
+            pass
+    check("Maximum amplitude" in out, "sox stat %s: %s" % (path, r.stderr[-300:]))
+    return out
 
 
 def session_processes(s, name):

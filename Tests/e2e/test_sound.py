@@ -274,7 +274,7 @@ def sound_theme_names_a_theme_that_inherits_freedesktop(t):
     s = Listening(t, "sound-theme=perch-test\n", env={"XDG_DATA_HOME": data})
     _, sent = s.notify("Themed", name_hint())
     s.expect_heard(sent, "sound-name %s from the configured theme" % NAME)
-    # The sine's RMS over the window is about 0.2; the freedesktop sound's 0.015.
+    # The 0.5 s sine's RMS over the window is about 0.25; the freedesktop sound's 0.015.
     check(s.rec.rms(sent, sent + WINDOW_S) > 0.1, "%s should come from the perch-test theme (a loud sine), "
           "not freedesktop's: %s" % (NAME, s.rec.describe(sent, sent + WINDOW_S)))
     s.past_gap()
@@ -505,6 +505,16 @@ def a_burst_of_100_is_heard_once(t):
     n = s.rec.onsets(out["first"], end)
     check(n == 1, "a burst of 100 should be heard once, the sink's monitor shows %d sound(s): %s"
           % (n, s.rec.describe(out["first"], end)))
+    # Once, not 100 times on top of each other: no longer and no louder
+    # than one play of the file (measured: one play sounds for 0.93 s of
+    # its 1.03, two 0.3 s apart for 1.24 s; two 10 ms apart peak at 1.6x).
+    one = sound.file_stat(os.path.join(sound.THEME_DIR, NAME + ".oga"))
+    long_s = s.rec.sounding(out["first"], end)
+    check(long_s <= one["Length (seconds)"] + 0.1, "the burst sounded for %.2f s, one %s lasts %.2f s"
+          % (long_s, NAME, one["Length (seconds)"]))
+    peak = s.rec.stat(out["first"], end)["Maximum amplitude"]
+    check(peak <= one["Maximum amplitude"] * 1.2, "the burst peaked at %.3f, one %s at %.3f: sounds on top "
+          "of each other" % (peak, NAME, one["Maximum amplitude"]))
 
 
 @test
@@ -538,7 +548,9 @@ def sender_file(t, name, make):
 
 @test
 def bad_sound_hints_are_each_refused_with_one_line_and_nothing_is_heard(t):
-    s = Listening(t)
+    # No gap: each bad hint is looked at, not dropped for following the
+    # last one within a second.
+    s = Listening(t, "sound-gap=0\n")
     fifo = sender_file(t, "fifo", os.mkfifo)
     big = sender_file(t, "big.wav", lambda p: subprocess.run(["truncate", "-s", "2G", p], check=True))
     directory = t.user_dir()
