@@ -25,9 +25,10 @@ for the whole run. Then:
 - **Memory** (Perch): Pss idle with the bench's plain config; idle with a
   sound config (`sounds=on` and a rule naming a sound) and no sound played
   yet — libcanberra is loaded on the first sound, by a helper process, so
-  the two should be equal; after the first sound, Pss of perch and of its
-  perch-sound helper. Each measured start is a second start (compare.py's
-  Bench.start).
+  the two should be equal; BENCH_SOUND_ROUNDS (3) starts of each,
+  alternating, as idle Pss moves a few hundred kB from start to start.
+  After the first sound, Pss of perch and of its perch-sound helper. Each
+  measured start is a second start (compare.py's Bench.start).
 
 Prints one table. Asserts nothing. Without the audio packages (pulseaudio,
 pulseaudio-utils, sox, sound-theme-freedesktop) it says what is missing and
@@ -51,6 +52,7 @@ import compare  # noqa: E402  (Bench, the daemons, wait_idle, memory_kb)
 import sound  # noqa: E402  (the e2e tests' sound server and recording)
 
 SAMPLES = int(os.environ.get("BENCH_SOUND_SAMPLES", "20"))
+ROUNDS = max(1, int(os.environ.get("BENCH_SOUND_ROUNDS", "3")))
 SPACING_S = 1.5
 QUIET_S = 0.2
 HEARD_WITHIN_S = 3.0
@@ -190,18 +192,29 @@ def latencies(run, send):
     return out
 
 
-def measure_perch(b, run, notifier, res, notes):
-    perch = compare.DAEMONS[0]
-    proc, _, _, _ = b.start(perch)
+def idle_pss(b, d):
+    proc, _, _, _ = b.start(d)
     try:
         settle(proc.pid)
-        res["pss idle"] = pss(proc.pid)
+        return pss(proc.pid)
     finally:
         b.stop(proc)
-    proc, logp, _, _ = b.start(WithConfig(perch, "perch-sound.conf"))
+
+
+def measure_perch(b, run, notifier, res, notes):
+    perch = compare.DAEMONS[0]
+    with_sound = WithConfig(perch, "perch-sound.conf")
+    # Idle Pss moves by a few hundred kB from one start to the next: the two
+    # configs alternate, and the cells are the median (min-max).
+    res["pss idle"], res["pss idle sound config"] = [], []
+    for _ in range(ROUNDS - 1):
+        res["pss idle"].append(idle_pss(b, perch))
+        res["pss idle sound config"].append(idle_pss(b, with_sound))
+    res["pss idle"].append(idle_pss(b, perch))
+    proc, logp, _, _ = b.start(with_sound)
     try:
         settle(proc.pid)
-        res["pss idle sound config"] = pss(proc.pid)
+        res["pss idle sound config"].append(pss(proc.pid))
         res["helpers idle"] = len(children_named(proc.pid, "perch-sound"))
         run.ready()
         sent, nid = notifier.notify({"sound-name": SOUND})
@@ -257,6 +270,8 @@ def measure_floor(b, run, res):
 
 
 def cell(v, fmt="%.1f"):
+    if isinstance(v, list):
+        return compare.cell(v, fmt)
     return "—" if v is None else fmt % v
 
 
@@ -280,8 +295,8 @@ def print_table(columns, results):
         ("Notify → first non-silent sample at the sink, p90 (ms)", lat("latency", 0.9)),
         ("sounds heard (within %g s)" % HEARD_WITHIN_S, heard),
         ("the first sound after start-up (ms; not in the median)", kb("first", "%.1f")),
-        ("Pss idle, the bench's config (kB)", kb("pss idle")),
-        ("Pss idle, a sound config, no sound played yet (kB)", kb("pss idle sound config")),
+        ("Pss idle, the bench's config (kB; median of %d starts)" % ROUNDS, kb("pss idle")),
+        ("Pss idle, a sound config, no sound played yet (kB; %d starts)" % ROUNDS, kb("pss idle sound config")),
         ("Pss after the first sound: the daemon (kB)", kb("pss after")),
         ("Pss after the first sound: perch-sound (kB)", kb("pss helper")),
     ]
