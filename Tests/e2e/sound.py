@@ -70,6 +70,13 @@ set-default-sink %s
 THEME_DIR = "/usr/share/sounds/freedesktop/stereo"
 
 
+def require(cond, message):
+    """check() with the message made only on failure: describing a window
+    waits until the recording covers it."""
+    if not cond:
+        raise TestFailure(message())
+
+
 def available():
     """None when the audio programs are installed, else what is missing."""
     missing = [p for p in ("pulseaudio", "parec", "pactl", "paplay", "sox")
@@ -271,7 +278,7 @@ class Recording:
             now = time.monotonic()
             return self.silent(now - seconds, now)
         ok, _ = poll(still, timeout, 0.05)
-        check(ok, "the sink did not fall silent within %g s (the last second: %s)"
+        require(ok, lambda: "the sink did not fall silent within %g s (the last second: %s)"
               % (timeout, self.describe(time.monotonic() - 1, time.monotonic())))
 
     def samples(self, start, end):
