@@ -19,7 +19,11 @@
 //   listing showed); asking again gives the same answer and reports
 //   nothing new (each problem is reported once);
 // - the theme chain has no theme twice and stays within its maximum;
-// - file reads and listings per lookup stay bounded.
+// - file reads and listings per lookup stay bounded;
+// - the sound theme lookup (PerchCore/Sounds/) over the same tree, with
+//   the icon text as the sound name and theme `T`: an index keeps its
+//   bounds, what is found is in the tree, twice the same answer with
+//   nothing told twice, a chain without repeats within its maximum.
 @testable import PerchCore
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -81,7 +85,29 @@ public func fuzzIcons(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     if case .themed(let name)? = source {
         require(IconName.problem(with: name) == nil, "a desktop entry's bad icon name got through: \(name)")
     }
+    checkSounds(named: icon, in: tree)
     return 0
+}
+
+private func checkSounds(named name: String, in tree: MemoryTree) {
+    for (path, bytes) in tree.files where path.hasSuffix("/index.theme") {
+        guard let index = SoundThemeIndex.parse(bytes).index else { continue }
+        require(index.directories.count <= SoundThemeIndex.maximumDirectories, "\(index.directories.count) sound directories")
+    }
+    let sounds = SoundThemeLocator(theme: "T", paths: SoundSearchPaths(bases: ["/i", "/h"]), locale: "de_DE",
+                                   fileSystem: tree)
+    let first = sounds.locate(name)
+    switch first {
+    case .file(let file): require(tree.has(file.path), "found a sound not in the tree: \(file.path)")
+    case .disabled(let path): require(tree.has(path), "a .disabled not in the tree: \(path)")
+    case .notFound: break
+    }
+    _ = sounds.takeDiagnostics()
+    require(sounds.locate(name) == first, "two sound lookups, two answers")
+    require(sounds.takeDiagnostics().isEmpty, "sound problems reported twice")
+    let chain = sounds.themeChain()
+    require(Set(chain).count == chain.count, "a sound theme twice in the chain: \(chain)")
+    require(chain.count <= SoundThemeLocator.maximumThemes, "\(chain.count) sound themes in the chain")
 }
 
 private func checkKeyFile(_ bytes: [UInt8], _ path: String) {

@@ -28,7 +28,8 @@ final class SoundSupply: SoundPlayer {
     var isAvailable: Bool { global().sounds && output.isAvailable }
 
     func play(_ cue: SoundCue) {
-        let what = "sound for notification \(cue.id) (\"\(IconLocator.printable(String(cue.app.prefix(64)))))\")"
+        let app = IconLocator.printable(String(cue.app.prefix(64)))
+        let what = "sound for notification \(cue.id) (\"\(app)\")"
         switch cue.sound {
         case .file(let path):
             output.play(path: path, volume: cue.volume, cache: false, what: what)

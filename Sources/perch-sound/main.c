@@ -219,13 +219,13 @@ static int open_checked(uint32_t id, const char *path) {
         problem = strerror(errno);
     } else if (!S_ISREG(info.st_mode)) {
         problem = kind_of(info.st_mode);
+    } else if (fstatfs(fd, &where) == 0 && (where.f_type == PROC_MAGIC || where.f_type == SYSFS_MAGIC)) {
+        problem = "a file of /proc or /sys, not a sound";
     } else if (info.st_size == 0) {
         problem = "an empty file";
     } else if (info.st_size > max_file) {
         snprintf(size, sizeof size, "%lld bytes, more than %lld", (long long)info.st_size, (long long)max_file);
         problem = size;
-    } else if (fstatfs(fd, &where) == 0 && (where.f_type == PROC_MAGIC || where.f_type == SYSFS_MAGIC)) {
-        problem = "a file of /proc or /sys, not a sound";
     }
     if (problem) {
         report("refused %u %s", id, problem);
