@@ -37,8 +37,7 @@ final class AccessObjects {
     /// Handles a method call to a path under the prefix: 1 once answered,
     /// 0 for sd-bus to answer that it knows no such object or method.
     func handle(_ call: OpaquePointer) -> Int32 {
-        guard sd_bus_message_get_type(call, nil) >= 0,
-              sd_bus_message_is_method_call(call, nil, nil) > 0,
+        guard sd_bus_message_is_method_call(call, nil, nil) > 0,
               let rawPath = sd_bus_message_get_path(call),
               let id = AccessNodeID(path: String(cString: rawPath)),
               let node = tree[id],
@@ -60,6 +59,23 @@ final class AccessObjects {
         _ = reply.send(on: nil)
         return 1
     }
+
+    /// `org.a11y.atspi.Cache.GetItems` at `cachePath`, which libatspi asks
+    /// every new application for (and counts it dead without an answer).
+    /// The answer is empty: a reader then reads each object as it needs
+    /// it and keeps it right from the events, so no second copy of the
+    /// tree, with signals of its own, has to be kept in step.
+    func handleCache(_ call: OpaquePointer) -> Int32 {
+        guard sd_bus_message_is_method_call(call, Self.cache, "GetItems") > 0,
+              var reply = AccessMessage.reply(to: call) else { return 0 }
+        reply.open("a", "((so)(so)(so)iiassusau)")
+        reply.close()
+        _ = reply.send(on: nil)
+        return 1
+    }
+
+    static let cachePath = "/org/a11y/atspi/cache"
+    static let cache = "org.a11y.atspi.Cache"
 
     // MARK: Properties
 

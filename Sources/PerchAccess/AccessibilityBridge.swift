@@ -207,6 +207,7 @@ final class AccessLink {
     let objects: AccessObjects
     /// The fallback's slot; its userdata is `objects`, unretained.
     private var slot: OpaquePointer?
+    private var cacheSlot: OpaquePointer?
     var onLost: (String) -> Void = { _ in }
 
     init(loop: EventLoop, address: String, tree: AccessTree) throws(BusStartError) {
@@ -218,6 +219,11 @@ final class AccessLink {
             return Unmanaged<AccessObjects>.fromOpaque(userdata).takeUnretainedValue().handle(call)
         }, owner)
         if added < 0 { throw .system(operation: "sd_bus_add_fallback", code: -added) }
+        let cached = sd_bus_add_object(connection.bus, &cacheSlot, AccessObjects.cachePath, { call, userdata, _ in
+            guard let call, let userdata else { return 0 }
+            return Unmanaged<AccessObjects>.fromOpaque(userdata).takeUnretainedValue().handleCache(call)
+        }, owner)
+        if cached < 0 { throw .system(operation: "sd_bus_add_object", code: -cached) }
         connection.onDisconnect = { [weak self] reason in self?.onLost("accessibility bus: \(reason)") }
         try connection.attach()
     }
@@ -225,6 +231,7 @@ final class AccessLink {
     deinit {
         // No call may reach `objects` after this.
         if let slot { sd_bus_slot_unref(slot) }
+        if let cacheSlot { sd_bus_slot_unref(cacheSlot) }
         // Closed before the connection's own deinit flushes: a flush waits
         // for the peer to read everything, and a bus that stopped reading
         // would hold the loop there for ever.
