@@ -28,6 +28,8 @@ read), and the monotonic time it was seen.
 import json
 import os
 import queue
+import re
+import shutil
 import subprocess
 import threading
 import time
@@ -104,6 +106,63 @@ action = acc.queryAction()
 name = action.getName(0)
 print(json.dumps({"name": name, "done": bool(action.doAction(0))}))
 '''
+
+
+# Orca as a session starts it, its debug log line-buffered: Orca 43 writes
+# the log (every "SPEECH OUTPUT: '...'" it says, whether or not a speech
+# server plays it) through a buffered file it never flushes, so without
+# this a test would read nothing until Orca exits.
+ORCA = r'''
+import builtins, runpy, sys
+path = sys.argv[1]
+real_open = builtins.open
+def open_log(file, mode="r", *args, **kw):
+    if file == path and mode == "w":
+        return real_open(file, mode, 1)
+    return real_open(file, mode, *args, **kw)
+builtins.open = open_log
+sys.argv = ["orca", "--debug-file", path] + sys.argv[2:]
+runpy.run_path("/usr/bin/orca", run_name="__main__")
+'''
+
+# SPEECH OUTPUT: 'text'{acss} or 'text' voice=NAME{acss}, one a line.
+SPOKEN = re.compile(r"SPEECH OUTPUT: '(.*?)'(?: voice=\S+)?\{")
+
+
+class Orca:
+    """Debian's orca on the session's accessibility bus. Orca 43 reads the
+    keyboard's modifier map from an X server at start-up (xkbcomp
+    $DISPLAY) and exits without one, even on Wayland, so it gets an Xvfb
+    of its own; everything it hears comes over AT-SPI."""
+
+    def __init__(self, stack):
+        t = stack.t
+        s = t.sway()
+        check(shutil.which("orca") and shutil.which("Xvfb"), "orca or Xvfb is missing (scripts/ensure-deps)")
+        home = t.user_dir()
+        self.log_path = os.path.join(home, "orca-debug.out")
+        display = ":%d" % (90 + os.getpid() % 500)
+        s.popen(["Xvfb", display, "-nolisten", "tcp", "-screen", "0", "640x480x24"], env=stack.env,
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        env = dict(stack.env, DISPLAY=display)
+        ok, _ = poll(lambda: s.run(["xkbcomp", display, "-"], env=env).returncode == 0, 5.0, 0.1)
+        check(ok, "Xvfb did not start on %s" % display)
+        self.proc = s.popen([python3(), "-c", ORCA, self.log_path, "--user-prefs", home], env=env,
+                            stdout=open(os.path.join(t.tmp, "orca.out"), "ab"), stderr=subprocess.STDOUT)
+        # Then it listens (its event listeners are registered before).
+        ok, _ = poll(lambda: "ORCA: Startup complete" in self.log(), 20.0, 0.1)
+        check(ok, "orca did not start; its log ends:\n%s" % self.log()[-1500:])
+
+    def log(self):
+        try:
+            with open(self.log_path, errors="replace") as f:
+                return f.read()
+        except OSError:
+            return ""
+
+    def spoken(self):
+        """What Orca has said so far, one string per utterance."""
+        return [m.group(1) for m in SPOKEN.finditer(self.log())]
 
 
 class Events:
@@ -189,9 +248,8 @@ class Stack:
         check(r.returncode == 0, "pressing %s failed: %s" % (path, r.stderr[-800:]))
         return json.loads(r.stdout)
 
-    def perch_registered(self, timeout=5.0):
-        ok, apps = poll(lambda: self.walk() or None, timeout, 0.2)
-        return apps
+    def orca(self):
+        return Orca(self)
 
 
 def start(t, enabled=True):

@@ -4,6 +4,7 @@ listener registered for the events a screen reader listens to, and
 pyatspi walking and pressing Perch's objects (see a11y.py)."""
 
 import json
+import os
 import subprocess
 import threading
 import time
@@ -195,3 +196,122 @@ def with_accessibility_off_perch_stays_off_the_accessibility_bus_until_it_is_tur
     stack.status(False)
     ok, _ = poll(lambda: stack.walk() == [], 5.0, 0.2)
     check(ok, "turned off, Perch should leave the accessibility bus")
+
+
+@test
+def orca_speaks_the_title_and_body_of_a_new_toast(t):
+    stack = a11y.start(t)
+    p = stack.start_perch()
+    registered(stack)
+    orca = stack.orca()
+    before = len(orca.spoken())
+    p.post("Build finished", "all <i>two hundred</i> tests passed")
+    def said():
+        new = orca.spoken()[before:]
+        return new if any("Build finished" in u for u in new) and any("two hundred tests passed" in u for u in new) else None
+    new, _ = poll(said, 10.0, 0.1)
+    check(new, "Orca should speak the toast's title and body; it said %r; its log ends:\n%s"
+          % (orca.spoken()[before:], orca.log()[-1500:]))
+    t.notes.append("orca said %r" % new)
+    print("    a11y: Orca said %r" % new)
+
+
+FLOOD = r'''
+import json, socket, sys, threading
+path, n = sys.argv[1], int(sys.argv[2])
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.connect(path)
+payload = b"".join(b'{"id":%d,"method":"notify","params":{"title":"Flood %d","body":"burst","timeout":60}}\n'
+                   % (i, i) for i in range(n))
+threading.Thread(target=lambda: s.sendall(payload), daemon=True).start()
+data, lines = b"", 0
+while lines < n:
+    chunk = s.recv(1 << 20)
+    if not chunk:
+        break
+    data += chunk
+    lines += chunk.count(b"\n")
+ids = [json.loads(l).get("result", {}).get("id") for l in data.splitlines()]
+print(json.dumps({"ids": len([i for i in ids if isinstance(i, int)])}))
+'''
+
+
+def accessibility_warnings(p):
+    return [l for l in p.log().splitlines() if "warning: accessibility" in l]
+
+
+@test
+def a_flood_of_ten_thousand_tells_the_screen_reader_only_what_is_on_screen(t):
+    stack = a11y.start(t)
+    events = stack.listen()
+    p = stack.start_perch()
+    registered(stack)
+    n = 10000
+    r = t.sway().run([a11y.python3(), "-c", FLOOD, p.socket_path, str(n)], env=stack.env, timeout=120)
+    check(r.returncode == 0, "the flood client failed: %s" % r.stderr[-500:])
+    check(json.loads(r.stdout)["ids"] == n, "every notify should get an id: %s" % r.stdout)
+    seen = events.drain(settle=1.0)
+    shown = [e for e in seen if e["type"] == "object:state-changed:showing" and e["role"] == "notification"]
+    visible = [c for c in registered(stack)["children"] if c["role"] == "notification"]
+    summary = "%d events for %d posts; %d toasts seen showing; %d in the tree" % (len(seen), n, len(shown), len(visible))
+    t.notes.append(summary)
+    print("    a11y flood: " + summary)
+    check(visible and len(shown) == len(visible),
+          "only the toasts on screen should be told of, once each: %s" % summary)
+    check(len(seen) <= 4 * len(visible) + 4, "a flood should not flood the accessibility bus: %s" % summary)
+
+
+def pids_of(t, needle):
+    r = t.sway().run(["ps", "-u", t.sway().user, "-o", "pid=,args="])
+    return [int(l.split()[0]) for l in r.stdout.splitlines() if needle in l]
+
+
+@test
+def a_hung_accessibility_stack_never_stops_perch_and_costs_one_warning(t):
+    import signal
+    stack = a11y.start(t)
+    # The launcher hangs: org.a11y.Status is never answered.
+    launcher = pids_of(t, a11y.LAUNCHER)
+    check(launcher, "no launcher process")
+    for pid in launcher:
+        os.kill(pid, signal.SIGSTOP)
+    try:
+        p = stack.start_perch()
+        for i in range(5):
+            p.post("While the launcher hangs %d" % i)
+        check(len(p.list()) == 5, "perch should serve while the launcher hangs")
+        ok, _ = poll(lambda: accessibility_warnings(p), 8.0, 0.2)
+        check(ok, "a status query that times out should be told; log:\n%s" % p.log())
+        time.sleep(1.0)
+        check(len(accessibility_warnings(p)) == 1, "one warning for the episode: %r" % accessibility_warnings(p))
+    finally:
+        for pid in launcher:
+            os.kill(pid, signal.SIGCONT)
+
+
+@test
+def a_stopped_accessibility_bus_never_stops_perch(t):
+    import signal
+    stack = a11y.start(t)
+    p = stack.start_perch()
+    registered(stack)
+    bus = pids_of(t, "accessibility.conf")
+    check(bus, "no accessibility bus process")
+    for pid in bus:
+        os.kill(pid, signal.SIGSTOP)
+    try:
+        # Short-lived toasts: each one shown and gone is events perch
+        # cannot deliver while the bus sleeps.
+        for i in range(60):
+            p.post("Into the void %d" % i, "x" * 2000, timeout=0.05)
+        check(p.ctl("status").returncode == 0, "perch should answer while the accessibility bus is stopped")
+        check(len(accessibility_warnings(p)) <= 1, "at most one warning: %r" % accessibility_warnings(p))
+    finally:
+        for pid in bus:
+            os.kill(pid, signal.SIGCONT)
+    # Woken, the bus delivers what waited, and the tree follows the screen.
+    p.ctl_ok("dismiss", "--all")
+    p.post("Still here", timeout=0)
+    ok, _ = poll(lambda: [c["name"] for c in registered(stack)["children"]] == ["Still here"], 10.0, 0.3)
+    check(ok, "after the bus wakes, the tree should hold what is on screen: %s" % json.dumps(registered(stack)))
+    check(len(accessibility_warnings(p)) <= 1, "at most one warning: %r" % accessibility_warnings(p))
