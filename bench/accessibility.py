@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
 """accessibility.py — what the accessibility tree costs in memory: Perch's
-Pss with one toast on screen, accessibility off against on.
+Pss with one toast on screen, accessibility off, auto (off) and on.
 
 Starts the session compare.py starts (headless sway 1.7, a private bus,
 the session user) and on that bus the session's AT-SPI stack
 (at-spi-bus-launcher, which starts the accessibility bus; the registry is
 activated there by Perch's first call), as Tests/e2e/a11y.py does. Then,
-BENCH_A11Y_ROUNDS (3) times, alternating: Perch with `accessibility=off`
-and with `accessibility=on`, each posting one toast and measured when
-idle again (for `on`, once the registry lists Perch). Each measured start
+BENCH_A11Y_ROUNDS (3) times, alternating: Perch with `accessibility=off`,
+with `auto` while the session's switch is off (the launcher's default
+here: Perch only watches org.a11y.Status), and with `on`, each posting one
+toast and measured when idle again (for `on`, once the registry lists
+Perch). Each measured start
 is a second start (compare.py's Bench.start). The cells are the median
 (min-max) in kB.
 
@@ -112,13 +114,14 @@ def main():
         base = f.read()
     b.write_share("perch-a11y-off.conf", base + "\naccessibility=off\n")
     b.write_share("perch-a11y-on.conf", base + "\naccessibility=on\n")
+    b.write_share("perch-a11y-auto.conf", base + "\naccessibility=auto\n")
     env = dict(b.env, GSETTINGS_BACKEND="memory", NO_AT_BRIDGE="1")
-    results = {"off": [], "on": []}
+    results = {"off": [], "auto": [], "on": []}
     t0 = time.monotonic()
     try:
         address = start_stack(b, env)
         for round in range(ROUNDS):
-            for key in ("off", "on"):
+            for key in ("off", "auto", "on"):
                 log("round %d: %s" % (round + 1, key))
                 results[key].append(measure(b, WithConfig(perch, "perch-a11y-%s.conf" % key), env, address,
                                             key == "on"))
@@ -129,6 +132,7 @@ def main():
     print("| accessibility | Pss kB, median (min-max) |")
     print("|---|---|")
     print("| off | %s |" % cell(results["off"]))
+    print("| auto, the session's switch off | %s |" % cell(results["auto"]))
     print("| on, registered | %s |" % cell(results["on"]))
     if results["off"] and results["on"]:
         print("on − off: %+d kB (medians)" % (sorted(results["on"])[len(results["on"]) // 2]
