@@ -169,9 +169,12 @@ struct AccessTextTests {
     func bound() {
         let body = String(repeating: "word ", count: 13_108)
         let text = AccessText.plain(body, markup: true, limit: AccessText.bodyLimit)
-        #expect(text.unicodeScalars.count == AccessText.bodyLimit + 1)
-        #expect(text.hasSuffix("…"))
+        // 199 words and a half: the cut falls between a word and the next.
+        #expect(text.unicodeScalars.count == AccessText.bodyLimit)
+        #expect(text.hasSuffix("word…"))
         #expect(AccessText.plain("exactly", markup: false, limit: 7) == "exactly")
+        // A cut between words leaves no space before the ellipsis.
+        #expect(AccessText.plain("abcd efgh", markup: false, limit: 5) == "abcd…")
     }
 
     @Test("a markup bomb leaves only its text")

@@ -26,7 +26,9 @@ public enum AccessText {
             }
             if isControl(scalar) { return true }
             if pendingSpace {
-                guard count < limit else { return false }
+                // The space only with a character after it: a cut never
+                // leaves one before its ellipsis.
+                guard count + 1 < limit else { return false }
                 output.unicodeScalars.append(" ")
                 count += 1
                 pendingSpace = false
