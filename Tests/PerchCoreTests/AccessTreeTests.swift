@@ -36,6 +36,10 @@ struct AccessTreeTests {
         let critical = try #require(tree[.toast(1)])
         #expect(critical.description == "failed & stopped")
         #expect(critical.attributes == ["app": "ci", "urgency": "critical", "live": "assertive"])
+        // The body is also a LABEL under it (what Orca brailles and keeps).
+        #expect(critical.children == [.toastText(1)])
+        #expect(tree[.toastText(1)]?.role == .label)
+        #expect(tree[.toastText(1)]?.name == "failed & stopped")
         #expect(tree[.toast(2)]?.attributes["live"] == "polite")
     }
 
@@ -78,12 +82,12 @@ struct AccessTreeTests {
 
     @Test("every node's path names it back, and foreign paths name nothing")
     func paths() {
-        let tree = AccessTree(AccessModel(toasts: [toast(4_000_000_000, "a", actions: [.init(id: "x", label: "X")])],
+        let tree = AccessTree(AccessModel(toasts: [toast(4_000_000_000, "a", body: "b", actions: [.init(id: "x", label: "X")])],
                                           center: CenterContent(live: [], postedAt: 0, history: [])))
         for id in tree.preorder() { #expect(AccessNodeID(path: id.path) == id) }
         #expect(AccessNodeID.root.path == "/org/a11y/atspi/accessible/root")
         for path in ["/org/a11y/atspi/accessible/toast", "/org/a11y/atspi/accessible/toast1_", "/org/a11y/atspi/accessible/toast1_2_3",
-                     "/org/a11y/atspi/accessible/toast-1", "/org/a11y/atspi/accessible/entry99999999999", "/other/root", ""] {
+                     "/org/a11y/atspi/accessible/toast-1", "/org/a11y/atspi/accessible/toast_text", "/org/a11y/atspi/accessible/toastx_text", "/org/a11y/atspi/accessible/entry99999999999", "/other/root", ""] {
             #expect(AccessNodeID(path: path) == nil, "\(path)")
         }
     }
@@ -212,10 +216,11 @@ struct AccessDiffTests {
         let after = AccessTree(AccessModel(toasts: [toast(1, "Downloaded", body: "done",
                                                           actions: [.init(id: "open", label: "Open")])]))
         #expect(AccessDiff.events(from: before, to: after) == [
-            .childAdded(parent: .toast(1), child: .toastButton(1, 0), index: 0),
+            .childAdded(parent: .toast(1), child: .toastButton(1, 0), index: 1),
             .state(.toastButton(1, 0), .showing, true),
             .name(.toast(1), "Downloaded"),
             .description(.toast(1), "done"),
+            .name(.toastText(1), "done"),
         ])
     }
 

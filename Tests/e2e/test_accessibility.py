@@ -116,7 +116,10 @@ def pressing_a_button_through_the_action_interface_invokes_it(t):
                                                                    "decline", "Decline"])
     events.wait(showing("Incoming call"), 5.0, "NOTIFICATION showing")
     app = registered(stack)
-    buttons = [(b["role"], b["name"], b["actions"]) for b in app["children"][0]["children"]]
+    children = app["children"][0]["children"]
+    check([(c["role"], c["name"]) for c in children][:1] == [("label", "from Ada")],
+          "the body should be a label under the toast: %r" % children)
+    buttons = [(b["role"], b["name"], b["actions"]) for b in children if b["role"] != "label"]
     check(buttons == [("push button", "Accept", ["click"]), ("push button", "Decline", ["click"])],
           "the toast's buttons should be push buttons with a click action: %r" % buttons)
     check(app["children"][0]["actions"] == ["click"], "the toast itself should offer its default action")

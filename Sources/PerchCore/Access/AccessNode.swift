@@ -6,6 +6,8 @@ public enum AccessNodeID: Hashable, Sendable {
     case root
     /// A toast on screen.
     case toast(UInt32)
+    /// A toast's body as a LABEL under it (see `AccessTree`).
+    case toastText(UInt32)
     /// A toast's button, by its place among the toast's actions.
     case toastButton(UInt32, Int)
     /// The notification center's panel.
@@ -27,6 +29,7 @@ public enum AccessNodeID: Hashable, Sendable {
         let leaf = switch self {
         case .root: "root"
         case .toast(let id): "toast\(id)"
+        case .toastText(let id): "toast\(id)_text"
         case .toastButton(let id, let index): "toast\(id)_\(index)"
         case .center: "center"
         case .centerList: "center_list"
@@ -47,6 +50,9 @@ public enum AccessNodeID: Hashable, Sendable {
         case "center": self = .center
         case "center_list": self = .centerList
         case "center_dnd": self = .doNotDisturb
+        case _ where leaf.hasPrefix("toast") && leaf.hasSuffix("_text"):
+            guard let id = UInt32(leaf.dropFirst("toast".count).dropLast("_text".count)) else { return nil }
+            self = .toastText(id)
         default:
             for (word, single, pair) in [("toast", AccessNodeID.toast, AccessNodeID.toastButton),
                                          ("entry", AccessNodeID.centerEntry, AccessNodeID.centerButton)]

@@ -1,6 +1,7 @@
 /// The AT-SPI roles the tree uses, with the numbers of `AtspiRole`
 /// (at-spi2-core's atspi-constants.h), which `GetRole` answers.
 public enum AccessRole: UInt32, Sendable {
+    case label = 29
     case list = 31
     case listItem = 32
     case panel = 39
@@ -13,6 +14,7 @@ public enum AccessRole: UInt32, Sendable {
     /// a screen reader that reads them gets what it knows).
     public var name: String {
         switch self {
+        case .label: "label"
         case .list: "list"
         case .listItem: "list item"
         case .panel: "panel"

@@ -33,7 +33,8 @@ public struct AccessModel: Equatable, Sendable {
 
 /// The accessibility tree: a pure function of `AccessModel`. The root is
 /// the application ("Perch"); its children are one NOTIFICATION per toast
-/// on screen, in screen order, each with its buttons, and, while the
+/// on screen, in screen order, each with its body as a LABEL and its
+/// buttons, and, while the
 /// center is open, its panel: the do-not-disturb switch and a LIST of its
 /// entries. Only what is on screen is in it, so its size is bounded by
 /// the screen (and the center's list by `centerEntryLimit`) whatever a
@@ -116,6 +117,15 @@ public struct AccessTree: Equatable, Sendable {
             states: states, attributes: Self.attributes(of: notification),
             command: notification.defaultAction.map { .invoke(id: notification.id, action: $0.id) },
             parent: .root)
+        // The body again as a LABEL child: Orca speaks a notification's
+        // name and then its labels (or, without any, its description), but
+        // puts only its labels on braille and in its notification history.
+        if !node.description.isEmpty {
+            let text = AccessNodeID.toastText(notification.id)
+            node.children.append(text)
+            nodes[text] = AccessNode(id: text, role: .label, name: node.description, states: Self.shownStates,
+                                     parent: id)
+        }
         for (index, action) in Self.buttons(of: notification).enumerated() {
             let button = AccessNodeID.toastButton(notification.id, index)
             node.children.append(button)
