@@ -116,7 +116,6 @@ final class CenterInput {
         switch event {
         case .focus(let surface):
             keyboardFocused = view.isPanel(surface)
-            if keyboardFocused { view.keyboardArrived() }
             return keyboardFocused
         case .focusLost:
             defer { keyboardFocused = false }

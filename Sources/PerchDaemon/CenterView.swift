@@ -234,9 +234,9 @@ final class CenterView {
     }
 
     /// `perchctl focus` with the panel open: it takes the keyboard
-    /// (exclusive, the one mode granted without a click; back to on_demand
-    /// once the compositor gave it, with v4 — `CenterInput`), its ring on
-    /// the newest entry when none has it yet.
+    /// (exclusive, the one mode granted without a click, kept until the
+    /// panel goes or `releaseKeyboard`: see `InputRouter.focusRing`), its
+    /// ring on the newest entry when none has it yet.
     func takeKeyboard() {
         guard let stage else { return }
         stage.takeKeyboard()
@@ -253,15 +253,6 @@ final class CenterView {
         guard let stage else { return }
         stage.releaseKeyboardFocus()
         stage.commit()
-        stage.allowKeyboardFocus()
-        stage.commit()
-    }
-
-    /// With v4, the panel's keyboard was taken exclusively
-    /// (`takeKeyboard`) and the compositor gave it: on_demand again, so a
-    /// click elsewhere takes it back.
-    func keyboardArrived() {
-        guard let stage, stage.focusesOnDemand else { return }
         stage.allowKeyboardFocus()
         stage.commit()
     }
