@@ -174,3 +174,23 @@ def up_and_down_move_the_ring_between_the_toasts_in_screen_order(t):
     press(t, "@Up")
     back, _ = poll(lambda: ringed(t.screenshot(), runs[0]) and not ringed(t.shots[-1][1], runs[1]), 3.0, 0.1)
     check(back, "Up should move the ring back to the top toast")
+
+
+@test
+def with_the_center_open_focus_gives_the_panel_the_keyboard(t):
+    from test_center_panel import history_ids, panel_shown
+    p = t.start_perch()
+    for i in range(3):
+        p.post("Build %d" % i, "finished", timeout=0.5, app="CI")
+    poll(lambda: p.list() == [], 6.0, 0.2)
+    p.ctl_ok("center", "open")
+    shown, _ = poll(lambda: panel_shown(t.screenshot()), 3.0, 0.1)
+    check(shown, "the panel should be open")
+    check(focus(p) == "center", "perchctl focus should give the open center the keyboard")
+    # The ring starts on the newest entry (3); Down moves it to 2.
+    press(t, "@Down", "@Delete")
+    left, _ = poll(lambda: history_ids(p) == [3, 1], 3.0, 0.1)
+    check(left, "Delete should take out entry 2, the one ringed after Down: %s" % history_ids(p))
+    press(t, "@Escape")
+    closed, _ = poll(lambda: p.ctl_ok("center").strip() == "closed", 3.0, 0.1)
+    check(closed, "Escape should close the center")
