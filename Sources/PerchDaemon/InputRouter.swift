@@ -40,6 +40,10 @@ final class InputRouter {
     /// The ring's stage lost the keyboard in this turn's events; what that
     /// means is settled once they are all in (`settleKeyboardLeave`).
     private var leftThisTurn = false
+    /// While the ring holds the keyboard: the surface that catches a click
+    /// elsewhere (`StageSet.makeCatcher`), and whether the pointer is on it.
+    private var catcher: StageSurface?
+    private var pointerOnCatcher = false
     /// The surface of the last press (click, tap) on a toast, by id: what
     /// an activation token names as the surface the user acted on.
     private var pressed: (id: UInt32, surface: SurfaceHandle)?
@@ -98,6 +102,8 @@ final class InputRouter {
         grab = (key, true)
         stage.takeKeyboard()
         stage.commit()
+        catcher = stages.makeCatcher(over: key)
+        catcher?.onClosed = { [unowned self] in self.catcher = nil }
     }
 
     /// A leave means the user went to another window (a click there) — or
@@ -122,6 +128,8 @@ final class InputRouter {
         if let old = ringed { setHighlight(of: old) { $0.focused = nil } }
         ringed = nil
         leftThisTurn = false
+        catcher = nil
+        pointerOnCatcher = false
         guard let grab else { return }
         self.grab = nil
         if let stage = stages[grab.stage] {
@@ -174,6 +182,8 @@ final class InputRouter {
     func pointer(_ event: PointerEvent) {
         switch event {
         case .enter(let surface, let x, let y):
+            pointerOnCatcher = surface == catcher?.handle
+            if pointerOnCatcher { return }
             hovered = views.id(of: surface)
             hoveredStage = views.stage(of: surface)
             pointerX = x
@@ -196,7 +206,11 @@ final class InputRouter {
             }
             onInput?(.hover(id: id, true))
             updateHoveredButton()
-        case .leave:
+        case .leave(let surface):
+            if pointerOnCatcher, surface == catcher?.handle {
+                pointerOnCatcher = false
+                return
+            }
             guard let left = hovered else { return }
             hovered = nil
             if ringed == nil, let view = views[left], view.hasActions, view.content.reply?.isFocused != true,
@@ -213,6 +227,11 @@ final class InputRouter {
             pointerY = y
             updateHoveredButton()
         case .button(let button, let pressed):
+            // A click elsewhere while the toasts hold the keyboard gives it back.
+            if pointerOnCatcher {
+                if pressed { onInput?(.keyboardLost) }
+                return
+            }
             guard pressed, let id = hovered, let view = views[id] else { return }
             keyboardTarget = id
             keyboardStage = hoveredStage
@@ -326,6 +345,10 @@ final class InputRouter {
         func instant(_ time: UInt32) -> Instant { Instant(nanoseconds: Int64(time) * 1_000_000) }
         switch event {
         case .down(let surface, let finger, let x, let y, let time):
+            if surface == catcher?.handle {
+                onInput?(.keyboardLost)
+                return
+            }
             guard let id = views.id(of: surface), let key = views.stage(of: surface),
                   let toastSurface = views[id]?.copies[key]?.surface else { return }
             // Gestures work in stage coordinates: the toast moves under the

@@ -194,3 +194,19 @@ def with_the_center_open_focus_gives_the_panel_the_keyboard(t):
     press(t, "@Escape")
     closed, _ = poll(lambda: p.ctl_ok("center").strip() == "closed", 3.0, 0.1)
     check(closed, "Escape should close the center")
+
+
+@test
+def a_click_elsewhere_gives_the_window_its_keyboard_back(t):
+    from pointer import pointer
+    p = t.start_perch()
+    path, typed = start_foot(t)
+    nid = p.post("Ringed", timeout=0)
+    poll(lambda: len(p.list()) == 1, 3.0, 0.1)
+    check(focus(p) == "toast %d" % nid, "perchctl focus should ring the toast")
+    # On foot, far from the toast.
+    pointer(t.sway(), t.bindir, "sleep", "0.3", "move", 400, 400, "sleep", "0.1", "click", "left", "sleep", "0.2")
+    press(t, "after the click", "@Return")
+    back, _ = poll(lambda: typed("after the click"), 3.0, 0.1)
+    check(back, "after a click elsewhere, foot should get the typed text again")
+    check([item["id"] for item in p.list()] == [nid], "the click must not dismiss the toast: %r" % p.list())
