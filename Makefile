@@ -285,11 +285,15 @@ clean:
 # subset); then Perch's own time per frame: a slide, a reflow, the center
 # scrolling; then where Perch's and mako 1.7.1's resident memory is, by
 # mapping (bench/memory.py), and the instructions each executes per Notify
-# and per close under callgrind (bench/instructions.py; bench/README.md).
+# and per close under callgrind (bench/instructions.py; bench/README.md);
+# then sounds: Notify -> the sink for Perch, mako's on-notify paplay and
+# paplay alone, and Perch's memory with sounds (bench/sound.py; it says so
+# and skips when the audio packages are missing).
 # The Debian 13 root is made when missing.
 bench: build
 	$(PYTHON) bench/compare.py
 	$(PYTHON) bench/frame_times.py
 	$(PYTHON) bench/memory.py
 	$(PYTHON) bench/instructions.py
+	$(PYTHON) bench/sound.py
 	$(PYTHON) bench/day.py

@@ -21,8 +21,18 @@ public enum SoundName {
         if let problem = IconName.problem(with: name) { return problem }
         if name.hasPrefix(".") { return "starts with \".\"" }
         if name.hasPrefix("-") { return "starts with \"-\"" }
-        if name.unicodeScalars.contains(where: { $0.properties.isWhitespace }) { return "contains a space" }
+        if name.unicodeScalars.contains(where: isSpace) { return "contains a space" }
         return nil
+    }
+
+    /// Unicode's White_Space characters, listed: asking the scalar's
+    /// properties would page the standard library's Unicode tables into
+    /// every daemon whose config names a sound.
+    private static func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09...0x0D, 0x20, 0x85, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000: true
+        default: false
+        }
     }
 
     /// A theme name is a sound name that also has no comma, the separator
