@@ -37,8 +37,9 @@ def from_root(t, argv):
 def press(t, *keys):
     """Presses keys with wtype: "-k NAME" for a named key, else text.
     wtype plugs in its keyboard as it starts; the seat's clients bind it a
-    round trip later, so it waits 0.3 s before the first key."""
-    argv = ["wtype", "-s", "300"]
+    round trip later, so it waits 0.6 s before the first key (0.3 s, as
+    the other tests wait, was seen too short on a loaded machine)."""
+    argv = ["wtype", "-s", "600"]
     for key in keys:
         argv += ["-k", key[1:]] if key.startswith("@") else [key]
         argv += ["-s", "150"]
