@@ -122,6 +122,12 @@ final class InputRouter {
         }
     }
 
+    /// A ring put on a toast before it had a surface (focused in the turn
+    /// it was posted) takes the keyboard once it has one.
+    func grabForRing() {
+        if let ringed, grab == nil { focusRing(on: ringed) }
+    }
+
     /// The keyboard goes back to the window that had it: the stage sets
     /// its interactivity to none, and the compositor refocuses.
     func releaseRing() {

@@ -304,7 +304,10 @@ final class Scene {
                 committed = true
             }
         }
-        if committed { router.positionsCommitted() }
+        if committed {
+            router.positionsCommitted()
+            router.grabForRing()
+        }
         center.present(at: now)
     }
 
