@@ -82,6 +82,22 @@ void perch_reset_signals_for_child(void) {
 #include <fcntl.h>
 #include <spawn.h>
 
+// No blocked or ignored signal survives into a child: the daemon blocks
+// what its signalfd reads and ignores SIGPIPE, and while exec resets
+// handlers, a mask and SIG_IGN would be inherited. Every catchable signal
+// goes back to SIG_DFL; `flags` are the caller's other POSIX_SPAWN_ flags.
+static int clean_signals(posix_spawnattr_t *attr, short flags) {
+    sigset_t empty, all;
+    sigemptyset(&empty);
+    sigfillset(&all);
+    sigdelset(&all, SIGKILL);
+    sigdelset(&all, SIGSTOP);
+    int err = posix_spawnattr_setsigmask(attr, &empty);
+    if (err == 0) err = posix_spawnattr_setsigdefault(attr, &all);
+    if (err == 0) err = posix_spawnattr_setflags(attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | flags);
+    return err;
+}
+
 int perch_spawn_hook(pid_t *pid, const char *file, char *const argv[], char *const envp[]) {
     posix_spawnattr_t attr;
     posix_spawn_file_actions_t actions;
@@ -92,19 +108,8 @@ int perch_spawn_hook(pid_t *pid, const char *file, char *const argv[], char *con
         posix_spawnattr_destroy(&attr);
         return err;
     }
-    sigset_t empty, all;
-    sigemptyset(&empty);
-    // Every catchable signal back to SIG_DFL: handlers are reset by exec
-    // anyway, but SIG_IGN (SIGPIPE here) would survive it.
-    sigfillset(&all);
-    sigdelset(&all, SIGKILL);
-    sigdelset(&all, SIGSTOP);
-    if (err == 0) err = posix_spawnattr_setsigmask(&attr, &empty);
-    if (err == 0) err = posix_spawnattr_setsigdefault(&attr, &all);
     if (err == 0) err = posix_spawnattr_setpgroup(&attr, 0);
-    if (err == 0)
-        err = posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
-                                                  | POSIX_SPAWN_SETPGROUP);
+    if (err == 0) err = clean_signals(&attr, POSIX_SPAWN_SETPGROUP);
     if (err == 0) err = posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
 #if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
     // Descriptors are opened close-on-exec, but libraries (fontconfig,
@@ -137,16 +142,7 @@ int perch_spawn_piped(pid_t *pid, const char *file, char *const argv[], int *to_
         return err;
     }
     err = posix_spawn_file_actions_init(&actions);
-    // As for hooks: no blocked or ignored signal survives into the child
-    // (the daemon blocks what its signalfd reads and ignores SIGPIPE).
-    sigset_t empty, all;
-    sigemptyset(&empty);
-    sigfillset(&all);
-    sigdelset(&all, SIGKILL);
-    sigdelset(&all, SIGSTOP);
-    if (err == 0) err = posix_spawnattr_setsigmask(&attr, &empty);
-    if (err == 0) err = posix_spawnattr_setsigdefault(&attr, &all);
-    if (err == 0) err = posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
+    if (err == 0) err = clean_signals(&attr, 0);
     if (err == 0) err = posix_spawn_file_actions_adddup2(&actions, in[0], 0);
     if (err == 0) err = posix_spawn_file_actions_adddup2(&actions, out[1], 1);
 #if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))

@@ -97,6 +97,14 @@ let optionCases: [OptionCase] = [
     OptionCase("center-width=420") { $0.center.width = 420 },
     OptionCase("center-margin=5,10") { $0.center.margins = Margins(top: 5, right: 10, bottom: 5, left: 10) },
     OptionCase("center-output=DP-2") { $0.center.output = .named("DP-2") },
+    // Sound
+    OptionCase("sounds=off") { $0.sounds = false },
+    OptionCase("sound=message-new-instant") { $0.sound = .play(.named("message-new-instant")) },
+    OptionCase("sound=/home/ada/ding.wav") { $0.sound = .play(.file("/home/ada/ding.wav")) },
+    OptionCase("sound=none") { $0.sound = .silence },
+    OptionCase("sound-theme=Yaru") { $0.soundTheme = "Yaru" },
+    OptionCase("sound-volume=30") { $0.soundVolume = 30 },
+    OptionCase("sound-gap=250") { $0.soundGap = 0.25 },
     OptionCase("output=focused") { $0.output = .focused },
     OptionCase("layer=top") { $0.layer = .top },
     OptionCase("margin=20") { $0.stack.margins = Margins(all: 20) },
@@ -233,7 +241,10 @@ struct ConfigOptionTests {
                                           "width", "max-visible", "sort",
                                           "enter-duration", "exit-duration", "reflow-duration",
                                           "max-history", "hook-timeout", "fullscreen", "idle-threshold",
-                                          "center-anchor", "center-width", "center-margin", "center-output"])
+                                          "center-anchor", "center-width", "center-margin", "center-output",
+                                          "sounds", "sound-theme", "sound-gap"])
+        #expect(resolved.sounds && resolved.sound == .sender && resolved.soundTheme == nil)
+        #expect(resolved.soundVolume == 100 && resolved.soundGap == 1)
     }
 
     @Test("without enter or exit, a toast slides at the anchor's nearest edge and a banner from the top")

@@ -695,6 +695,27 @@ class Ctx:
         shutil.rmtree(self.tmp, ignore_errors=True)
 
 
+def session_processes(s, name):
+    """Pids of the session's processes called `name` (those in the Debian
+    13 root included: /proc is the host's): their XDG_RUNTIME_DIR is the
+    session's."""
+    pids = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open("/proc/%s/comm" % entry) as f:
+                if f.read().strip() != name:
+                    continue
+            with open("/proc/%s/environ" % entry, "rb") as f:
+                if ("XDG_RUNTIME_DIR=%s" % s.dir).encode() not in f.read().split(b"\0"):
+                    continue
+        except OSError:
+            continue
+        pids.append(int(entry))
+    return pids
+
+
 def prepare_bindir(src):
     """Copy perch and perchctl where the session user can execute them (the
     checkout may be under /root, which that user cannot traverse)."""

@@ -227,13 +227,7 @@ class Recording:
         r = self.server.session.run(
             ["sox", "-t", "raw", "-r", str(RATE), "-e", "signed", "-b", "16", "-c", str(CHANNELS),
              self.path, "-n", "trim", "%.4f" % a, "%.4f" % n, "stat"], env=self.server.env, timeout=20)
-        out = {}
-        for line in r.stderr.splitlines():
-            key, _, value = line.partition(":")
-            try:
-                out[" ".join(key.split())] = float(value)
-            except ValueError:
-                pass
+        out = sox_stat_figures(r.stderr)
         if "RMS amplitude" not in out:
             raise TestFailure("sox stat printed no RMS amplitude (%d): %s" % (r.returncode, r.stderr[-500:]))
         return out
@@ -367,36 +361,25 @@ def _synth(t, name, output, effect):
     return path
 
 
-def file_stat(path):
-    """sox stat of a sound file itself: its length ("Length (seconds)")
-    and amplitudes, to compare a recording with what one play of it is."""
-    r = subprocess.run(["sox", path, "-n", "stat"], capture_output=True, text=True, timeout=20)
+def sox_stat_figures(text):
+    """sox stat's report ("Name:   value" lines on stderr) as a dict of
+    the figures, names with their spaces squeezed."""
     out = {}
-    for line in r.stderr.splitlines():
+    for line in text.splitlines():
         key, _, value = line.partition(":")
         try:
             out[" ".join(key.split())] = float(value)
         except ValueError:
             pass
+    return out
+
+
+def file_stat(path):
+    """sox stat of a sound file itself: its length ("Length (seconds)")
+    and amplitudes, to compare a recording with what one play of it is."""
+    r = subprocess.run(["sox", path, "-n", "stat"], capture_output=True, text=True, timeout=20)
+    out = sox_stat_figures(r.stderr)
     check("Maximum amplitude" in out, "sox stat %s: %s" % (path, r.stderr[-300:]))
     return out
 
 
-def session_processes(s, name):
-    """Pids of the session's processes called `name` (their XDG_RUNTIME_DIR
-    is the session's)."""
-    pids = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open("/proc/%s/comm" % entry) as f:
-                if f.read().strip() != name:
-                    continue
-            with open("/proc/%s/environ" % entry, "rb") as f:
-                if ("XDG_RUNTIME_DIR=%s" % s.dir).encode() not in f.read().split(b"\0"):
-                    continue
-        except OSError:
-            continue
-        pids.append(int(entry))
-    return pids

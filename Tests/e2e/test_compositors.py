@@ -8,6 +8,7 @@ import re
 import time
 
 from harness import (BG, CARD_FILL, MARGIN, SCREEN_H, SCREEN_W, CARD_W, check, is_bg, poll, roughly,
+                     session_processes,
                      test)
 from pointer import pointer
 from test_config import write_config
@@ -90,24 +91,6 @@ def the_cursor_is_an_arrow_over_a_toast_and_a_hand_over_a_button(t):
           "perch asked for %s" % shapes)
 
 
-def session_processes(s, name):
-    """Pids of the session's processes called `name` (those in the Debian
-    13 root included: /proc is the host's)."""
-    pids = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open("/proc/%s/comm" % entry) as f:
-                if f.read().strip() != name:
-                    continue
-            with open("/proc/%s/environ" % entry, "rb") as f:
-                if ("XDG_RUNTIME_DIR=%s" % s.dir).encode() not in f.read().split(b"\0"):
-                    continue
-        except OSError:
-            continue
-        pids.append(int(entry))
-    return pids
 
 
 def start_in_root(s, argv):

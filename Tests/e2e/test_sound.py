@@ -19,7 +19,7 @@ import time
 
 import sound
 from sound import require
-from harness import SCREEN_H, SCREEN_W, TestFailure, check, poll, run_as_root, test
+from harness import SCREEN_H, SCREEN_W, TestFailure, check, poll, run_as_root, session_processes, test
 from harness import SWAY17
 from test_config import write_config
 from test_dbus import DEST, card_at_rest
@@ -140,7 +140,7 @@ def file_hint(path):
 
 
 def helpers_running(t):
-    return sound.session_processes(t.sway(), "perch-sound")
+    return session_processes(t.sway(), "perch-sound")
 
 
 # ---------------------------------------------------------------------------
@@ -617,6 +617,6 @@ def without_a_sound_server_one_warning_and_the_toasts_show(t):
     lines = [l for l in s.p.log().splitlines() if "sound" in l.lower()]
     check(len(lines) == 1, "no sound server should be told in one line for 4 notifications, was told %d times: %r"
           % (len(lines), lines))
-    spawned = sound.session_processes(t.sway(), "pulseaudio")
+    spawned = session_processes(t.sway(), "pulseaudio")
     check(spawned == [], "perch must not start a sound server of its own (libpulse's autospawn): %s" % spawned)
     check(s.p.proc.poll() is None, "perch died")

@@ -4,11 +4,7 @@
 public enum SoundThemePreference {
     public static let defaultTheme = "freedesktop"
 
-    /// gtk-3.0 first, as `IconThemePreference` reads gtk-icon-theme-name:
-    /// it is where the settings tools used on wlroots compositors
-    /// (nwg-look, lxappearance) write.
-    static let settingsFiles = ["gtk-3.0/settings.ini", "gtk-4.0/settings.ini"]
-    static let settingsGroup = "Settings"
+    /// The key of GTK's settings.ini that names the desktop's sound theme.
     static let settingsKey = "gtk-sound-theme-name"
 
     /// The config's `sound-theme` (nil = unset), else
@@ -29,41 +25,11 @@ public enum SoundThemePreference {
            let name = valid(configured, from: "sound-theme") {
             return (name, diagnostics)
         }
-        if let (file, name) = gtkTheme(environment: environment, fileSystem: fileSystem, diagnostics: &diagnostics),
+        if let (file, name) = GTKSettings.value(settingsKey, environment: environment, fileSystem: fileSystem,
+                                                unusable: { diagnostics.append($0) }),
            let name = valid(name, from: file) {
             return (name, diagnostics)
         }
         return (defaultTheme, diagnostics)
-    }
-
-    /// The first `gtk-sound-theme-name` set, and the file it came from.
-    private static func gtkTheme(environment: (String) -> String?, fileSystem: any IconFileSystem,
-                                 diagnostics: inout [String]) -> (String, String)? {
-        let configHome: String
-        if let value = environment("XDG_CONFIG_HOME"), value.hasPrefix("/") {
-            configHome = value
-        } else if let home = environment("HOME"), home.hasPrefix("/") {
-            configHome = "\(home)/.config"
-        } else {
-            return nil
-        }
-        for relative in settingsFiles {
-            let path = "\(configHome)/\(relative)"
-            switch fileSystem.contents(of: path, limit: DesktopKeyFile.Limits().maximumBytes) {
-            case .absent:
-                continue
-            case .unusable(let reason):
-                diagnostics.append("\(path): \(reason)")
-            case .bytes(let bytes):
-                // Some tools write the value quoted, as in gtkrc-2.0.
-                if var theme = DesktopKeyFile(parsing: bytes).value(settingsKey, in: settingsGroup) {
-                    if theme.count >= 2, theme.hasPrefix("\""), theme.hasSuffix("\"") {
-                        theme = String(theme.dropFirst().dropLast())
-                    }
-                    if !theme.isEmpty { return (path, theme) }
-                }
-            }
-        }
-        return nil
     }
 }
