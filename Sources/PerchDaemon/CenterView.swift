@@ -233,6 +233,30 @@ final class CenterView {
         stage.commit()
     }
 
+    /// `perchctl focus` with the panel open: it takes the keyboard
+    /// (exclusive, the one mode granted without a click, kept until the
+    /// panel goes or `releaseKeyboard`: see `InputRouter.focusRing`), its
+    /// ring on the newest entry when none has it yet.
+    func takeKeyboard() {
+        guard let stage else { return }
+        stage.takeKeyboard()
+        stage.commit()
+        if state.focus.focused == nil {
+            update { _ = $0.key(.down, replyEdit: nil, at: MonotonicClock.now()) }
+        }
+    }
+
+    /// The keyboard from `perchctl focus` goes back (`--release`): none for
+    /// one commit, so the compositor refocuses the user's window, then
+    /// on_demand again, so that a click on the panel still gives it (v4).
+    func releaseKeyboard() {
+        guard let stage else { return }
+        stage.releaseKeyboardFocus()
+        stage.commit()
+        stage.allowKeyboardFocus()
+        stage.commit()
+    }
+
     /// Input changes what is scrolled or ringed: the panel is drawn again.
     func update<Result>(_ change: (inout CenterPanelState) -> Result) -> Result {
         defer {

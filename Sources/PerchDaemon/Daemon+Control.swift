@@ -44,6 +44,9 @@ extension Daemon {
         case .center(let change):
             if let change { executor.execute(service.setCenter(change, at: now)) }
             return .success(.center(CenterReply(open: service.isCenterOpen, entries: service.centerContent.count)))
+        case .focus(let release):
+            executor.execute(release ? service.releaseKeyboard(at: now) : service.takeKeyboard(at: now))
+            return .success(.focus(FocusReply(focus: service.keyboardFocus)))
         }
     }
 

@@ -63,6 +63,10 @@ extension Daemon {
             executor.executeUserInput(service.handle(.replyFieldPressed, on: id, at: now))
         case .replyEdit(let id, let edit):
             executor.executeUserInput(service.handle(.replyEdit(edit), on: id, at: now))
+        case .focusKey(let key, let focused):
+            executor.executeUserInput(service.handle(key, focusedButton: focused, at: now))
+        case .keyboardLost:
+            executor.execute(service.releaseKeyboard(at: now))
         }
         executor.setNeedsRefresh()
     }

@@ -140,7 +140,10 @@ public final class Daemon {
             self.loop.stop()
         }
         // Before the display's own hook, which flushes what this one drew.
-        loop.addPrePollHook { [unowned self] in self.executor.endTurn(flushScreen: { self.connection.flush() }) }
+        loop.addPrePollHook { [unowned self] in
+            self.scene.settleInput()
+            self.executor.endTurn(flushScreen: { self.connection.flush() })
+        }
         loop.addWorkCheck { [unowned self] in self.executor.needsRefresh }
         connection.attach(to: loop)
         restoreState()

@@ -13,6 +13,8 @@ protocol ToastScene: AnyObject {
     func addToast(id: UInt32, content: ToastContent, lane: Lane, style: ToastStyle, hasActions: Bool)
     func updateToast(id: UInt32, content: ToastContent, style: ToastStyle, hasActions: Bool)
     func removeToast(id: UInt32)
+    /// Where `perchctl focus` put the keyboard (nil: given back).
+    func setKeyboardFocus(_ focus: KeyboardFocus?)
     /// A toast's height in surface pixels, laid out now if need be.
     func height(of id: UInt32) -> Int
     /// The "+N more" marker's height, surface pixels.

@@ -106,6 +106,8 @@ final class EffectExecutor {
                                   hasActions: toast.hasActions)
             case .removeToast(let id):
                 scene.removeToast(id: id)
+            case .keyboard(let focus):
+                scene.setKeyboardFocus(focus)
             }
         }
     }

@@ -30,6 +30,20 @@ final class InputRouter {
     private var keyboardTarget: UInt32?
     /// The stage that has (or may get) the keyboard for it.
     private var keyboardStage: StageKey?
+    /// The toast with the ring while `perchctl focus` has given the toasts
+    /// the keyboard (the service's `keyboardFocus`); nil otherwise.
+    private var ringed: UInt32?
+    /// The stage holding the keyboard for the ring, and whether the
+    /// compositor's enter for it is still to come (a leave meanwhile is
+    /// the stage handing over, not the user going elsewhere).
+    private var grab: (stage: StageKey, awaitingEnter: Bool)?
+    /// The ring's stage lost the keyboard in this turn's events; what that
+    /// means is settled once they are all in (`settleKeyboardLeave`).
+    private var leftThisTurn = false
+    /// While the ring holds the keyboard: the surface that catches a click
+    /// elsewhere (`StageSet.makeCatcher`), and whether the pointer is on it.
+    private var catcher: StageSurface?
+    private var pointerOnCatcher = false
     /// The surface of the last press (click, tap) on a toast, by id: what
     /// an activation token names as the surface the user acted on.
     private var pressed: (id: UInt32, surface: SurfaceHandle)?
@@ -58,8 +72,93 @@ final class InputRouter {
         if pressed?.id == view.id { pressed = nil }
         if keyboardTarget == view.id {
             keyboardTarget = nil
+            if ringed == view.id { releaseRing() }
             if let keyboardStage { stages[keyboardStage]?.releaseKeyboardFocus() }
         }
+    }
+
+    // MARK: The keyboard from `perchctl focus`
+
+    /// The toasts have the keyboard with the ring on `id`: its stage takes
+    /// the keyboard exclusively — the one mode in which a layer surface is
+    /// given focus without a click, with v3 and v4 alike — until released.
+    /// Stepping down to on_demand once focused, so that a click on a window
+    /// would take the keyboard back, does not hold: sway 1.10 hands the
+    /// keyboard back to the window at that commit.
+    func focusRing(on id: UInt32) {
+        guard let view = views[id] else { return }
+        if let old = ringed, old != id { setHighlight(of: old) { $0.focused = nil } }
+        ringed = id
+        keyboardTarget = id
+        // With output=all, the copy on the first output.
+        guard let key = view.copies.keys.min(by: { ($0.output ?? 0) < ($1.output ?? 0) }),
+              let stage = stages[key] else { return }
+        keyboardStage = key
+        if let grab, grab.stage == key { return }
+        if let grab, let old = stages[grab.stage] {
+            old.releaseKeyboardFocus()
+            old.commit()
+        }
+        grab = (key, true)
+        stage.takeKeyboard()
+        stage.commit()
+        catcher = stages.makeCatcher(over: key)
+        catcher?.onClosed = { [unowned self] in self.catcher = nil }
+    }
+
+    /// A leave means the user went to another window (a click there) — or
+    /// that the seat's last keyboard went: wlroots clears the focus before
+    /// it drops the keyboard capability, in the same burst, and enters the
+    /// same surface again when a keyboard comes back (a virtual keyboard,
+    /// wtype's, comes and goes with each run). Only the first lets go.
+    func settleKeyboardLeave(seatHasKeyboard: Bool) {
+        guard leftThisTurn else { return }
+        leftThisTurn = false
+        guard let grab else { return }
+        if seatHasKeyboard {
+            onInput?(.keyboardLost)
+        } else {
+            self.grab = (grab.stage, true)
+        }
+    }
+
+    /// A ring put on a toast before it had a surface (focused in the turn
+    /// it was posted) takes the keyboard once it has one.
+    func grabForRing() {
+        if let ringed, grab == nil { focusRing(on: ringed) }
+    }
+
+    /// The keyboard goes back to the window that had it: the stage sets
+    /// its interactivity to none, and the compositor refocuses.
+    func releaseRing() {
+        if let old = ringed { setHighlight(of: old) { $0.focused = nil } }
+        ringed = nil
+        leftThisTurn = false
+        catcher = nil
+        pointerOnCatcher = false
+        guard let grab else { return }
+        self.grab = nil
+        if let stage = stages[grab.stage] {
+            stage.releaseKeyboardFocus()
+            stage.commit()
+        }
+    }
+
+    /// What a key does while the toasts have the keyboard (no reply field
+    /// has it): Tab still rings the toast's buttons.
+    private func ringKey(_ key: Key, on view: ToastView) {
+        let focusKey: FocusKey? = switch key {
+        case .up: .up
+        case .down: .down
+        case .enter: .enter
+        case .delete: .delete
+        case .escape: .escape
+        case .text(let text): FocusKey(text: text)
+        case .tab, .backTab, .space, .backspace, .left, .right, .home, .end: nil
+        }
+        if key == .tab || key == .backTab { return moveFocusRing(on: view, forward: key == .tab) }
+        guard let focusKey else { return }
+        onInput?(.focusKey(focusKey, focusedButton: focusKey == .enter ? view.highlight.focused : nil))
     }
 
     /// The surface the user last pressed on toast `id`, while it exists.
@@ -89,6 +188,8 @@ final class InputRouter {
     func pointer(_ event: PointerEvent) {
         switch event {
         case .enter(let surface, let x, let y):
+            pointerOnCatcher = surface == catcher?.handle
+            if pointerOnCatcher { return }
             hovered = views.id(of: surface)
             hoveredStage = views.stage(of: surface)
             pointerX = x
@@ -100,7 +201,9 @@ final class InputRouter {
             // there the stage takes it while the pointer rests on the toast
             // and gives it back when the pointer leaves.
             let stage = stages[key]
-            if view.hasActions {
+            if let grab, grab.stage == key {
+                // The ring holds this stage's keyboard: leave it be.
+            } else if view.hasActions {
                 if stage?.focusesOnDemand ?? true { stage?.allowKeyboardFocus() } else { stage?.takeKeyboard() }
                 keyboardTarget = id
                 keyboardStage = key
@@ -109,10 +212,14 @@ final class InputRouter {
             }
             onInput?(.hover(id: id, true))
             updateHoveredButton()
-        case .leave:
+        case .leave(let surface):
+            if pointerOnCatcher, surface == catcher?.handle {
+                pointerOnCatcher = false
+                return
+            }
             guard let left = hovered else { return }
             hovered = nil
-            if let view = views[left], view.hasActions, view.content.reply?.isFocused != true,
+            if ringed == nil, let view = views[left], view.hasActions, view.content.reply?.isFocused != true,
                let key = hoveredStage, let stage = stages[key], !stage.focusesOnDemand {
                 stage.releaseKeyboardFocus()
             }
@@ -126,6 +233,11 @@ final class InputRouter {
             pointerY = y
             updateHoveredButton()
         case .button(let button, let pressed):
+            // A click elsewhere while the toasts hold the keyboard gives it back.
+            if pointerOnCatcher {
+                if pressed { onInput?(.keyboardLost) }
+                return
+            }
             guard pressed, let id = hovered, let view = views[id] else { return }
             keyboardTarget = id
             keyboardStage = hoveredStage
@@ -161,6 +273,10 @@ final class InputRouter {
     func key(_ event: KeyEvent) {
         switch event {
         case .focus(let surface):
+            if let grab, grab.awaitingEnter, let stage = stages[grab.stage], stage.handle == surface {
+                self.grab = (grab.stage, false)
+                return
+            }
             // Focus lands on the stage; keys go to the toast last touched in it.
             if keyboardTarget == nil, let key = stages.key(of: surface) {
                 keyboardTarget = views.any(in: key.lane)?.id
@@ -168,7 +284,13 @@ final class InputRouter {
             }
         case .focusLost:
             if let id = keyboardTarget { setHighlight(of: id) { $0.focused = nil } }
+            // The compositor gave the keyboard to another window (a click
+            // there): the toasts let go of it.
+            if let grab, !grab.awaitingEnter { leftThisTurn = true }
         case .press(let key):
+            if let id = ringed, let view = views[id], view.content.reply?.isFocused != true {
+                return ringKey(key, on: view)
+            }
             guard let id = keyboardTarget, let view = views[id] else { return }
             if view.content.reply?.isFocused == true {
                 if let edit = Self.replyEdit(for: key) { onInput?(.replyEdit(id: id, edit)) }
@@ -229,6 +351,10 @@ final class InputRouter {
         func instant(_ time: UInt32) -> Instant { Instant(nanoseconds: Int64(time) * 1_000_000) }
         switch event {
         case .down(let surface, let finger, let x, let y, let time):
+            if surface == catcher?.handle {
+                onInput?(.keyboardLost)
+                return
+            }
             guard let id = views.id(of: surface), let key = views.stage(of: surface),
                   let toastSurface = views[id]?.copies[key]?.surface else { return }
             // Gestures work in stage coordinates: the toast moves under the

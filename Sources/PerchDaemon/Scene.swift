@@ -201,6 +201,27 @@ final class Scene {
         router.forget(view)
     }
 
+    /// After the turn's Wayland events, before the screen is brought up to
+    /// date: what the seat's events come to once all of them are in.
+    func settleInput() {
+        router.settleKeyboardLeave(seatHasKeyboard: connection.hasKeyboard)
+    }
+
+    /// Where `perchctl focus` put the keyboard (nil: given back).
+    func setKeyboardFocus(_ focus: KeyboardFocus?) {
+        switch focus {
+        case .toast(let id):
+            router.focusRing(on: id)
+        case .center:
+            router.releaseRing()
+            center.takeKeyboard()
+        case nil:
+            router.releaseRing()
+            center.releaseKeyboard()
+        }
+        connection.flush()
+    }
+
     /// A toast's height in surface pixels, laid out now if it was not yet
     /// (0 for an id the scene does not have).
     func height(of id: UInt32) -> Int {
@@ -283,7 +304,10 @@ final class Scene {
                 committed = true
             }
         }
-        if committed { router.positionsCommitted() }
+        if committed {
+            router.positionsCommitted()
+            router.grabForRing()
+        }
         center.present(at: now)
     }
 

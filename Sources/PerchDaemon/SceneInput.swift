@@ -18,6 +18,11 @@ enum SceneInput: Equatable {
     case replyFieldPressed(id: UInt32)
     /// A key for its reply field, which has the keyboard.
     case replyEdit(id: UInt32, ReplyEdit)
+    /// A key while the toasts have the keyboard from `perchctl focus`; for
+    /// Return, the button Tab ringed, if any.
+    case focusKey(FocusKey, focusedButton: String?)
+    /// The compositor gave that keyboard to another window.
+    case keyboardLost
 }
 
 /// What a finger did to a notification.

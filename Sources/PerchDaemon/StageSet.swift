@@ -67,6 +67,19 @@ final class StageSet {
 
     func isHomeless(_ lane: Lane) -> Bool { homeless.contains(lane) }
 
+    /// A transparent surface over the whole output of stage `key`, on the
+    /// top layer (under the toasts' overlay), taking every click and tap
+    /// there: while the toasts hold the keyboard exclusively, a click on a
+    /// window cannot take it back, so this one tells the router of it (and
+    /// goes no further, as the center's catcher). Nil without the stage.
+    func makeCatcher(over key: StageKey) -> StageSurface? {
+        guard let stage = stages[key] else { return nil }
+        let catcher = StageSurface(connection: connection, output: stage.requestedOutput, placement: .fullOutput,
+                                   margins: Margins(all: 0), layer: .top, acceptsInput: true)
+        catcher.onConfigure = { [unowned catcher] in catcher.commit() }
+        return catcher
+    }
+
     /// The stage a keyboard event names.
     func key(of surface: SurfaceHandle) -> StageKey? {
         stages.first { $0.value.handle == surface }?.key

@@ -107,6 +107,7 @@ public final class CardRenderer {
         if let field = content.reply, let box = geometry.replyField {
             replyField.paint(field, pen, style: style, box: box)
         }
+        if content.hasFocusRing { pen.cardFocusRing(style: style, height: geometry.height) }
         return problems + textProblems
     }
 

@@ -195,6 +195,23 @@ struct Pen {
         cairo_restore(cairo)
     }
 
+    /// The keyboard's focus ring on a whole card (`perchctl focus`): inside
+    /// its border, since the toast's surface ends at the card's edge, one
+    /// gap in from it, in the button ring's colour and width.
+    func cardFocusRing(style: ToastStyle, height: Int) {
+        let ring = lineWidth(Self.focusWidth)
+        let inset = lineWidth(Double(style.borderWidth)) + snap(Self.focusGap)
+        cairo_save(cairo)
+        cairo_translate(cairo, inset, inset)
+        CardShape.addPath(to: cairo, width: snap(Double(style.width)) - 2 * inset,
+                          height: snap(Double(height)) - 2 * inset,
+                          cornerRadius: max(0, Double(style.cornerRadius) - inset), borderWidth: ring)
+        cairo_set_line_width(cairo, ring)
+        setSource(style.buttonFocusRing)
+        cairo_stroke(cairo)
+        cairo_restore(cairo)
+    }
+
     /// A fully rounded pill filling `box`, edges on whole buffer pixels.
     func pill(_ box: FieldBox, colour: RGBA) {
         let edges = snapped(box)

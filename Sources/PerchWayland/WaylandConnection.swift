@@ -34,6 +34,8 @@ public final class WaylandConnection {
     /// Every output the compositor announced, by registry name.
     public private(set) var outputs: [UInt32: Output] = [:]
     public private(set) var seats: [UInt32: Seat] = [:]
+    /// Whether some seat has a keyboard plugged in.
+    public var hasKeyboard: Bool { seats.values.contains { $0.hasKeyboard } }
 
     /// Called when an output is announced, removed, or changes mode or scale.
     public var onOutputsChanged: (() -> Void)?

@@ -13,7 +13,7 @@ let commands: [any Command.Type] = [
     PostCommand.self, DismissCommand.self, ListCommand.self, InvokeCommand.self, MenuCommand.self, ReplyCommand.self,
     HistoryCommand.self,
     RestoreCommand.self, WatchCommand.self, ModeCommand.self, StatusCommand.self, VersionCommand.self,
-    ReloadCommand.self, CenterCommand.self,
+    ReloadCommand.self, CenterCommand.self, FocusCommand.self,
 ]
 
 func usage(_ commands: [any Command.Type]) -> String {

@@ -48,6 +48,14 @@ final class FakeScene: ToastScene {
         ledger.write("scene remove \(id)")
     }
 
+    func setKeyboardFocus(_ focus: KeyboardFocus?) {
+        switch focus {
+        case .toast(let id): ledger.write("scene keyboard \(id)")
+        case .center: ledger.write("scene keyboard center")
+        case nil: ledger.write("scene keyboard none")
+        }
+    }
+
     func height(of id: UInt32) -> Int {
         ledger.write("scene measure \(id)")
         return toastHeight

@@ -43,7 +43,7 @@ _perchctl() {
     if ((COMP_CWORD == 1)); then
         local verbs
         verbs=$(_perchctl_run --list-verbs)
-        [[ -n $verbs ]] || verbs="post dismiss list invoke menu reply history restore watch mode status version reload center"
+        [[ -n $verbs ]] || verbs="post dismiss list invoke menu reply history restore watch mode status version reload center focus"
         COMPREPLY=($(compgen -W "$verbs --help" -- "$cur"))
         return
     fi

@@ -20,7 +20,7 @@ end
 function __perchctl_verbs
     set -l program (__perchctl_program)
     set -l verbs ($program --list-verbs 2>/dev/null)
-    or set verbs post dismiss list invoke reply history restore watch mode status version reload center
+    or set verbs post dismiss list invoke reply history restore watch mode status version reload center focus
     printf '%s\n' $verbs
 end
 

@@ -246,6 +246,28 @@ public struct NotificationBoard: Sendable {
         stacks[lane]?.setComposing(id: id, composing, at: now)
     }
 
+    /// The keyboard's focus ring came to or left the toast: like hovering,
+    /// it holds the timer.
+    public mutating func setFocused(id: UInt32, _ focused: Bool, at now: Instant) {
+        guard let lane = laneOfID[id] else { return }
+        stacks[lane]?.setFocused(id: id, focused, at: now)
+    }
+
+    /// The toasts on screen, top to bottom: each lane's in turn (in the
+    /// order of `Lane.description`, so always the same), a stack at a
+    /// bottom anchor read from the far end of its anchor. Those leaving
+    /// are left out unless asked for.
+    public func screenOrder(withLeaving: Bool = false) -> [UInt32] {
+        stacks.sorted { $0.key.description < $1.key.description }.flatMap { lane, stack in
+            let ids = stack.visible.filter { withLeaving || !$0.isLeaving }.map(\.id)
+            if case .stack(let anchor) = lane, !anchor.isTop { return Array(ids.reversed()) }
+            return ids
+        }
+    }
+
+    /// The order of arrival of a notification on the board (larger is newer).
+    public func arrivalOrder(of id: UInt32) -> UInt64? { arrival[id] }
+
     public mutating func setHeld(id: UInt32, _ held: Bool, at now: Instant) {
         guard let lane = laneOfID[id] else { return }
         stacks[lane]?.setHeld(id: id, held, at: now)

@@ -31,11 +31,14 @@ public struct Toast: Equatable, Sendable {
     public internal(set) var isHeld = false
     /// A reply is being written in its field: the timer waits for it.
     public internal(set) var isComposing = false
+    /// It has the keyboard's focus ring (`perchctl focus`): the timer waits.
+    public internal(set) var isFocused = false
     /// Sideways pull from a swipe, surface pixels; springs back to 0.
     public internal(set) var swipe = Glide(at: 0)
 
-    /// Whether something holds the timer (pointer, finger, a reply).
-    var isAttended: Bool { isHovered || isHeld || isComposing }
+    /// Whether something holds the timer (pointer, finger, a reply, the
+    /// keyboard's ring).
+    var isAttended: Bool { isHovered || isHeld || isComposing || isFocused }
 
     public var id: UInt32 { notification.id }
 

@@ -216,6 +216,14 @@ public struct ToastStack: Sendable {
         updateTimer(index, at: now)
     }
 
+    /// The keyboard's focus ring came to (true) or left (false) a toast:
+    /// like hovering, it holds the timer.
+    public mutating func setFocused(id: UInt32, _ focused: Bool, at now: Instant) {
+        guard let index = visible.firstIndex(where: { $0.id == id }) else { return }
+        visible[index].isFocused = focused
+        updateTimer(index, at: now)
+    }
+
     /// A finger touched (true) or left (false) a toast: like hovering, it
     /// holds the timer.
     public mutating func setHeld(id: UInt32, _ held: Bool, at now: Instant) {

@@ -1,6 +1,6 @@
 extension ControlProtocol {
     public static let methods = ["notify", "dismiss", "list", "invoke", "reply", "subscribe", "history", "restore",
-                                 "mode", "status", "version", "reload", "center"]
+                                 "mode", "status", "version", "reload", "center", "focus"]
 
     /// Decodes one request line (without its newline).
     public static func decode(line: some Collection<UInt8>) -> ControlEnvelope {
@@ -76,6 +76,8 @@ extension ControlProtocol {
             request = .reload
         case "center":
             request = .center(try decodeCenter(params))
+        case "focus":
+            request = .focus(release: try params.bool("release") ?? false)
         default:
             throw ControlError(.methodNotFound,
                                "unknown method \"\(method)\"; known: \(methods.joined(separator: ", "))")

@@ -136,6 +136,9 @@ public enum ControlRequest: Equatable, Sendable {
     case reload
     /// Opens, closes or toggles the notification center; nil only asks.
     case center(CenterChange?)
+    /// Gives the toasts the keyboard (the center's panel when it is open),
+    /// or with `release` gives it back to the window that had it.
+    case focus(release: Bool)
 }
 
 /// Something that happened to a notification, as subscribers and the

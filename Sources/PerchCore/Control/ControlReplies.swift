@@ -8,6 +8,7 @@ extension ControlProtocol {
 /// The control methods, by their names on the wire.
 public enum ControlMethod: String, CaseIterable, Sendable {
     case notify, dismiss, list, invoke, reply, subscribe, history, restore, mode, status, version, reload, center
+    case focus
 }
 
 extension ControlRequest {
@@ -27,6 +28,7 @@ extension ControlRequest {
         case .version: .version
         case .reload: .reload
         case .center: .center
+        case .focus: .focus
         }
     }
 }
@@ -48,6 +50,7 @@ public enum ControlReply: Equatable, Sendable {
     case version(VersionReply)
     case reload(ReloadReply)
     case center(CenterReply)
+    case focus(FocusReply)
 
     public var method: ControlMethod {
         switch self {
@@ -64,6 +67,7 @@ public enum ControlReply: Equatable, Sendable {
         case .version: .version
         case .reload: .reload
         case .center: .center
+        case .focus: .focus
         }
     }
 
@@ -82,6 +86,7 @@ public enum ControlReply: Equatable, Sendable {
         case .version(let body): body
         case .reload(let body): body
         case .center(let body): body
+        case .focus(let body): body
         }
     }
 
@@ -105,6 +110,7 @@ public enum ControlReply: Equatable, Sendable {
         case .version: self = .version(try VersionReply(json: json, for: method))
         case .reload: self = .reload(try ReloadReply(json: json, for: method))
         case .center: self = .center(try CenterReply(json: json, for: method))
+        case .focus: self = .focus(try FocusReply(json: json, for: method))
         }
     }
 }

@@ -357,3 +357,32 @@ public struct CenterReply: ControlReplyBody {
 
     public var json: JSONValue { ["open": .bool(open), "entries": .number(Double(entries))] }
 }
+
+/// `focus`: `{"focus": "toast", "id": N}` (the toast with the ring),
+/// `{"focus": "center"}` or `{"focus": "none"}` (the user's window has
+/// the keyboard: released, or nothing was on screen to focus).
+public struct FocusReply: ControlReplyBody {
+    public var focus: KeyboardFocus?
+
+    public init(focus: KeyboardFocus?) {
+        self.focus = focus
+    }
+
+    public init(json: JSONValue) throws(ControlReplyError) {
+        let object = try ControlReplyObject(json, at: "")
+        switch try object.string("focus") {
+        case "toast": focus = .toast(try object.notificationID("id"))
+        case "center": focus = .center
+        case "none": focus = nil
+        default: throw ControlReplyError("\(object.path(of: "focus")) must be toast, center or none")
+        }
+    }
+
+    public var json: JSONValue {
+        switch focus {
+        case .toast(let id): ["focus": .string("toast"), "id": .number(Double(id))]
+        case .center: ["focus": .string("center")]
+        case nil: ["focus": .string("none")]
+        }
+    }
+}

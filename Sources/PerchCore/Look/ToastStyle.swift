@@ -131,6 +131,9 @@ public struct ToastContent: Equatable, Sendable {
     /// The reply field at the bottom (a notification that offers
     /// `inline-reply`); nil = none.
     public var reply: ReplyField?
+    /// The keyboard's focus ring is on the toast (`perchctl focus`): drawn
+    /// round the card, inside its edge.
+    public var hasFocusRing = false
 
     public init(title: String, body: String = "", iconPath: String? = nil,
                 buttons: [NotificationAction] = [], image: ToastImage? = nil, progress: Int? = nil,

@@ -58,6 +58,9 @@ extension NotificationService {
         // show the same draft).
         replying = nil
         var effects = ServiceEffect.buffer()
+        // So does `perchctl focus`'s: the toasts' ring (they leave the
+        // screen) or the panel's (it goes); the user's window gets it back.
+        if keyboardFocus != nil { moveFocusRing(to: nil, at: now, into: &effects) }
         effects.append(.center(open: open))
         applyHold(at: now, into: &effects)
         return effects

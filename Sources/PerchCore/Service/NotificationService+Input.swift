@@ -98,7 +98,7 @@ extension NotificationService {
                 apply(settings(for: toast.notification).bindings.touch, to: toast, at: now, into: &effects)
             case .fling(let edge):
                 board.fling(id: id, towards: edge, at: now)
-                retire(toast.notification, reason: .dismissedByUser, into: &effects)
+                retire(toast.notification, reason: .dismissedByUser, at: now, into: &effects)
             case .springBack:
                 board.springBack(id: id, at: now)
             }

@@ -109,7 +109,7 @@ extension NotificationService {
             || isHiddenByFullscreen(notification)
         {
             // Kept off screen; the events are still told.
-            retire(notification, reason: .suppressed, into: &effects)
+            retire(notification, reason: .suppressed, at: now, into: &effects)
             return
         }
         if overrides != PresentationOverrides() { self.overrides[notification.id] = overrides }
@@ -183,6 +183,7 @@ extension NotificationService {
             content.body = expanded.body
         }
         content.reply = replyField(for: notification)
+        content.hasFocusRing = keyboardFocus == .toast(notification.id)
         // A toast with the field has no "Reply" button as well.
         content.leaveOutReplyButton()
         var style = resolved.style

@@ -62,6 +62,9 @@ public final class NotificationService {
     var drafts: [UInt32: ReplyDraft] = [:]
     /// The notification whose reply field has the keyboard.
     public internal(set) var replying: UInt32?
+    /// Where `perchctl focus` put the keyboard: the toast with the ring,
+    /// or the center; nil while the user's window has it.
+    public internal(set) var keyboardFocus: KeyboardFocus?
     /// The notification center's panel is open (`setCenter`). The
     /// service's, not the config's: a reload keeps it.
     public internal(set) var isCenterOpen = false
@@ -177,7 +180,8 @@ public final class NotificationService {
     /// A notification is gone for good: into history, recorded, and told
     /// to its sender, subscribers, D-Bus and the on-dismiss hook — now,
     /// whatever its toast still has to animate.
-    func retire(_ notification: Notification, reason: DismissReason, into effects: inout [ServiceEffect]) {
+    func retire(_ notification: Notification, reason: DismissReason, at now: Instant,
+                into effects: inout [ServiceEffect]) {
         let entry = HistoryEntry(notification: notification, reason: reason, closedAt: wallClock())
         // A transient one leaves no trace: its record says it is gone, and
         // the journal's replay keeps it out of history too.
@@ -193,6 +197,7 @@ public final class NotificationService {
         postedAt.removeValue(forKey: notification.id)
         if !soundsMade.isEmpty { soundsMade.removeValue(forKey: notification.id) }
         forgetReplyField(notification.id)
+        if keyboardFocus == .toast(notification.id) { focusRingLeaves(notification.id, at: now, into: &effects) }
         let settings = plan.hooksAndHistory(for: notification)
         // The config's `history=false` (mako's key): gone, but not kept.
         if !settings.history { forgetInHistory(notification.id, into: &effects) }
@@ -212,7 +217,7 @@ public final class NotificationService {
     func close(_ id: UInt32, reason: DismissReason, at now: Instant,
                         into effects: inout [ServiceEffect]) -> Bool {
         guard let notification = board.dismissing(id: id, reason: reason, at: now) else { return false }
-        retire(notification, reason: reason, into: &effects)
+        retire(notification, reason: reason, at: now, into: &effects)
         return true
     }
 
@@ -258,7 +263,7 @@ public final class NotificationService {
             case .leaving(let id, let reason):
                 // Only expiry starts an exit inside the board; the operations
                 // that dismiss retire the notification themselves.
-                if let notification = notification(id) { retire(notification, reason: reason, into: &effects) }
+                if let notification = notification(id) { retire(notification, reason: reason, at: now, into: &effects) }
             case .removed(let notification, _):
                 effects.append(.removeToast(id: notification.id))
             }

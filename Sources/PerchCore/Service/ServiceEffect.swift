@@ -46,6 +46,10 @@ public enum ServiceEffect: Equatable, Sendable {
     /// The center opened or closed: the scene shows or hides its panel,
     /// subscribers hear `center-opened` / `center-closed`.
     case center(open: Bool)
+    /// The keyboard goes to the toasts, with the ring on this one, or to
+    /// the center's panel; nil: back to the window that had it
+    /// (`KeyboardFocus`).
+    case keyboard(KeyboardFocus?)
     /// D-Bus NotificationClosed.
     case closed(id: UInt32, reason: DismissReason)
     /// D-Bus ActionInvoked.
