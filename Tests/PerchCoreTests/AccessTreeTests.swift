@@ -255,3 +255,21 @@ struct AccessDiffTests {
         #expect(events.count == 6)
     }
 }
+
+@Suite("The accessibility tree follows the keyboard's ring")
+struct AccessFocusTests {
+    @Test("perchctl focus makes the ringed toast focused, and a move is told as focused turning over")
+    func ring() throws {
+        var h = ServiceHarness()
+        let older = h.post("older")
+        let newer = h.post("newer")
+        let before = AccessTree(h.service.accessModel)
+        _ = h.service.takeKeyboard(at: t0)
+        let ringed = AccessTree(h.service.accessModel)
+        #expect(ringed[.toast(newer)]?.states.contains(.focused) == true)
+        #expect(ringed[.toast(older)]?.states.contains(.focused) == false)
+        #expect(AccessDiff.events(from: before, to: ringed) == [.state(.toast(newer), .focused, true)])
+        _ = h.service.releaseKeyboard(at: t0)
+        #expect(AccessTree(h.service.accessModel)[.toast(newer)]?.states.contains(.focused) == false)
+    }
+}

@@ -17,9 +17,8 @@ public struct AccessModel: Equatable, Sendable {
     /// What the center lists while it is open; nil when it is closed.
     public var center: CenterContent?
     public var doNotDisturb: Bool
-    /// The toast that has the keyboard's ring. Nothing reports it yet:
-    /// when the service can say which toast the keyboard is on
-    /// (`perchctl focus`), it goes here and the toast gets `focused`.
+    /// The toast that has the keyboard's ring (`perchctl focus`): its node
+    /// is `focused`, so a focus move is told as state changes.
     public var focused: UInt32?
 
     public init(toasts: [Toast] = [], center: CenterContent? = nil, doNotDisturb: Bool = false,

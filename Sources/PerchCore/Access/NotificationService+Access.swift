@@ -2,14 +2,15 @@
 /// the screen shows, nothing queued or held.
 extension NotificationService {
     public var accessModel: AccessModel {
-        var toasts: [AccessModel.Toast] = []
-        // Lanes in a fixed order (a screen reader walks them as a list),
-        // each stack from its anchored edge out, as drawn.
-        for lane in board.stacks.keys.sorted(by: { $0.description < $1.description }) {
-            for toast in board.stacks[lane]?.visible ?? [] where !toast.isLeaving && !toast.isQueued {
-                toasts.append(.init(notification: toast.notification, markup: settings(for: toast.notification).markup))
-            }
+        // Screen order as the keyboard walks it (`board.screenOrder`: lanes
+        // in a fixed order, each from top to bottom), nothing leaving.
+        let toasts = board.screenOrder().compactMap { id -> AccessModel.Toast? in
+            guard let toast = board.toast(id: id), !toast.isQueued else { return nil }
+            return .init(notification: toast.notification, markup: settings(for: toast.notification).markup)
         }
-        return AccessModel(toasts: toasts, center: isCenterOpen ? centerContent : nil, doNotDisturb: isDoNotDisturb)
+        var focused: UInt32?
+        if case .toast(let id) = keyboardFocus { focused = id }
+        return AccessModel(toasts: toasts, center: isCenterOpen ? centerContent : nil, doNotDisturb: isDoNotDisturb,
+                           focused: focused)
     }
 }
