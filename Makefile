@@ -288,7 +288,8 @@ clean:
 # and per close under callgrind (bench/instructions.py; bench/README.md);
 # then sounds: Notify -> the sink for Perch, mako's on-notify paplay and
 # paplay alone, and Perch's memory with sounds (bench/sound.py; it says so
-# and skips when the audio packages are missing).
+# and skips when the audio packages are missing); then Perch's Pss with one
+# toast, accessibility off against on (bench/accessibility.py).
 # The Debian 13 root is made when missing.
 bench: build
 	$(PYTHON) bench/compare.py
@@ -296,4 +297,5 @@ bench: build
 	$(PYTHON) bench/memory.py
 	$(PYTHON) bench/instructions.py
 	$(PYTHON) bench/sound.py
+	$(PYTHON) bench/accessibility.py
 	$(PYTHON) bench/day.py

@@ -56,8 +56,11 @@ let package = Package(
         .target(name: "PerchWayland",
                 dependencies: ["PerchCore", "PerchPlatform", "CWaylandClient", "CPerchSupport", "CXKBCommon"]),
         .target(name: "PerchBus", dependencies: ["PerchCore", "PerchPlatform", "CPerchBus", "CSystemdBus"]),
+        // AT-SPI: the accessibility tree on the accessibility bus (a second
+        // sd-bus connection), for screen readers.
+        .target(name: "PerchAccess", dependencies: ["PerchCore", "PerchPlatform", "PerchBus", "CSystemdBus"]),
         .target(name: "PerchDaemon",
-                dependencies: ["PerchCore", "PerchPlatform", "PerchRender", "PerchWayland", "PerchBus"]),
+                dependencies: ["PerchCore", "PerchPlatform", "PerchRender", "PerchWayland", "PerchBus", "PerchAccess"]),
         .executableTarget(name: "perch", dependencies: ["PerchDaemon"]),
         .executableTarget(name: "perchctl", dependencies: ["PerchCore", "PerchPlatform"]),
         // Test tool: moves and clicks a virtual pointer (zwlr_virtual_pointer_v1)

@@ -27,14 +27,14 @@ import PerchPlatform
 /// read everything. `sd_bus_send` writes at once when the socket takes it,
 /// and what it cannot write is sent by `sd_bus_process` once POLLOUT says
 /// there is room, so a slow bus never stalls the loop.
-final class BusConnection {
+public final class BusConnection {
     /// sd_bus *, owned: closed (after a flush) and unreferenced in deinit.
-    let bus: OpaquePointer
+    public let bus: OpaquePointer
     private let loop: EventLoop
     private var token: EventLoop.Token?
     private var timer: DeadlineTimer?
     /// Called once when the bus goes away, with what happened.
-    var onDisconnect: ((String) -> Void)?
+    public var onDisconnect: ((String) -> Void)?
 
     /// At most this many messages per loop turn, so a flood on the bus
     /// cannot starve the display; the rest waits for the next turn (sd-bus
@@ -44,7 +44,7 @@ final class BusConnection {
     /// Connects to the session bus, or to `address` (a D-Bus address such as
     /// `unix:path=/run/user/1000/bus`) when given. The connection is not
     /// served until `attach()`.
-    init(loop: EventLoop, address: String?) throws(BusStartError) {
+    public init(loop: EventLoop, address: String?) throws(BusStartError) {
         self.loop = loop
         var created: OpaquePointer?
         let result: Int32
@@ -88,10 +88,10 @@ final class BusConnection {
         sd_bus_flush_close_unref(bus)
     }
 
-    var isOpen: Bool { sd_bus_is_open(bus) > 0 }
+    public var isOpen: Bool { sd_bus_is_open(bus) > 0 }
 
     /// This connection's unique name on the bus (`:1.42`).
-    var uniqueName: String? {
+    public var uniqueName: String? {
         var name: UnsafePointer<CChar>?
         guard sd_bus_get_unique_name(bus, &name) >= 0, let name else { return nil }
         return String(cString: name)
@@ -151,7 +151,7 @@ final class BusConnection {
     /// Starts serving the connection on the loop. Done last at startup: the
     /// loop's hooks cannot be removed, so a connection that failed to start
     /// must never have added one.
-    func attach() throws(BusStartError) {
+    public func attach() throws(BusStartError) {
         let fd = sd_bus_get_fd(bus)
         if fd < 0 { throw .system(operation: "sd_bus_get_fd", code: -fd) }
         do {
@@ -205,7 +205,7 @@ final class BusConnection {
     /// signals, which may go out after this turn's hook already ran): what
     /// the socket did not take needs POLLOUT, or it would wait for the
     /// next message in.
-    func prepareForPoll() {
+    public func prepareForPoll() {
         guard let token else { return }
         var events = sd_bus_get_events(bus)
         if events < 0 { return lost(events) }

@@ -35,7 +35,9 @@ public final class NotificationsBus {
     /// The specification version GetServerInformation reports.
     public static let specVersion = "1.2"
 
-    private let connection: BusConnection
+    /// The session bus connection, which the accessibility switch
+    /// (`PerchAccess`) also listens on.
+    public let connection: BusConnection
     private let handlers: Handlers
     private let capabilities: [String]
     /// Capabilities that come and go, asked at each GetCapabilities call

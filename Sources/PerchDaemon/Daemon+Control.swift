@@ -84,6 +84,7 @@ extension Daemon {
         fullscreenChanged()
         configureIdleMonitor()
         hooks.timeout = global.hookTimeout
+        access?.setPolicy(global.accessibility)
         executor.setNeedsRefresh()
         Log.info("config reloaded from \(configSource.path ?? "(defaults)")")
         return .success(ReloadReply(reloaded: true, warnings: lines))

@@ -1,4 +1,5 @@
 import Glibc
+import PerchAccess
 import PerchBus
 import PerchCore
 import PerchPlatform
@@ -62,6 +63,8 @@ public final class Daemon {
     let sounds: SoundSupply
     /// `idle-threshold` and the seat's idle notification.
     var idle = IdleWatch()
+    /// The accessibility tree on the accessibility bus (see Daemon+Access).
+    var access: AccessibilityBridge?
 
     /// Connects to the compositor and opens the control socket.
     /// Throws `StartupError` with a message for the user.
@@ -146,6 +149,7 @@ public final class Daemon {
         restoreState()
         watchFullscreenAndIdle()
         if options.dbus { try startBus(replace: options.replaceBusOwner) }
+        startAccess()
     }
 
     /// The scene's look from the config's global keys, and the markers'

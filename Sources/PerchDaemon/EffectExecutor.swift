@@ -22,6 +22,8 @@ final class EffectExecutor {
     let hooks: any HookStarter
     /// Sounds, once the daemon has a player (nil: none are heard).
     var sounds: (any SoundPlayer)?
+    /// The accessibility tree's bridge (nil: none is published).
+    var access: (any AccessDoor)?
     /// The loop's one timer for the next expiry, hook deadline, retry,
     /// throttled log line or a flood's tail (`HeapMoments`).
     let alarm: any Alarm
@@ -59,6 +61,9 @@ final class EffectExecutor {
     /// What the open center lists may have changed (a fold, a reply draft).
     func setCenterStale() { centerFeed.isStale = true }
 
+    /// The accessibility tree must be handed over at the end of the turn.
+    func setAccessStale() { turn.accessStale = true }
+
     // MARK: Effects
 
     /// Executes a service operation's effects. Records wait for the turn's
@@ -69,6 +74,7 @@ final class EffectExecutor {
         guard !effects.isEmpty else { return }
         turn.needsRefresh = true
         centerFeed.isStale = true
+        turn.accessStale = true
         for effect in effects {
             switch effect {
             case .record(let record):
@@ -142,6 +148,7 @@ final class EffectExecutor {
         }
         saveState(compacting: false)
         flushOutgoing()
+        handOverAccessTree()
         // Last, when the frame and the replies are out.
         let floodTail = heapMoments.floodTail
         if heapMoments.isMoment(boardCount: service.board.count, centerOpen: scene.isCenterOpen,
@@ -224,6 +231,8 @@ final class EffectExecutor {
         // Lay out the toasts next in line (a burst queues many; only those
         // that get a slot are measured).
         var unmeasured = service.unmeasured
+        // A toast measured now takes a slot on screen: the tree changes.
+        if !unmeasured.isEmpty { turn.accessStale = true }
         while !unmeasured.isEmpty {
             for id in unmeasured { service.setHeight(scene.height(of: id), of: id, at: now) }
             unmeasured = service.unmeasured
@@ -267,6 +276,19 @@ final class EffectExecutor {
         return max(0, smallest - margins.top - margins.bottom)
     }
 
+    // MARK: The accessibility tree
+
+    /// The tree of what the screen shows now, to the bridge, once per turn
+    /// that changed it (its diff goes out as one turn's events), and only
+    /// while accessibility is on. After the save, like every other thing
+    /// a client is told.
+    private func handOverAccessTree() {
+        guard turn.accessStale else { return }
+        turn.accessStale = false
+        guard let access, access.isActive else { return }
+        access.publish(AccessTree(service.accessModel))
+    }
+
     // MARK: Memory
 
     /// Gives freed heap memory back to the kernel (see `HeapMoments`).
@@ -290,6 +312,8 @@ struct TurnOutputs {
     var needsRefresh = false
     /// Set while effects of the user's own input run.
     var executingUserInput = false
+    /// Whether the accessibility tree may have changed this turn.
+    var accessStale = false
 }
 
 /// Whether what the open center lists may have changed since it was last

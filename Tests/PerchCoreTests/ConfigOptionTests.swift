@@ -183,6 +183,8 @@ let optionCases: [OptionCase] = [
     OptionCase("hook-timeout=1500") { $0.hookTimeout = 1.5 },
     OptionCase("fullscreen=show") { $0.fullscreen = .show },
     OptionCase("fullscreen=hide") { $0.fullscreen = .hide },
+    OptionCase("accessibility=on") { $0.accessibility = .on },
+    OptionCase("accessibility=off") { $0.accessibility = .off },
     OptionCase("idle-threshold=90000") { $0.idleThreshold = 90 },
 ]
 
@@ -234,13 +236,14 @@ struct ConfigOptionTests {
         #expect(resolved.markup)
         #expect(resolved.defaultTimeout == 5_000)
         #expect(resolved.fullscreen == .hold)
+        #expect(resolved.accessibility == .auto)
         #expect(resolved.idleThreshold == 0)
         #expect(resolved.center == CenterPlacement())
         #expect(resolved.center.edge == .right && resolved.center.width == 360)
         #expect(Config.globalOnlyKeys == ["icon-theme", "icon-path", "output", "layer", "margin", "outer-margin", "gap",
                                           "width", "max-visible", "sort",
                                           "enter-duration", "exit-duration", "reflow-duration",
-                                          "max-history", "hook-timeout", "fullscreen", "idle-threshold",
+                                          "max-history", "hook-timeout", "fullscreen", "accessibility", "idle-threshold",
                                           "center-anchor", "center-width", "center-margin", "center-output",
                                           "sounds", "sound-theme", "sound-gap"])
         #expect(resolved.sounds && resolved.sound == .sender && resolved.soundTheme == nil)

@@ -23,6 +23,7 @@ _perch_key_values() {
         icon-location) echo "left right top" ;;
         text-alignment) echo "left center right" ;;
         fullscreen) echo "show hold hide" ;;
+        accessibility) echo "auto on off" ;;
         center-anchor) echo "left right" ;;
         on-button-left | on-button-middle | on-button-right | on-touch)
             echo "none dismiss dismiss-all invoke-default-action invoke-action" ;;

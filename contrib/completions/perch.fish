@@ -42,6 +42,8 @@ function __perch_key_values
             printf '%s\n' left center right
         case --fullscreen
             printf '%s\n' show hold hide
+        case --accessibility
+            printf '%s\n' auto on off
         case --center-anchor
             printf '%s\n' left right
         case --on-button-left --on-button-middle --on-button-right --on-touch

@@ -300,6 +300,7 @@ enum ConfigOptions {
         .flag("history") { $0.resolved.history = $1 },
         .milliseconds("hook-timeout", 100...3_600_000, .globalOnly) { $0.resolved.hookTimeout = $1 },
         .choice("fullscreen", FullscreenPolicy.self, .globalOnly) { $0.resolved.fullscreen = $1 },
+        .choice("accessibility", AccessibilityPolicy.self, .globalOnly) { $0.resolved.accessibility = $1 },
         // ext_idle_notifier_v1 takes a 32-bit count of milliseconds; a day is plenty.
         .milliseconds("idle-threshold", 0...86_400_000, .globalOnly) { $0.resolved.idleThreshold = $1 },
         .choice("center-anchor", CenterEdge.self, .globalOnly) { $0.resolved.center.edge = $1 },

@@ -84,6 +84,13 @@ public enum FullscreenPolicy: String, Sendable, CaseIterable {
     case hide
 }
 
+/// When Perch publishes its accessibility tree (`accessibility`; see
+/// `PerchAccess`): `auto` follows the session's switch (`org.a11y.Status`),
+/// `on` always, `off` never (the accessibility bus is never touched).
+public enum AccessibilityPolicy: String, Sendable, CaseIterable {
+    case auto, on, off
+}
+
 /// Commands run when something happens to a notification: argv, run
 /// without a shell (see `CommandWords`); empty = nothing is run.
 public struct HookCommands: Equatable, Sendable {

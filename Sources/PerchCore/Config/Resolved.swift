@@ -93,6 +93,8 @@ public struct Resolved: Equatable, Sendable {
     public var hookTimeout = 5.0
     /// What a fullscreen window does to non-critical notifications.
     public var fullscreen = FullscreenPolicy.hold
+    /// Whether the accessibility tree is published (screen readers).
+    public var accessibility = AccessibilityPolicy.auto
     /// The notification center's panel: edge, width, margins, output.
     public var center = CenterPlacement()
     /// Seconds without input after which display timers stop until the
