@@ -39,19 +39,6 @@ def log(msg):
     print("accessibility: " + msg, file=sys.stderr, flush=True)
 
 
-class WithConfig(compare.Daemon):
-    """Perch started with another config file."""
-
-    def __init__(self, base, config):
-        super().__init__(base.name, base.label, base.where, base.binary, base.package)
-        self.config = config
-
-    def argv(self, b):
-        argv = super().argv(b)
-        argv[argv.index("-c") + 1] = b.share_path(self.config)
-        return argv
-
-
 def gdbus(b, args, env):
     return b.session.run(["gdbus", "call"] + args, env=env, timeout=10)
 
@@ -123,7 +110,7 @@ def main():
         for round in range(ROUNDS):
             for key in ("off", "auto", "on"):
                 log("round %d: %s" % (round + 1, key))
-                results[key].append(measure(b, WithConfig(perch, "perch-a11y-%s.conf" % key), env, address,
+                results[key].append(measure(b, compare.WithConfig(perch, "perch-a11y-%s.conf" % key), env, address,
                                             key == "on"))
     finally:
         b.close()

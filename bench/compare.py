@@ -131,6 +131,19 @@ class Daemon:
         raise ValueError(self.name)
 
 
+class WithConfig(Daemon):
+    """A daemon of DAEMONS started with another config file."""
+
+    def __init__(self, base, config):
+        super().__init__(base.name, base.label, base.where, base.binary, base.package)
+        self.config = config
+
+    def argv(self, b):
+        argv = super().argv(b)
+        argv[argv.index("-c") + 1] = b.share_path(self.config)
+        return argv
+
+
 DAEMONS = [
     Daemon("perch", "Perch", "host", None),
     Daemon("mako-1.7", "mako 1.7.1", "host", "/usr/bin/mako", "mako-notifier"),

@@ -119,19 +119,6 @@ class Notifier:
             self.proc.wait()
 
 
-class WithConfig(compare.Daemon):
-    """A daemon of compare.DAEMONS started with another config file."""
-
-    def __init__(self, base, config):
-        super().__init__(base.name, base.label, base.where, base.binary, base.package)
-        self.config = config
-
-    def argv(self, b):
-        argv = super().argv(b)
-        argv[argv.index("-c") + 1] = b.share_path(self.config)
-        return argv
-
-
 def settle(pid):
     """compare.py's idle: quiet, past Perch's font warm-up, quiet again."""
     compare.wait_idle(pid, timeout=10)
@@ -204,8 +191,8 @@ def idle_pss(b, d):
 def measure_perch(b, run, notifier, res, notes):
     # The same file with and without its sound keys: what is compared is
     # what sounds cost, not what a section costs.
-    perch = WithConfig(compare.DAEMONS[0], "perch-quiet.conf")
-    with_sound = WithConfig(compare.DAEMONS[0], "perch-sound.conf")
+    perch = compare.WithConfig(compare.DAEMONS[0], "perch-quiet.conf")
+    with_sound = compare.WithConfig(compare.DAEMONS[0], "perch-sound.conf")
     # Idle Pss moves by a few hundred kB from one start to the next: the two
     # configs alternate, and the cells are the median (min-max).
     res["pss idle"], res["pss idle sound config"] = [], []
@@ -249,7 +236,7 @@ def measure_mako(b, run, notifier, res, notes):
     except Exception as e:
         notes.append("mako 1.7.1 left out: not installable (%s)" % e)
         return
-    proc, logp, _, _ = b.start(WithConfig(mako, "mako-sound.conf"))
+    proc, logp, _, _ = b.start(compare.WithConfig(mako, "mako-sound.conf"))
     try:
         settle(proc.pid)
 
