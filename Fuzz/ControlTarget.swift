@@ -69,6 +69,7 @@ func requestLine(id: JSONValue, _ request: ControlRequest) -> String {
         set("progress", notify.progress.map { .number(Double($0)) })
         set("actions", .array(notify.actions.map { ["id": .string($0.id), "label": .string($0.label)] }))
         set("style", notify.kind.map { .string($0.rawValue) })
+        set("sound", notify.suppressSound ? "none" : notify.sound.map { .string($0.description) })
     case .dismiss(let target, let history):
         switch target {
         case .id(let id): set("id", .number(Double(id)))
@@ -98,6 +99,8 @@ func requestLine(id: JSONValue, _ request: ControlRequest) -> String {
         case .close?: set("action", "close")
         case .toggle?: set("action", "toggle")
         }
+    case .focus(let release):
+        set("release", .bool(release))
     case .list, .subscribe, .history, .restore, .status, .version, .reload:
         break
     }
