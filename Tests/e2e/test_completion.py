@@ -59,8 +59,9 @@ def bash_completes_ids_and_modes_from_the_running_daemon(t):
     check(invoke == ids, "`perchctl invoke <TAB>` should offer %s, offers %s" % (sorted(ids), sorted(invoke)))
     check(replace == ids, "`perchctl post --replace <TAB>` should offer %s, offers %s"
           % (sorted(ids), sorted(replace)))
-    check(toggle == {"presenting", "do-not-disturb"},
-          "`perchctl mode toggle <TAB>` should offer the active mode and do-not-disturb, offers %s"
+    check(toggle == {"presenting", "do-not-disturb", "silent"},
+          "`perchctl mode toggle <TAB>` should offer the active mode and the built-in do-not-disturb and "
+          "silent, offers %s"
           % sorted(toggle))
     check(verbs == {"dismiss"}, "`perchctl di<TAB>` should offer dismiss, offers %s" % sorted(verbs))
 
