@@ -1,45 +1,8 @@
 import Testing
 @testable import PerchCore
 
-/// A file tree in memory: directories are implied by the files under them.
-/// Every change moves the generation on, as the disk view does once it
-/// has noticed.
-final class IconTestTree: IconFileSystem {
-    private(set) var files: [String: [UInt8]] = [:]
-    /// Paths that exist but cannot be used, with the reason.
-    var unusable: [String: String] = [:]
-    private(set) var generation: UInt64 = 0
-    private(set) var listingCalls = 0
-    private(set) var filesRead: [String] = []
-
-    func add(_ path: String, _ text: String = "") {
-        files[path] = Array(text.utf8)
-        generation += 1
-    }
-
-    func revalidate() -> UInt64 { generation }
-
-    func listing(of directory: String) -> IconDirectoryListing {
-        listingCalls += 1
-        if let reason = unusable[directory] { return .unusable(reason) }
-        let prefix = directory + "/"
-        var names: Set<String> = []
-        for path in files.keys where path.hasPrefix(prefix) {
-            names.insert(String(path.dropFirst(prefix.count).prefix { $0 != "/" }))
-        }
-        for path in unusable.keys where path.hasPrefix(prefix) {
-            names.insert(String(path.dropFirst(prefix.count).prefix { $0 != "/" }))
-        }
-        return names.isEmpty ? .absent : .names(names)
-    }
-
-    func contents(of path: String, limit: Int) -> IconFileContents {
-        filesRead.append(path)
-        if let reason = unusable[path] { return .unusable(reason) }
-        guard let bytes = files[path] else { return .absent }
-        return bytes.count <= limit ? .bytes(bytes) : .unusable("too large")
-    }
-
+/// The tree the icon lookup's tests build themes in.
+final class IconTestTree: MemoryFileTree {
     /// Writes `base/name/index.theme` for `directories` ("48x48/apps":
     /// "Size=48\nType=Fixed").
     func theme(_ name: String, base: String = "/usr/share/icons", inherits: String? = nil,
