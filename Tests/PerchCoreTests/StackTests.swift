@@ -332,14 +332,6 @@ struct TimerTests {
         s.setHovered(id: 1, false, at: t0 + 5)
         #expect(s.nextDeadline == t0 + 7)
     }
-
-    @Test("ignore-timeout uses the urgency default over the sender's timeout")
-    func ignoreTimeout() {
-        var s = stack { $0.timing.ignoreSenderTimeout = true }
-        s.add(Notification(id: 1, title: "n", timeout: 60), height: 60, at: t0)
-        _ = s.advance(to: t0 + 0.7)
-        #expect(s.nextDeadline == t0 + entryLooksDone + 5)
-    }
 }
 
 @Suite("Replace in place")

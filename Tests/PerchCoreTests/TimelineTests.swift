@@ -172,11 +172,13 @@ struct TimelineTests {
         #expect(stack.frames(at: later)[0].x >= before)
     }
 
-    @Test("a timeout of 0 and a critical notification never expire")
+    // Which timeout is in force (critical, ignore-timeout, sections) is
+    // the service's to decide: TimeoutInForceTests.
+    @Test("a timeout of 0 never expires")
     func neverExpires() {
         var stack = makeStack()
         stack.add(Notification(id: 1, title: "Sticky", timeout: 0), height: 60, at: t0)
-        stack.add(Notification(id: 2, title: "Alarm", urgency: .critical, timeout: 3), height: 60, at: t0)
+        stack.add(Notification(id: 2, title: "Alarm", urgency: .critical, timeout: 0), height: 60, at: t0)
         _ = stack.advance(to: t0 + 1)
         #expect(stack.nextDeadline == nil)
         #expect(stack.advance(to: t0 + 10_000).isEmpty)

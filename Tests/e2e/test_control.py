@@ -153,3 +153,30 @@ def list_longer_than_a_request_line_is_read_whole(t):
     items = json.loads(r.stdout)
     check(len(items) == 24 and all(len(n["body"]) == 60_000 for n in items),
           "perchctl list --json gave %d notifications" % len(items))
+
+
+@test
+def list_reports_the_timeout_in_force(t):
+    """A critical notification's own timeout is not used (it stays until
+    dismissed), a section's default-timeout is (even for critical): what
+    `list` says is what the timer does."""
+    path = os.path.join(t.user_dir(), "config")
+    with open(path, "w") as f:
+        f.write("[urgency=critical app-name=alarm]\ndefault-timeout=2000\n")
+    os.chmod(path, 0o644)
+    p = t.start_perch(args=["-c", path])
+    stays = p.post("Disk almost full", timeout=2, urgency="critical")
+    goes = p.post("Wake up", timeout=60, urgency="critical", app="alarm")
+    items = p.list()
+    check(find(items, stays).get("timeout") == 0,
+          "a critical post with --timeout 2 stays until dismissed, so list should say timeout 0: %s"
+          % json.dumps(find(items, stays)))
+    check(find(items, goes).get("timeout") == 2,
+          "the [urgency=critical] section's default-timeout=2000 is in force, so list should say 2: %s"
+          % json.dumps(find(items, goes)))
+    gone, _ = poll(lambda: find(p.list(), goes) is None, 6.0, 0.2)
+    check(gone, "the critical notification under default-timeout=2000 was still listed 6 s on: %s"
+          % json.dumps(p.list()))
+    check(find(p.list(), stays) is not None,
+          "the critical notification with its own --timeout 2 expired; it should stay: %s"
+          % json.dumps(p.list()))

@@ -16,11 +16,12 @@ public struct Timing: Equatable, Sendable {
     public init() {}
 
     /// The display time a notification gets, in seconds; nil = never expires.
-    /// Critical notifications stay until dismissed whatever the sender asked.
+    /// A posted notification carries the timeout in force already (the
+    /// service resolved it from the sender's, the config's sections and
+    /// the urgency: `Config.resolve`), so that what `list` reports is what
+    /// the timer does; one never resolved gets its urgency's default.
     public func displayTime(for notification: Notification) -> Double? {
-        if notification.urgency == .critical { return nil }
-        let fallback = defaultTimeout(for: notification.urgency)
-        let seconds = ignoreSenderTimeout ? fallback : notification.timeout ?? fallback
+        let seconds = notification.timeout ?? defaultTimeout(for: notification.urgency)
         return seconds > 0 ? seconds : nil
     }
 

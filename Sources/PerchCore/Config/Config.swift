@@ -123,10 +123,11 @@ struct ResolveDraft {
         }
         resolved.stack.timing = timing
         resolved.defaultTimeout = ms
-        // Like `Timing.displayTime`, a critical notification's own timeout
-        // is not used: only the config makes it expire.
+        // A critical notification's own timeout is not used: only the
+        // config makes it expire. NaN and negatives mean "the default".
         let useOwn = notification.urgency != .critical && !timing.ignoreSenderTimeout
-        let shown = useOwn ? notification.timeout ?? seconds : seconds
+        let own = notification.timeout.flatMap { $0.isNaN || $0 < 0 ? nil : $0 }
+        let shown = useOwn ? own ?? seconds : seconds
         resolved.displayTime = shown > 0 ? shown : nil
 
         let senders = resolved.senderActions ? notification.actions : []

@@ -151,19 +151,12 @@ extension NotificationService {
     }
 
     /// What the config says for a notification, with its consequences on
-    /// the notification itself: the display time (the sender's unless
-    /// ignore-timeout, and never past `longestDisplayTime`), the category's
-    /// default actions, resident.
+    /// the notification itself: the display time in force (the sender's
+    /// unless critical or ignore-timeout, never past `longestDisplayTime`;
+    /// 0 = until dismissed), the category's default actions, resident.
     func resolve(_ notification: inout Notification) -> Resolved {
         let resolved = plan.resolve(for: notification)
-        if notification.timeout == nil || resolved.stack.timing.ignoreSenderTimeout {
-            notification.timeout = resolved.displayTime ?? 0
-        }
-        if let timeout = notification.timeout {
-            // NaN and negatives mean "the default"; 0 stays "until dismissed".
-            notification.timeout = timeout.isNaN || timeout < 0
-                ? resolved.displayTime ?? 0 : min(timeout, Self.longestDisplayTime)
-        }
+        notification.timeout = min(resolved.displayTime ?? 0, Self.longestDisplayTime)
         notification.actions = resolved.actions
         notification.resident = notification.resident || resolved.resident
         return resolved
