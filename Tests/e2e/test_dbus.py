@@ -1,6 +1,7 @@
 """The freedesktop notification server on a real session bus: notify-send,
 gdbus, signals, and bad calls."""
 
+import json
 import os
 import subprocess
 import time
@@ -228,3 +229,39 @@ def image_data_is_drawn_as_the_icon_and_value_as_a_progress_bar(t):
             found = True
             break
     check(found, "no progress bar (a 40 %% filled track) found on the card %s" % (card,))
+
+
+@test
+def dunstify_replace_id_updates_one_toast(t):
+    """Scripts written for dunst post with `dunstify -r ID` on every key
+    press: the first call names an id no notification has yet, and each
+    later call must replace that toast rather than stack another."""
+    p, env = start(t)
+    s = t.sway()
+    r = s.run(["dunstify", "-p", "-r", "777", "-t", "0", "Replace me", "first"], env=env)
+    check(r.returncode == 0 and r.stdout.strip() == "777",
+          "dunstify -p -r 777 should print the id it asked for, 777: %r %r" % (r.stdout, r.stderr))
+    card_at_rest(t)
+    r = s.run(["dunstify", "-p", "-r", "777", "-t", "0", "Replace me", "second"], env=env)
+    check(r.returncode == 0 and r.stdout.strip() == "777",
+          "the second dunstify -r 777 should replace 777 and print it: %r %r" % (r.stdout, r.stderr))
+    time.sleep(0.5)
+    runs = card_at_rest(t, count=1)
+    check(len(runs) == 1, "two dunstify -r 777 calls should leave one toast, the screen shows %d" % len(runs))
+    items = p.list()
+    check([(n["id"], n["body"]) for n in items] == [(777, "second")],
+          "list should hold one notification, 777 with the second body: %r" % items)
+    # The counter moved past the chosen id; a volume key's press after the
+    # toast was dismissed gets its id again, and history keeps one 777.
+    r = s.run(["notify-send", "-p", "Another"], env=env)
+    check(r.returncode == 0 and r.stdout.strip() == "778",
+          "the next id handed out should be 778, past the chosen 777: %r %r" % (r.stdout, r.stderr))
+    p.ctl_ok("dismiss", "777")
+    gone, _ = poll(lambda: all(n["id"] != 777 for n in p.list()), 3.0, 0.1)
+    check(gone, "777 still listed after perchctl dismiss 777: %r" % p.list())
+    r = s.run(["dunstify", "-p", "-r", "777", "-t", "0", "Replace me", "third"], env=env)
+    check(r.returncode == 0 and r.stdout.strip() == "777",
+          "a press after the dismissal should get 777 again: %r %r" % (r.stdout, r.stderr))
+    history = json.loads(p.ctl_ok("history", "--json"))
+    ids = [e["notification"]["id"] for e in history]
+    check(777 not in ids, "history should not hold a second notification 777 while 777 is live: %r" % history)

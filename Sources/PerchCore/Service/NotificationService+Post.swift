@@ -19,7 +19,9 @@ public struct PresentationOverrides: Equatable, Sendable {
 
 extension NotificationService {
     /// Posts a notification, or updates one in place when it replaces one
-    /// still live (by id, or by synchronous tag). Returns its id.
+    /// still live (by id, or by synchronous tag). Returns its id: the one it
+    /// asked to replace when that is no longer live (`takeRequested`), else
+    /// the next free one.
     public func post(_ request: NotifyRequest, from sender: ClientToken?, at now: Instant)
         -> (id: UInt32, effects: [ServiceEffect])
     {
@@ -46,13 +48,44 @@ extension NotificationService {
             replace(notification, sound: sound, at: now, into: &effects)
             return (id, effects)
         }
-        notification.id = takeID()
+        if let id = replaces, takeRequested(id, at: now, into: &effects) {
+            notification.id = id
+        } else {
+            notification.id = takeID()
+        }
         if let sender { senders[notification.id] = sender }
         if let tag = request.synchronousTag { synchronousTags[tag] = notification.id }
         let overrides = PresentationOverrides(kind: request.kind, anchor: request.anchor, enter: request.enter,
                                               exit: request.exit, bounce: request.bounce)
         show(notification, overrides: overrides, arriving: true, sound: sound, at: now, into: &effects)
         return (notification.id, effects)
+    }
+
+    /// The ids a sender may choose by replacing one that is not live: a
+    /// volume script's `dunstify -r 2593` on every key press then updates
+    /// one toast, as under dunst (the spec: the returned id is replaces_id
+    /// when that is not 0). Up to 2^31 - 1, so that a client keeping ids in
+    /// a signed 32-bit integer reads it back, and the counter is never
+    /// pushed to its wrap by one request.
+    static let requestableIDs: ClosedRange<UInt32> = 1 ... UInt32(Int32.max)
+
+    /// Gives a new notification the id it asked to replace, which no live
+    /// notification has. What still carries the id makes way, as for any
+    /// replacement: the toast of one sliding out goes at once, and its
+    /// entry in history is replaced (taken out, recorded), so that ids stay
+    /// one notification each. The counter moves past the id, never to hand
+    /// it out again. False (the counter's id is used) out of range.
+    func takeRequested(_ id: UInt32, at now: Instant, into effects: inout [ServiceEffect]) -> Bool {
+        guard Self.requestableIDs.contains(id), liveToast(id: id) == nil else { return false }
+        if board.toast(id: id) != nil {
+            board.remove(id: id, at: now)
+            effects.append(.removeToast(id: id))
+        }
+        while history.entries.contains(where: { $0.notification.id == id }) {
+            forgetInHistory(id, into: &effects)
+        }
+        if id >= nextID { nextID = id + 1 }
+        return true
     }
 
     /// New content for a live notification: no new entry, its slot is
