@@ -124,7 +124,7 @@ struct PostCommand: Command {
             case .dismissed(_, let reason):
                 print(json ? JSON.serialize(.object(object)) : reason.rawValue)
                 return PostCommand.exitStatus(for: reason)
-            case .queued, .willAppear, .appeared:
+            case .queued, .willAppear, .appeared, .updated:
                 continue
             }
         }

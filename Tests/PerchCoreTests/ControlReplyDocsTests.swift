@@ -83,12 +83,13 @@ struct ControlReplyDocsTests {
 
     @Test("the documented events decode once their elided notification is filled in")
     func documentedEvents() throws {
-        #expect(documentedEventLines.count == 9)
+        #expect(documentedEventLines.count == 10)
         let notification = #"{"id":5,"app":"","title":"T","body":"","urgency":"normal"}"#
         let expected: [ControlEvent] = [
             .notification(.queued(Notification(id: 5, title: "T"))),
             .notification(.willAppear(Notification(id: 5, title: "T"))),
             .notification(.appeared(Notification(id: 5, title: "T"))),
+            .notification(.updated(Notification(id: 5, title: "T"))),
             .notification(.actionInvoked(Notification(id: 5, title: "T"), action: "yes")),
             .notification(.replied(Notification(id: 5, title: "T"), text: "on my way")),
             .notification(.dismissed(Notification(id: 5, title: "T"), reason: .expired)),

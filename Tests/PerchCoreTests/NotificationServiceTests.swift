@@ -101,7 +101,7 @@ struct ServiceReplaceTests {
         request.replaces = id
         let (replaced, effects) = h.service.post(request, from: nil, at: t0 + 2)
         #expect(replaced == id)
-        #expect(effects.eventNames.isEmpty, "no new entry")
+        #expect(effects.eventNames == ["updated"], "no new entry, only the update")
         #expect(effects.contains { if case .updateToast(let p) = $0 { p.content.title == "v2" } else { false } })
         #expect(h.service.unmeasured == [id])
         h.service.setHeight(90, of: id, at: t0 + 2)
@@ -122,14 +122,16 @@ struct ServiceReplaceTests {
         #expect(h.service.board.toast(id: queued)?.isQueued == true)
     }
 
-    @Test("replacing one that is leaving posts a new notification instead")
+    @Test("replacing one that is leaving posts a new notification instead, with the id asked for")
     func replaceLeaving() {
         var h = Harness()
         let id = h.post("old")
         h.advance(to: t0 + 1)
         _ = h.dismiss(.id(id), at: t0 + 1)
+        _ = h.take()
         let fresh = h.post("new", replaces: id, at: t0 + 1.1)
-        #expect(fresh != id)
+        #expect(fresh == id)
+        #expect(h.take().eventNames.contains("queued"), "a new entry")
         #expect(h.service.live.map(\.title) == ["new"])
     }
 

@@ -265,3 +265,38 @@ def dunstify_replace_id_updates_one_toast(t):
     history = json.loads(p.ctl_ok("history", "--json"))
     ids = [e["notification"]["id"] for e in history]
     check(777 not in ids, "history should not hold a second notification 777 while 777 is live: %r" % history)
+
+
+@test
+def a_replacement_is_told_to_watchers_as_updated(t):
+    """notify-send -r (libnotify's test-replace does the same): the toast is
+    updated in place, and `perchctl watch` (what a bar module runs) gets an
+    `updated` event with the new text."""
+    p, env = start(t)
+    s = t.sway()
+    watch = s.popen([os.path.join(t.bindir, "perchctl"), "watch"], env=p.env,
+                    stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        time.sleep(0.5)
+        r = s.run(["notify-send", "-p", "-t", "0", "Download", "10%"], env=env)
+        check(r.returncode == 0, "notify-send failed: %r" % r.stderr)
+        nid = int(r.stdout.strip())
+        card_at_rest(t)
+        r = s.run(["notify-send", "-r", str(nid), "-t", "0", "Download", "90%"], env=env)
+        check(r.returncode == 0, "notify-send -r failed: %r" % r.stderr)
+        def shows_new_body():
+            items = p.list()
+            return len(items) == 1 and items[0]["body"] == "90%"
+        ok, _ = poll(shows_new_body, 3.0, 0.1)
+        check(ok, "the replacement should leave one notification with body 90%%: %r" % p.list())
+        time.sleep(0.5)
+    finally:
+        watch.terminate()
+    out = watch.communicate(timeout=5)[0].decode()
+    events = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+    updated = [e for e in events if e.get("event") == "updated"]
+    check(len(updated) == 1 and updated[0]["notification"]["id"] == nid
+          and updated[0]["notification"]["body"] == "90%",
+          "perchctl watch should print one updated event for %d with body 90%%; it printed:\n%s" % (nid, out))
+    check(not any(e.get("event") == "queued" and e["notification"]["body"] == "90%" for e in events),
+          "the replacement is not a new notification, yet watch printed queued for it:\n%s" % out)

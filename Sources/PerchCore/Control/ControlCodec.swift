@@ -276,7 +276,7 @@ extension ControlProtocol {
         case .actionInvoked(_, let action): object["action"] = .string(action)
         case .replied(_, let text): object["text"] = .string(text)
         case .dismissed(_, let reason): object["reason"] = .string(reason.rawValue)
-        case .queued, .willAppear, .appeared: break
+        case .queued, .willAppear, .appeared, .updated: break
         }
         return JSON.serialize(.object(object))
     }

@@ -150,6 +150,9 @@ public enum NotificationEvent: Equatable, Sendable {
     case willAppear(Notification)
     /// Fully shown; its display timer runs.
     case appeared(Notification)
+    /// Replaced in place by its sender (replaces_id, a synchronous tag):
+    /// the new content, same id, same place.
+    case updated(Notification)
     case actionInvoked(Notification, action: String)
     /// Answered with text (the text as sent); it is dismissed next.
     case replied(Notification, text: String)
@@ -158,7 +161,7 @@ public enum NotificationEvent: Equatable, Sendable {
     public var notification: Notification {
         switch self {
         case .queued(let notification), .willAppear(let notification), .appeared(let notification),
-             .actionInvoked(let notification, _), .replied(let notification, _), .dismissed(let notification, _):
+             .updated(let notification), .actionInvoked(let notification, _), .replied(let notification, _), .dismissed(let notification, _):
             notification
         }
     }
@@ -168,7 +171,7 @@ public enum NotificationEvent: Equatable, Sendable {
     public var isOutcome: Bool {
         switch self {
         case .actionInvoked, .replied, .dismissed: true
-        case .queued, .willAppear, .appeared: false
+        case .queued, .willAppear, .appeared, .updated: false
         }
     }
 
@@ -178,6 +181,7 @@ public enum NotificationEvent: Equatable, Sendable {
         case .queued: "queued"
         case .willAppear: "will-appear"
         case .appeared: "appeared"
+        case .updated: "updated"
         case .actionInvoked: "action-invoked"
         case .replied: "replied"
         case .dismissed: "dismissed"

@@ -22,6 +22,7 @@ public enum ControlEvent: Equatable, Sendable {
             case "queued": self = .notification(.queued(try reader.notification("notification")))
             case "will-appear": self = .notification(.willAppear(try reader.notification("notification")))
             case "appeared": self = .notification(.appeared(try reader.notification("notification")))
+            case "updated": self = .notification(.updated(try reader.notification("notification")))
             case "action-invoked":
                 self = .notification(.actionInvoked(try reader.notification("notification"),
                                                     action: try reader.string("action")))

@@ -106,6 +106,8 @@ extension NotificationService {
         board.replace(notification, height: nil, at: now)
         if onScreen { remeasure.insert(notification.id) }
         recordLive(notification, into: &effects)
+        // A bar module or script watching sees the new text.
+        effects.append(.event(.updated(notification), sender: senders[notification.id]))
         applyHold(to: notification, at: now, into: &effects)
     }
 
