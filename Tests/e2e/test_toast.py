@@ -217,3 +217,67 @@ def dismiss_all_clears_screen(t):
           % area_report(t.shots[-1][1]))
     got, _ = poll(lambda: p.list() == [], 1.0)
     check(got, "after dismiss --all, list --json should be [], is %r" % p.list())
+
+
+# A critical card by default: #7a0c12 at 85 % over the background, in a
+# #ff4d4d border (ToastStyle.critical).
+CRITICAL_FILL = tuple(round(c * 0xd9 / 255 + b * (1 - 0xd9 / 255)) for c, b in zip((0x7a, 0x0c, 0x12), BG))
+CRITICAL_BORDER = (0xff, 0x4d, 0x4d)
+
+
+def card_colours(t, count):
+    """(fill, border) of each of `count` cards at rest in the top-right
+    column, top first: the fill just inside the right border, away from
+    the text, and the outermost border pixel, both at the card's middle."""
+    from harness import runs_in_column
+
+    def probe():
+        img = t.screenshot()
+        runs = runs_in_column(img, CARD_RIGHT - 20)
+        if len(runs) != count:
+            return None
+        # At rest: the right edge is in place on every card.
+        mids = [(a + b) // 2 for a, b in runs]
+        if any(is_bg(img.pixel(CARD_RIGHT, y)) or not is_bg(img.pixel(CARD_RIGHT + 1, y)) for y in mids):
+            return None
+        return [(img.pixel(CARD_RIGHT - 6, y), img.pixel(CARD_RIGHT, y)) for y in mids]
+    colours, _ = poll(probe, 4.0, 0.1)
+    check(colours, "expected %d cards at rest top-right" % count)
+    return colours
+
+
+@test
+def critical_stands_out_by_default_and_a_config_colour_wins(t):
+    import os
+    path = t.user_dir() + "/config"
+    with open(path, "w") as f:
+        f.write("# nothing yet\n")
+    os.chmod(path, 0o644)
+    p = t.start_perch(args=["-c", path])
+    p.post("Low", "l", timeout=0, urgency="low")
+    p.post("Normal", "n", timeout=0)
+    p.post("Disk almost full", "critical", timeout=0, urgency="critical")
+    colours = card_colours(t, 3)
+    # The newest on top (sort=-time, the default).
+    by_title = dict(zip(["Disk almost full", "Normal", "Low"], colours))
+    fill, border = by_title["Disk almost full"]
+    check(roughly(fill, CRITICAL_FILL, tol=6) and roughly(border, CRITICAL_BORDER, tol=6),
+          "the critical card should be deep red %s in a red border %s; it is %s in %s, and the others %s"
+          % (CRITICAL_FILL, CRITICAL_BORDER, fill, border, colours))
+    for title in ("Low", "Normal"):
+        fill, border = by_title[title]
+        check(roughly(fill, CARD_FILL, tol=6) and whiteish(border),
+              "the %s card should keep the plain look (%s, white border); it is %s in %s"
+              % (title, CARD_FILL, fill, border))
+    # A config that sets a colour gets it for critical too.
+    p.ctl_ok("dismiss", "--all")
+    with open(path, "w") as f:
+        f.write("border-color=#00ff00\n")
+    p.ctl_ok("reload")
+    wait_area_clear(t, 3.0)
+    p.post("Disk almost full", "critical", timeout=0, urgency="critical")
+    ((fill, border),) = card_colours(t, 1)
+    check(roughly(border, (0, 255, 0), tol=6),
+          "with border-color=#00ff00 the critical card's border should be green, is %s" % (border,))
+    check(roughly(fill, CRITICAL_FILL, tol=6),
+          "the colour the config leaves alone keeps critical's default %s, is %s" % (CRITICAL_FILL, fill))

@@ -99,6 +99,9 @@ struct ResolveDraft {
     /// mako's `outer-margin`, added to `margin` (mako keeps both from the
     /// output's edges).
     var outerMargins = Margins(all: 0)
+    /// The card colours some key set (global or section): those a critical
+    /// notification does not take from `ToastStyle.critical`.
+    var coloursSet: CardColours = []
 
     func finished(for notification: Notification) -> Resolved {
         var draft = self
@@ -138,7 +141,21 @@ struct ResolveDraft {
             resolved.actions = senders + resolved.defaultActions.filter { !own.contains($0.id) }
         }
         resolved.resident = notification.resident || resolved.resident
+
+        // Critical stands out by default (as under dunst); whoever sets a
+        // colour, for all or for some, gets that colour.
+        if notification.urgency == .critical {
+            if !coloursSet.contains(.background) { resolved.style.background = ToastStyle.critical.background }
+            if !coloursSet.contains(.border) { resolved.style.border = ToastStyle.critical.border }
+        }
     }
+}
+
+/// The card colours a config can set: `ResolveDraft.coloursSet`.
+struct CardColours: OptionSet, Sendable {
+    let rawValue: UInt8
+    static let background = CardColours(rawValue: 1)
+    static let border = CardColours(rawValue: 2)
 }
 
 private extension Margins {

@@ -156,9 +156,9 @@ enum ConfigOptions {
             draft.resolved.style.bodyFont = font
             draft.resolved.style.titleFont = ConfigValues.titleFont(forBody: font)
         },
-        .colour("background-color") { $0.resolved.style.background = $1 },
+        .colour("background-color") { $0.resolved.style.background = $1; $0.coloursSet.insert(.background) },
         .colour("text-color") { $0.resolved.style.text = $1 },
-        .colour("border-color") { $0.resolved.style.border = $1 },
+        .colour("border-color") { $0.resolved.style.border = $1; $0.coloursSet.insert(.border) },
         .warned("progress-color", read: { (text) throws(ValueProblem) in try ConfigValues.progressColour(text) }) {
             $0.resolved.progressColor = $1
             $0.resolved.style.progressColor = $1

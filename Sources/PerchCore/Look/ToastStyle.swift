@@ -36,6 +36,12 @@ public struct ToastStyle: Equatable, Sendable {
     public var background = RGBA(red: 0, green: 0, blue: 0, alpha: 0.7)
     public var border = RGBA.white
     public var text = RGBA.white
+    /// A critical notification's card when no key sets these colours: a
+    /// deep red under the same white text, in a bright red border
+    /// (#7a0c12d9, #ff4d4d), so that it is told from the others at a glance.
+    public static let critical = (background: RGBA(red: 0x7a / 255.0, green: 0x0c / 255.0, blue: 0x12 / 255.0,
+                                                   alpha: 0xd9 / 255.0),
+                                  border: RGBA(red: 1, green: 0x4d / 255.0, blue: 0x4d / 255.0))
     /// Pango font descriptions.
     public var titleFont = "Sans Bold 11"
     public var bodyFont = "Sans 10"
