@@ -75,6 +75,19 @@ struct RenderProblemTests {
                                   "notification 2: icon /x.png: file not found"])
     }
 
+    @Test("with the test's fonts the warm-up finds nothing wrong, however often it runs (each reload)")
+    func warmUpWithFonts() {
+        let text = makeText()
+        #expect(text.warmUp(style: style).isEmpty)
+        #expect(text.warmUp(style: style).isEmpty)
+    }
+
+    @Test("the no-fonts problem is told as its message alone")
+    func fontsProblem() {
+        let problem = RenderProblem(.fonts, "fontconfig finds no fonts (FONTCONFIG_FILE=/x): text is drawn with Pango's fallback")
+        #expect("\(problem)" == "fontconfig finds no fonts (FONTCONFIG_FILE=/x): text is drawn with Pango's fallback")
+    }
+
     @Test("the same problem is told again for another notification, and a new one for the same")
     func perNotification() {
         var told: [String] = []
