@@ -68,12 +68,14 @@ extension Daemon {
         let (loaded, diagnostics) = configSource.load()
         let lines = diagnostics.map(\.description)
         guard let loaded else {
-            Log.error("config reload failed; the previous config stays in force:\n"
+            // Each reload line goes through the log's throttle: 100 reloads
+            // in a burst (a script, SIGHUP from a file watcher) say it once.
+            Log.throttledError("config reload failed; the previous config stays in force:\n"
                 + lines.map { "  \($0)" }.joined(separator: "\n"))
             return .failure(ControlError(.configError, "the config has errors; the previous one stays in force:\n"
                 + lines.joined(separator: "\n")))
         }
-        for line in lines { Log.warning(line) }
+        for line in lines { Log.throttledWarning(line) }
         // The scene first: the toasts the service redraws take its new width.
         let global = loaded.global
         scene.reconfigure(Self.look(global, loaded))
@@ -86,7 +88,7 @@ extension Daemon {
         hooks.timeout = global.hookTimeout
         access?.setPolicy(global.accessibility)
         executor.setNeedsRefresh()
-        Log.info("config reloaded from \(configSource.path ?? "(defaults)")")
+        Log.throttledInfo("config reloaded from \(configSource.path ?? "(defaults)")")
         return .success(ReloadReply(reloaded: true, warnings: lines))
     }
 }

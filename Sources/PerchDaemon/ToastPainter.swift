@@ -22,7 +22,7 @@ final class ToastPainter {
     /// The center's pieces; its entries are drawn by the toasts' card renderer.
     private(set) lazy var centerRenderer = CenterRenderer(cards: cards)
     /// The one place render problems are told.
-    let teller = ProblemTeller { Log.warning($0) }
+    let teller = ProblemTeller { Log.throttledWarning($0, cause: $1) }
 
     /// Where icon names are looked up (see `TextContext.iconLocator`).
     var iconLocator: (() -> IconLocator)? {
@@ -123,7 +123,9 @@ final class ToastPainter {
 
     /// Loads the fonts of `style` ahead of the first notification.
     func warmUp(style: ToastStyle) {
-        text.warmUp(style: style)
+        // Told at start-up and at each reload (through the throttle: a
+        // burst of reloads says it once).
+        for problem in text.warmUp(style: style) { Log.throttledWarning("\(problem)") }
     }
 
     // MARK: The "+N more" marker

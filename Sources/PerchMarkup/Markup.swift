@@ -28,6 +28,25 @@ public enum Markup {
         return .parsed(text: String(cString: plain), attributes: attributes)
     }
 
+    /// A body's markup (from `BodyMarkup.pangoMarkup`) as what is shown:
+    /// its text, its attributes (a `PangoAttrList` the caller owns one
+    /// reference to; nil for none) and, when Pango rejected it, the
+    /// problem to tell. Rejected, it is shown without its spans (the one
+    /// part whose values Pango alone judges), and if Pango rejects that
+    /// too, as its text: never as the markup itself.
+    public static func parseBody(_ markup: String) -> (text: String, attributes: OpaquePointer?, problem: String?) {
+        switch parse(markup) {
+        case .parsed(let text, let attributes):
+            return (text, attributes, nil)
+        case .rejected(let reason):
+            let withoutSpans = BodyMarkup.withoutSpans(markup)
+            if withoutSpans != markup, case .parsed(let text, let attributes) = parse(withoutSpans) {
+                return (text, attributes, "markup: \(reason); shown without its spans")
+            }
+            return (BodyMarkup.text(ofMarkup: markup), nil, problem(reason))
+        }
+    }
+
     /// The diagnostic for text shown as plain text because its markup was bad.
     public static func problem(_ reason: String) -> String {
         "markup: \(reason); shown as plain text"

@@ -20,8 +20,21 @@ public enum Log {
     /// count said once when the window ends.
     nonisolated(unsafe) private static var throttle = LogThrottle(window: 10)
 
-    public static func throttledWarning(_ message: String, now: Instant = MonotonicClock.now()) {
-        for line in throttle.admit("warning: \(message)", at: now) { write(line) }
+    /// `cause`: what `message` says apart from whom it is about (see
+    /// `LogThrottle`); messages of one cause are counted together.
+    public static func throttledWarning(_ message: String, cause: String? = nil,
+                                        now: Instant = MonotonicClock.now()) {
+        for line in throttle.admit("warning: \(message)", cause: cause.map { "warning: \($0)" }, at: now) {
+            write(line)
+        }
+    }
+
+    public static func throttledError(_ message: String, now: Instant = MonotonicClock.now()) {
+        for line in throttle.admit("error: \(message)", at: now) { write(line) }
+    }
+
+    public static func throttledInfo(_ message: String, now: Instant = MonotonicClock.now()) {
+        for line in throttle.admit(message, at: now) { write(line) }
     }
 
     /// Says the counts that are due; the daemon calls it when

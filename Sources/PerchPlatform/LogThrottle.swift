@@ -7,6 +7,11 @@ import PerchCore
 /// then one line, and then a line per window while it lasts; a line that
 /// stops repeating costs nothing more.
 ///
+/// Lines that differ only in whom they are about (`notification 12: icon
+/// /x.png: file not found`, then the same for 13) can name their *cause*
+/// (`icon /x.png: file not found`): lines of one cause count as one line,
+/// the first said in full and the count said of the cause.
+///
 /// Pure (the instant is passed in), so it is tested with made-up times;
 /// `Log` keeps the daemon's one instance.
 public struct LogThrottle {
@@ -18,6 +23,8 @@ public struct LogThrottle {
         var until: Instant
         /// Times the line came again in it.
         var repeats: Int
+        /// What the count is said of: the cause, or the line.
+        var summary: String
     }
 
     private var entries: [String: Entry] = [:]
@@ -27,13 +34,16 @@ public struct LogThrottle {
     }
 
     /// What to write now for `line` said at `now`: the line itself, or
-    /// nothing when it is counted; before it, counts of windows that ended.
-    public mutating func admit(_ line: String, at now: Instant) -> [String] {
+    /// nothing when it is counted (a line of the same `cause`, or the same
+    /// line when it names none, was said in this window); before it,
+    /// counts of windows that ended.
+    public mutating func admit(_ line: String, cause: String? = nil, at now: Instant) -> [String] {
         var out = due(at: now)
-        if entries[line] != nil {
-            entries[line]!.repeats += 1
+        let key = cause ?? line
+        if entries[key] != nil {
+            entries[key]!.repeats += 1
         } else {
-            entries[line] = Entry(until: now + window, repeats: 0)
+            entries[key] = Entry(until: now + window, repeats: 0, summary: key)
             out.append(line)
         }
         return out
@@ -42,13 +52,13 @@ public struct LogThrottle {
     /// The counts of windows that ended by `now`, oldest line first.
     public mutating func due(at now: Instant) -> [String] {
         var out: [(Instant, String)] = []
-        for (line, entry) in entries where entry.until <= now {
+        for (key, entry) in entries where entry.until <= now {
             if entry.repeats > 0 {
-                out.append((entry.until, "\(line) (repeated \(entry.repeats) time\(entry.repeats == 1 ? "" : "s") "
+                out.append((entry.until, "\(entry.summary) (repeated \(entry.repeats) time\(entry.repeats == 1 ? "" : "s") "
                     + "in \(Self.seconds(window)) s)"))
-                entries[line] = Entry(until: now + window, repeats: 0)
+                entries[key] = Entry(until: now + window, repeats: 0, summary: entry.summary)
             } else {
-                entries[line] = nil
+                entries[key] = nil
             }
         }
         return out.sorted { $0.0 < $1.0 }.map(\.1)

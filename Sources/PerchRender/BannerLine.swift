@@ -104,6 +104,7 @@ final class BannerLine {
     /// measures it (fractional: glyph positions are not rounded), the
     /// height rounded up to a whole pixel.
     var size: (width: Double, height: Int) {
+        settleFontlessRuns(layout)
         guard let line = pango_layout_get_line_readonly(layout, 0) else { return (0, 0) }
         var logical = PangoRectangle()
         pango_layout_line_get_extents(line, nil, &logical)
@@ -113,19 +114,16 @@ final class BannerLine {
 
     /// Draws the line with its top-left corner at the current point.
     func show(in cairo: OpaquePointer) {
+        settleFontlessRuns(layout)
         pango_cairo_show_layout(cairo, layout)
     }
 
     /// The body's plain text and its markup attributes, if any.
     private func styledBody(_ body: String, format: TextFormat) -> (text: String, attributes: OpaquePointer?) {
         guard format == .markup else { return (body, nil) }
-        switch Markup.parse(body) {
-        case .parsed(let text, let attributes):
-            return (text, attributes)
-        case .rejected(let reason):
-            problems.append(RenderProblem(.text("body"), Markup.problem(reason)))
-            return (body, nil)
-        }
+        let parsed = Markup.parseBody(body)
+        if let problem = parsed.problem { problems.append(RenderProblem(.text("body"), problem)) }
+        return (parsed.text, parsed.attributes)
     }
 
     /// Adds `part`'s attributes (consumed) to `line`, shifted to start at

@@ -39,6 +39,7 @@ final class FieldLine {
 
     /// Width and height of the line (logical extents), surface pixels, not rounded.
     var size: (width: Double, height: Double) {
+        settleFontlessRuns(layout)
         var logical = PangoRectangle()
         pango_layout_get_extents(layout, nil, &logical)
         return (Double(logical.width) / Double(PANGO_SCALE), Double(logical.height) / Double(PANGO_SCALE))
@@ -48,6 +49,7 @@ final class FieldLine {
     /// character boundary) is drawn: its x from the line's left and its
     /// height, surface pixels (`pango_layout_index_to_pos`).
     func cursor(at index: Int) -> (x: Double, height: Double) {
+        settleFontlessRuns(layout)
         var position = PangoRectangle()
         pango_layout_index_to_pos(layout, Int32(clamping: index), &position)
         return (Double(position.x) / Double(PANGO_SCALE), Double(position.height) / Double(PANGO_SCALE))
@@ -55,6 +57,7 @@ final class FieldLine {
 
     /// Draws the line with its top-left corner at the current point.
     func show(in cairo: OpaquePointer) {
+        settleFontlessRuns(layout)
         pango_cairo_show_layout(cairo, layout)
     }
 }

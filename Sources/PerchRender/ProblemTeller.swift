@@ -27,7 +27,10 @@ public enum RenderSubject: Hashable, Sendable, CustomStringConvertible {
 /// - a problem is told the first time it is met for its subject, as one
 ///   line naming the subject and the place (`notification 12: icon
 ///   /x.png: file not found`), and not again for that subject;
-/// - the same problem met for another subject is told for that one too;
+/// - the same problem met for another subject is handed on for that one
+///   too, with its cause (the line without the subject: `icon /x.png: file
+///   not found`), so that the log's throttle (`LogThrottle`) says one
+///   cause met by many notifications once, then counts it;
 /// - what it remembers is bounded: only subjects with problems are kept,
 ///   at most `capacity` of them, the one told longest ago forgotten first
 ///   (a notification that old is long off screen).
@@ -38,12 +41,13 @@ public final class ProblemTeller {
     }
 
     public let capacity: Int
-    private let tell: (String) -> Void
+    private let tell: (_ line: String, _ cause: String) -> Void
     private var told: [RenderSubject: Told] = [:]
     private var uses: UInt64 = 0
 
-    /// - Parameter tell: writes one line (the daemon's log).
-    public init(capacity: Int = 256, tell: @escaping (String) -> Void) {
+    /// - Parameter tell: writes one line, given with its cause (the
+    ///   daemon's log, through its throttle).
+    public init(capacity: Int = 256, tell: @escaping (_ line: String, _ cause: String) -> Void) {
         self.capacity = max(1, capacity)
         self.tell = tell
     }
@@ -55,7 +59,7 @@ public final class ProblemTeller {
         var entry = told[subject] ?? Told(problems: [], lastUse: uses)
         entry.lastUse = uses
         for problem in problems where entry.problems.insert(problem).inserted {
-            tell("\(subject): \(problem)")
+            tell("\(subject): \(problem)", "\(problem)")
         }
         if told[subject] == nil, told.count >= capacity { forgetOldest() }
         told[subject] = entry

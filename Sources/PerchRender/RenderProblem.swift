@@ -22,6 +22,8 @@ public struct RenderProblem: Hashable, Sendable, CustomStringConvertible {
         case imageData(width: Int, height: Int)
         /// The target or scale handed to this call ("draw", "drawBanner").
         case target(String)
+        /// The fonts every piece is drawn with (none found).
+        case fonts
     }
 
     public var place: Place
@@ -40,6 +42,7 @@ public struct RenderProblem: Hashable, Sendable, CustomStringConvertible {
         case .iconLookup: "icon: \(message)"
         case .imageData(let width, let height): "image-data \(width)×\(height): \(message)"
         case .target(let call): "\(call): \(message)"
+        case .fonts: message
         }
     }
 }

@@ -120,6 +120,7 @@ final class TextBlock {
     /// Height of the laid-out text from its logical extents, rounded up to
     /// whole surface pixels.
     var height: Int {
+        settleFontlessRuns(layout)
         var logical = PangoRectangle()
         pango_layout_get_extents(layout, nil, &logical)
         return Self.pixelsCeil(logical.height)
@@ -127,6 +128,7 @@ final class TextBlock {
 
     /// Height of the first line (logical extents), in surface pixels.
     var firstLineHeight: Int {
+        settleFontlessRuns(layout)
         guard let line = pango_layout_get_line_readonly(layout, 0) else { return 0 }
         var logical = PangoRectangle()
         pango_layout_line_get_extents(line, nil, &logical)
@@ -136,6 +138,7 @@ final class TextBlock {
     /// Width of the first line (logical extents), in surface pixels; not
     /// rounded, since glyph positions are not.
     var firstLineWidth: Double {
+        settleFontlessRuns(layout)
         guard let line = pango_layout_get_line_readonly(layout, 0) else { return 0 }
         var logical = PangoRectangle()
         pango_layout_line_get_extents(line, nil, &logical)
@@ -144,22 +147,19 @@ final class TextBlock {
 
     /// Draws the layout with its top-left corner at the current point.
     func show(in cairo: OpaquePointer) {
+        settleFontlessRuns(layout)
         pango_cairo_show_layout(cairo, layout)
     }
 
     private func setMarkup(_ markup: String) -> String? {
-        switch Markup.parse(markup) {
-        case .parsed(let plain, let attributes):
-            // Attributes past the cut end with the text (Pango clamps them).
-            pango_layout_set_text(layout, Self.laidOut(plain), -1)
-            pango_layout_set_attributes(layout, attributes)  // takes a reference
-            pango_attr_list_unref(attributes)
-            return nil
-        case .rejected(let reason):
-            pango_layout_set_attributes(layout, nil)
-            pango_layout_set_text(layout, Self.laidOut(markup), -1)
-            return Markup.problem(reason)
-        }
+        // Rejected markup comes back as its text (or without its spans),
+        // never as the markup: see `Markup.parseBody`.
+        let body = Markup.parseBody(markup)
+        // Attributes past the cut end with the text (Pango clamps them).
+        pango_layout_set_text(layout, Self.laidOut(body.text), -1)
+        pango_layout_set_attributes(layout, body.attributes)  // takes a reference
+        if let attributes = body.attributes { pango_attr_list_unref(attributes) }
+        return body.problem
     }
 
     /// The most of a text that is laid out. A card of the default

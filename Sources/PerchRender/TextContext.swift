@@ -40,8 +40,10 @@ public final class TextContext {
     /// fonts, by laying out a sample title and body in a layout made for
     /// the purpose: the milliseconds the first notification would
     /// otherwise wait for. The fonts stay matched in the font map, for
-    /// every renderer's layouts.
-    public func warmUp(style: ToastStyle) {
+    /// every renderer's layouts. Returns what is wrong with the fonts (none
+    /// found at all), so that start-up and each reload can say it.
+    @discardableResult
+    public func warmUp(style: ToastStyle) -> [RenderProblem] {
         let sample = TextBlock(layout: makeLayout(), role: .body)
         for (font, text) in [(style.titleFont, "Perch"), (style.bodyFont, "ready")] {
             sample.setFont(font)
@@ -49,6 +51,7 @@ public final class TextContext {
             sample.setText(text, format: .plain)
             _ = sample.height
         }
+        return fonts.problem(for: style.bodyFont).map { [RenderProblem(.fonts, $0)] } ?? []
     }
 
     /// Whether a card has an icon, without converting image-data (that

@@ -1,11 +1,13 @@
 /// How a `TextBlock` or `BannerLine` hands text to Pango.
 ///
 /// The renderer picks it from `ToastStyle.markup` for bodies only; titles,
-/// button labels and the marker are always `.plain`. A body is first run
-/// through `BodyMarkup` (Pango does not know the spec's `<a>` and `<img>`).
-/// Text Pango still rejects is shown as plain text, with a `RenderProblem`.
-/// `VisibleText` may cut a gigantic body inside a tag; that body then falls
-/// back to plain text, which is acceptable for text nobody could read.
+/// button labels and the marker are always `.plain`. A body is first read
+/// as apps write it and written out as markup Pango accepts
+/// (`BodyMarkup`: HTML entities, unclosed, misnested and unknown tags).
+/// What Pango still rejects (a span's attribute) is shown without its
+/// spans, or failing that as its text, with a `RenderProblem`
+/// (`Markup.parseBody`): never with its tags. `VisibleText` may cut a
+/// gigantic body inside a tag; the cut tag is then text.
 enum TextFormat: Sendable {
     /// `pango_layout_set_text`: `<` and `&` are shown as they are.
     case plain

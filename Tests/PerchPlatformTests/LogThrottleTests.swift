@@ -36,6 +36,20 @@ struct LogThrottleTests {
                          "x (repeated 100 times in 10 s)"])
     }
 
+    @Test("lines of one cause count as one: the first said in full, the count said of the cause")
+    func causes() {
+        var throttle = LogThrottle(window: 10)
+        let cause = "icon /x.png: file not found"
+        #expect(throttle.admit("notification 1: \(cause)", cause: cause, at: start) == ["notification 1: \(cause)"])
+        for id in 2 ... 6 {
+            #expect(throttle.admit("notification \(id): \(cause)", cause: cause, at: start + Double(id)).isEmpty)
+        }
+        #expect(throttle.admit("notification 7: another", cause: "another", at: start + 7)
+                == ["notification 7: another"], "another cause is its own")
+        #expect(throttle.due(at: start + 10) == ["\(cause) (repeated 5 times in 10 s)"])
+        #expect(throttle.due(at: start + 30).isEmpty)
+    }
+
     @Test("different lines are throttled apart, and a line quiet for a window is said in full again")
     func separateLines() {
         var throttle = LogThrottle(window: 5)

@@ -40,22 +40,45 @@ struct MarkupTests {
         #expect(!underlined.canvas.hasSamePixels(as: plain.canvas))
     }
 
-    @Test("invalid markup is drawn as the literal text, with a problem, in measuring and drawing alike")
-    func invalidFallsBack() {
+    @Test("markup as apps write it is drawn as the markup it means, with no problem", arguments: [
+        ("<b>unclosed bold", "<b>unclosed bold</b>"),
+        ("<b><i>misnested</b> tail</i>", "<b><i>misnested</i></b><i> tail</i>"),
+        ("caf&eacute; &mdash; &hellip;&nbsp;x", "café — …\u{A0}x"),
+        ("<u>under</u> <span foreground='red'>red</span> &#0;", "<u>under</u> <span foreground='red'>red</span> "),
+        ("<p>para <strong>strong</strong> <font color=x>font</font></p>", "para <b>strong</b> font"),
+        ("1 < 2 & 3 > 2", "1 &lt; 2 &amp; 3 &gt; 2"),
+    ])
+    func asAppsWriteIt(sent: String, meant: String) {
+        let drawn = render(ToastContent(title: "T", body: sent))
+        #expect(drawn.diagnostics.isEmpty, "\(sent): \(drawn.diagnostics)")
+        #expect(drawn.canvas.hasSamePixels(as: render(ToastContent(title: "T", body: meant)).canvas), "\(sent)")
+    }
+
+    @Test("markup Pango still rejects is drawn without its spans, with a problem, in measuring and drawing alike")
+    func rejectedSpans() {
         let renderer = makeRenderer()
         let style = ToastStyle()
-        let bad = ToastContent(title: "T", body: "<b>unclosed")
+        let bad = ToastContent(title: "T", body: #"<b>bold</b> <span foreground="nocolour">red</span>"#)
         let (geometry, measured) = renderer.measure(bad, style: style)
         #expect(geometry.bodyHeight > 0, "the text is still shown")
         let told = lines(measured)
         #expect(told.count == 1)
         #expect(told.first?.hasPrefix("body markup: ") == true, "\(told)")
-        #expect(told.first?.hasSuffix("; shown as plain text") == true, "\(told)")
+        #expect(told.first?.hasSuffix("; shown without its spans") == true, "\(told)")
 
         // Drawing the same text returns it again: problems are per call.
         let canvas = Canvas(width: style.width, height: geometry.height)
         #expect(renderer.draw(bad, style: style, geometry: geometry, into: canvas.target, scale: 1) == measured)
-        #expect(canvas.hasSamePixels(as: render(bad, style: markupOff).canvas), "the same as with markup off")
+        #expect(canvas.hasSamePixels(as: render(ToastContent(title: "T", body: "<b>bold</b> red")).canvas),
+                "the bold kept, the span left out")
+    }
+
+    @Test("markup rejected even without spans is drawn as its text, never as its tags")
+    func rejectedAsText() {
+        let parsed = Markup.parseBody("<b>bold</b> <i x='1'>y</i>")
+        #expect(parsed.text == "bold y", "tags out, and Pango rejects an attribute on <i>")
+        #expect(parsed.attributes == nil)
+        #expect(parsed.problem?.hasSuffix("; shown as plain text") == true, "\(String(describing: parsed.problem))")
     }
 
     @Test("entities are decoded")
@@ -104,37 +127,8 @@ struct MarkupTests {
         #expect(parsed.diagnostics.isEmpty)
         #expect(parsed.canvas.hasSamePixels(as: expected.canvas), "entities decode and links become text")
 
-        let bad = renderBanner(ToastContent(title: "<b>fine</b>", body: "<i>unclosed"), width: 400)
+        let bad = renderBanner(ToastContent(title: "<b>fine</b>", body: "<span size='x'>bad size</span>"), width: 400)
         #expect(bad.diagnostics.count == 1)
         #expect(bad.diagnostics.first?.hasPrefix("body markup: ") == true, "\(bad.diagnostics)")
-    }
-}
-
-@Suite("Links and images turned into markup Pango knows")
-struct BodyMarkupTests {
-    @Test("a and img tags go, their text stays", arguments: [
-        (#"<a href="x">link</a>"#, "link"),
-        (#"<A HREF="x">link</A>"#, "link"),
-        ("<a>bare</a>", "bare"),
-        (#"x<img src="y"/>z"#, "xz"),
-        (#"x<img src='y' alt="z" />z"#, "xz"),
-        (#"<b>b</b> <a href="u?a=1&b=2">go</a>"#, "<b>b</b> go"),
-        (#"<a href="a>b">x</a>"#, "x"),
-    ])
-    func removed(body: String, expected: String) {
-        #expect(BodyMarkup.pangoMarkup(body) == expected)
-    }
-
-    @Test("what is not a well-formed a or img tag is left for Pango to judge", arguments: [
-        "x <a y", "x <a and y> z", "<abbr>t</abbr>", "<img src=x>", #"<a href="x>"#, "<imgx/>",
-        #"<a href="x"title="y">"#, "1 < 2", "", "plain text",
-    ])
-    func untouched(body: String) {
-        #expect(BodyMarkup.pangoMarkup(body) == body)
-    }
-
-    @Test("text around removed tags keeps its bytes, including non-ASCII")
-    func unicode() {
-        #expect(BodyMarkup.pangoMarkup(#"héllo <a href="ü">wörld</a> 🎉"#) == "héllo wörld 🎉")
     }
 }

@@ -5,7 +5,10 @@ import Testing
 @Suite("Render problems are values, told once per notification")
 struct RenderProblemTests {
     let style = ToastStyle()
-    let bad = ToastContent(title: "T", body: "fish & chips <b>unclosed", iconPath: "/nonexistent/icon.png")
+    /// A colour Pango cannot read is the markup problem left once bodies
+    /// are read as apps write them (`BodyMarkup`).
+    let bad = ToastContent(title: "T", body: #"fish & chips <span foreground="nocolour">red</span>"#,
+                           iconPath: "/nonexistent/icon.png")
 
     @Test("measuring and drawing a card with bad markup and a missing icon each return both problems")
     func badCard() {
@@ -46,7 +49,7 @@ struct RenderProblemTests {
     @Test("the teller tells a notification's problem once however often it is measured and drawn")
     func toldOnce() {
         var told: [String] = []
-        let teller = ProblemTeller { told.append($0) }
+        let teller = ProblemTeller { line, _ in told.append(line) }
         let renderer = makeRenderer()
         for _ in 0..<3 {
             let (geometry, measured) = renderer.measure(bad, style: style)
@@ -60,10 +63,35 @@ struct RenderProblemTests {
         #expect(told.contains { $0.hasPrefix("notification 7: body markup: ") }, "\(told)")
     }
 
+    @Test("each line is handed on with its cause: the problem without the notification")
+    func causes() {
+        var told: [(String, String)] = []
+        let teller = ProblemTeller { told.append(($0, $1)) }
+        let missing = RenderProblem(.iconFile("/x.png"), "file not found")
+        teller.tell([missing], about: .notification(1))
+        teller.tell([missing], about: .notification(2))
+        #expect(told.map(\.1) == ["icon /x.png: file not found", "icon /x.png: file not found"])
+        #expect(told.map(\.0) == ["notification 1: icon /x.png: file not found",
+                                  "notification 2: icon /x.png: file not found"])
+    }
+
+    @Test("with the test's fonts the warm-up finds nothing wrong, however often it runs (each reload)")
+    func warmUpWithFonts() {
+        let text = makeText()
+        #expect(text.warmUp(style: style).isEmpty)
+        #expect(text.warmUp(style: style).isEmpty)
+    }
+
+    @Test("the no-fonts problem is told as its message alone")
+    func fontsProblem() {
+        let problem = RenderProblem(.fonts, "fontconfig finds no fonts (FONTCONFIG_FILE=/x): text is drawn with Pango's fallback")
+        #expect("\(problem)" == "fontconfig finds no fonts (FONTCONFIG_FILE=/x): text is drawn with Pango's fallback")
+    }
+
     @Test("the same problem is told again for another notification, and a new one for the same")
     func perNotification() {
         var told: [String] = []
-        let teller = ProblemTeller { told.append($0) }
+        let teller = ProblemTeller { line, _ in told.append(line) }
         let missing = RenderProblem(.iconFile("/x.png"), "file not found")
         teller.tell([missing], about: .notification(1))
         teller.tell([missing], about: .notification(2))
@@ -75,7 +103,7 @@ struct RenderProblemTests {
     @Test("the teller remembers at most its capacity of subjects, forgetting the one told longest ago")
     func bounded() {
         var told: [String] = []
-        let teller = ProblemTeller(capacity: 2) { told.append($0) }
+        let teller = ProblemTeller(capacity: 2) { line, _ in told.append(line) }
         let problem = RenderProblem(.iconFile("/x.png"), "file not found")
         teller.tell([problem], about: .notification(1))
         teller.tell([problem], about: .notification(2))
