@@ -50,7 +50,7 @@ let package = Package(
         // The body markup apps send, into what Pango accepts: cut to what a
         // card can show, the spec's <a> and <img> taken out, parsed by
         // Pango. A module of its own so that its fuzz target links it whole.
-        .target(name: "PerchMarkup", dependencies: ["CPangoCairo"]),
+        .target(name: "PerchMarkup", dependencies: ["PerchCore", "CPangoCairo"]),
         .target(name: "PerchPlatform", dependencies: ["PerchCore", "CPerchSystem"]),
         .target(name: "PerchRender", dependencies: ["PerchCore", "PerchMarkup", "CCairo", "CPangoCairo", "CRsvg", "CJPEG"]),
         .target(name: "PerchWayland",

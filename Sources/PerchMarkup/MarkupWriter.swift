@@ -1,3 +1,5 @@
+import PerchCore
+
 /// Reads a body's bytes once, front to back, and writes the markup
 /// `BodyMarkup.pangoMarkup` returns (the rules are there). Tags and
 /// entities are ASCII, so the body is read as UTF-8 bytes and every other

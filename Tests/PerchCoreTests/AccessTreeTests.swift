@@ -162,6 +162,13 @@ struct AccessTextTests {
         #expect(AccessText.plain("unclosed <b", markup: true, limit: 100) == "unclosed")
     }
 
+    @Test("HTML's entities are heard as the toast draws them; an invalid reference is heard as nothing")
+    func htmlEntities() {
+        #expect(AccessText.plain("caf&eacute;&nbsp;&mdash; 5&euro; &copy;&#0;x &hellip;&#150;", markup: true, limit: 100)
+            == "café — 5€ ©x …–")
+        #expect(AccessText.plain("&#xD800;&#1114112;ok", markup: true, limit: 100) == "ok")
+    }
+
     @Test("control characters go; line breaks, tabs and runs of spaces become one space")
     func controls() {
         #expect(AccessText.plain("a\u{0}b\u{7}c\u{1B}[31m\u{9B}d\n\n\te  f\u{202E}g ", markup: false, limit: 100)

@@ -1,4 +1,5 @@
 import CPangoCairo
+import PerchCore
 @testable import PerchMarkup
 import Testing
 

@@ -58,7 +58,10 @@ public enum AccessText {
                 }
                 let decoded = ended ? decode(entity) : nil
                 if let decoded {
-                    if !emit(decoded) { cut = true; break reading }
+                    for character in decoded.unicodeScalars where !emit(character) {
+                        cut = true
+                        break reading
+                    }
                 } else {
                     for raw in ("&" + entity + (ended ? ";" : "")).unicodeScalars where !emit(raw) {
                         cut = true
@@ -73,22 +76,19 @@ public enum AccessText {
         return output
     }
 
-    /// The entities Pango's markup knows, and numeric references.
-    private static func decode(_ entity: String) -> Unicode.Scalar? {
-        switch entity {
-        case "amp": return "&"
-        case "lt": return "<"
-        case "gt": return ">"
-        case "quot": return "\""
-        case "apos": return "'"
-        case "nbsp": return " "
-        default: break
+    /// Named HTML entities and numeric references, read as the toast's
+    /// body markup reads them (`HTMLEntities`), so that what is heard is
+    /// what is drawn: the character, "" for a reference that is dropped,
+    /// nil for what is no entity (heard as written).
+    private static func decode(_ entity: String) -> String? {
+        guard entity.hasPrefix("#") else {
+            return HTMLEntities.scalar(named: Substring(entity)).map { String(Character($0)) }
         }
-        guard entity.hasPrefix("#") else { return nil }
         let digits = entity.dropFirst()
         let value = digits.hasPrefix("x") || digits.hasPrefix("X")
             ? UInt32(digits.dropFirst(), radix: 16) : UInt32(digits, radix: 10)
-        return value.flatMap(Unicode.Scalar.init)
+        guard let value else { return nil }
+        return HTMLEntities.scalar(forReference: value).map { String(Character($0)) } ?? ""
     }
 
     private static func isSpace(_ scalar: Unicode.Scalar) -> Bool {

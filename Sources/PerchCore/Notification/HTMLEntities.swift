@@ -6,18 +6,19 @@
 ///
 /// Pango's markup knows only `&amp;` `&lt;` `&gt;` `&quot;` `&apos;` and
 /// numeric references to characters XML allows, and rejects the whole text
-/// over one other; `BodyMarkup` decodes the rest here instead.
+/// over one other; `BodyMarkup` decodes the rest here instead. In the core,
+/// so that what a screen reader hears (`AccessText`) is read alike.
 ///
 /// Names are case-sensitive, as in HTML (`&Eacute;` is not `&eacute;`).
-enum HTMLEntities {
+public enum HTMLEntities {
     /// The character a named entity stands for; nil for a name it does not know.
-    static func scalar(named name: Substring) -> Unicode.Scalar? {
+    public static func scalar(named name: Substring) -> Unicode.Scalar? {
         guard name.utf8.count <= longestName, let value = table[String(name)] else { return nil }
         return Unicode.Scalar(value)
     }
 
     /// The longest name in the table: a longer one is not looked up.
-    static let longestName = 8
+    public static let longestName = 8
 
     /// What a numeric reference to `code` shows: the character, or nil
     /// when it is dropped. As HTML does, 0x80–0x9F are read as Windows-1252
@@ -26,7 +27,7 @@ enum HTMLEntities {
     /// surrogates, non-characters (U+FDD0–U+FDEF and every U+xxFFFE,
     /// U+xxFFFF) and anything past U+10FFFF — none of them is text, and
     /// Pango draws some as boxes or stops at them.
-    static func scalar(forReference code: UInt32) -> Unicode.Scalar? {
+    public static func scalar(forReference code: UInt32) -> Unicode.Scalar? {
         if (0x80...0x9F).contains(code) {
             let mapped = windows1252[Int(code - 0x80)]
             return mapped == 0 ? nil : Unicode.Scalar(mapped)
