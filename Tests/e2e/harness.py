@@ -695,6 +695,16 @@ class Ctx:
         shutil.rmtree(self.tmp, ignore_errors=True)
 
 
+def write_config(t, text, name="config"):
+    """A config file with `text`, readable by the session user, in a fresh
+    directory of the test's; returns its path."""
+    path = os.path.join(t.user_dir(), name)
+    with open(path, "w") as f:
+        f.write(text)
+    os.chmod(path, 0o644)
+    return path
+
+
 def session_processes(s, name):
     """Pids of the session's processes called `name` (those in the Debian
     13 root included: /proc is the host's): their XDG_RUNTIME_DIR is the

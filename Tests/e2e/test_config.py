@@ -9,6 +9,8 @@ import time
 from harness import (BG, CARD_W, MARGIN, SCREEN_H, check, find_card, poll, roughly, runs_in_column, runs_in_row,
                      test)
 from harness import ALL, SWAY17
+# Other test files import it from here too.
+from harness import write_config  # noqa: F401
 
 # Which compositors these tests run on (harness.test).
 COMPOSITORS = SWAY17
@@ -27,13 +29,6 @@ background-color=#2e7d32
 actions=rotate=Rotate
 """
 
-
-def write_config(t, text, name="config"):
-    path = os.path.join(t.user_dir(), name)
-    with open(path, "w") as f:
-        f.write(text)
-    os.chmod(path, 0o644)
-    return path
 
 
 def cards_at_bottom_left(t, count):

@@ -6,6 +6,7 @@ import stat
 
 from harness import check, poll, test
 from harness import SWAY17
+from harness import write_config
 
 # Which compositors these tests run on (harness.test).
 COMPOSITORS = SWAY17
@@ -160,10 +161,7 @@ def list_reports_the_timeout_in_force(t):
     """A critical notification's own timeout is not used (it stays until
     dismissed), a section's default-timeout is (even for critical): what
     `list` says is what the timer does."""
-    path = os.path.join(t.user_dir(), "config")
-    with open(path, "w") as f:
-        f.write("[urgency=critical app-name=alarm]\ndefault-timeout=2000\n")
-    os.chmod(path, 0o644)
+    path = write_config(t, "[urgency=critical app-name=alarm]\ndefault-timeout=2000\n")
     p = t.start_perch(args=["-c", path])
     stays = p.post("Disk almost full", timeout=2, urgency="critical")
     goes = p.post("Wake up", timeout=60, urgency="critical", app="alarm")

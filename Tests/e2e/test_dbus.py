@@ -30,10 +30,12 @@ def start_bus(t):
     return address
 
 
-def start(t, args=()):
+def start(t, args=(), extra_env=None):
+    """A private session bus and perch on it (with `extra_env` in its
+    environment); returns (perch, the environment of the bus's clients)."""
     address = start_bus(t)
     s = t.sway()
-    env = s.env(DBUS_SESSION_BUS_ADDRESS=address)
+    env = s.env(DBUS_SESSION_BUS_ADDRESS=address, **(extra_env or {}))
     from harness import Perch
     import os as _os
     p = Perch(s, t.bindir, _os.path.join(t.tmp, "perch.log"), env=env, args=list(args))
@@ -53,7 +55,7 @@ def gdbus(t, env, *args, timeout=5):
     return t.sway().run(["gdbus", "call", "--session"] + DEST + list(args), env=env, timeout=timeout)
 
 
-def card_at_rest(t, count=1):
+def card_at_rest(t, count=1, timeout=4.0):
     def probe():
         img = t.screenshot()
         runs = runs_in_column(img, X_PROBE)
@@ -61,7 +63,7 @@ def card_at_rest(t, count=1):
             return None
         rows = [runs_in_row(img, (a + b) // 2, CARD_LEFT - 40) for a, b in runs]
         return runs if all(r and r[0][0] == CARD_LEFT for r in rows) else None
-    runs, _ = poll(probe, 4.0, 0.05)
+    runs, _ = poll(probe, timeout, 0.05)
     check(runs, "no card came to rest at top-right: %s" % runs_in_column(t.shots[-1][1], X_PROBE))
     return runs
 

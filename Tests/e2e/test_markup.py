@@ -4,12 +4,11 @@ screen and in perch's log."""
 
 import os
 import signal
-import subprocess
 import time
 
-from harness import (CARD_LEFT, CARD_RIGHT, MARGIN, Perch, check, poll, runs_in_column, runs_in_row, whiteish,
-                     test)
+from harness import CARD_LEFT, CARD_RIGHT, check, poll, runs_in_column, whiteish, test
 from harness import SWAY17
+from test_dbus import card_at_rest, start
 
 COMPOSITORS = SWAY17
 COMPOSITORS_WHY = "text and the log: the compositor only shows the buffer"
@@ -24,49 +23,9 @@ SENT = ('<b>unclosed bold &nbsp; &amp; &lt; <a href="javascript:alert(1)">click<
 MEANT = '<b>unclosed bold \u00a0 &amp; &lt; click  <i>it</i></b>'
 
 
-def start(t, extra_env=None, args=()):
-    """A private session bus and perch on it (with `extra_env`)."""
-    s = t.sway()
-    bus = s.popen(["dbus-daemon", "--session", "--nofork", "--print-address=1", "--nopidfile"],
-                  env=s.env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    address = bus.stdout.readline().decode().strip()
-    check(address.startswith("unix:"), "dbus-daemon did not print an address: %r" % address)
-    env = s.env(DBUS_SESSION_BUS_ADDRESS=address, **(extra_env or {}))
-    p = Perch(s, t.bindir, os.path.join(t.tmp, "perch.log"), env=env, args=list(args))
-    t.perch = p
-    p.wait_ready()
-
-    def owned():
-        return s.run(["gdbus", "call", "--session", "--dest", "org.freedesktop.Notifications",
-                      "--object-path", "/org/freedesktop/Notifications", "--method",
-                      "org.freedesktop.Notifications.GetServerInformation"], env=env).returncode == 0
-    ok, _ = poll(owned, 5.0, 0.1)
-    check(ok, "perch did not take org.freedesktop.Notifications; log:\n%s" % p.log())
-    return p, env
-
-
 def notify_send(t, env, title, body, *extra):
     r = t.sway().run(["notify-send", "-a", "Chat", "-t", "0"] + list(extra) + [title, body], env=env)
     check(r.returncode == 0, "notify-send failed: %r" % r.stderr)
-
-
-def cards_at_rest(t, count):
-    """The column of `count` cards at rest at the top-right, as (top, bottom) runs."""
-    def probe():
-        img = t.screenshot()
-        runs = runs_in_column(img, X_PROBE)
-        if len(runs) != count or runs[0][0] != MARGIN:
-            return None
-        # Each card's left edge where it rests (a card still sliding in
-        # crosses the probe column too).
-        rows = [runs_in_row(img, (a + b) // 2, CARD_LEFT - 40) for a, b in runs]
-        return runs if all(r and r[0][0] == CARD_LEFT for r in rows) else None
-    runs, _ = poll(probe, 5.0, 0.05)
-    check(runs, "expected %d card(s) at rest, column x=%d shows %s"
-          % (count, X_PROBE, runs_in_column(t.shots[-1][1], X_PROBE)))
-    # One more frame after it came to rest: what is drawn there stays.
-    time.sleep(0.2)
-    return runs
 
 
 def card_pixels(img, run):
@@ -80,7 +39,7 @@ def drawn_card(t, p, env, body):
     """Posts `body` (markup on, the default), returns the pixels of its card
     at rest, and dismisses it."""
     notify_send(t, env, "Chat", body)
-    run = cards_at_rest(t, 1)[0]
+    run = card_at_rest(t, 1, timeout=5.0)[0]
     pixels = card_pixels(t.screenshot(), run)
     p.ctl_ok("dismiss", "--all")
     ok, _ = poll(lambda: runs_in_column(t.screenshot(), X_PROBE) == [], 5.0, 0.05)
@@ -106,7 +65,7 @@ def bodies_as_apps_write_them_are_drawn_as_what_they_mean_never_as_tags(t):
               "the cards differ (screenshots kept)" % (sent, meant))
     # The span's colour was honoured, not dropped with the rest.
     notify_send(t, env, "Chat", "<span foreground='#ff0000'>red red red</span>")
-    run = cards_at_rest(t, 1)[0]
+    run = card_at_rest(t, 1, timeout=5.0)[0]
     img = t.screenshot()
     red = img.count((CARD_LEFT, run[0], CARD_RIGHT, run[1]), lambda c: c[0] > 150 and c[1] < 90 and c[2] < 90)
     check(red > 20, "the span's red should be drawn: %d red pixels" % red)
@@ -123,7 +82,7 @@ def a_problem_is_told_once_per_notification_and_once_per_cause(t):
     for i in range(6):
         body = "<span foreground='nocolour'>%s</span> &nbsp;" % ("same" if i else "other")
         notify_send(t, env, "Chat", body, "-i", "/nonexistent/perch-e2e.png")
-    cards_at_rest(t, 5)  # five at once by default; the sixth waits behind "+1 more"
+    card_at_rest(t, 5, timeout=5.0)  # five at once by default; the sixth waits behind "+1 more"
     p.ctl_ok("dismiss", "--all")
     time.sleep(1.0)  # the sixth is measured and drawn too
     log = p.log().splitlines()
@@ -160,12 +119,12 @@ def with_no_fonts_every_toast_is_measured_and_drawn_alike_and_the_log_says_why(t
     with open(conf, "w") as f:
         f.write(FONTLESS % os.path.join(d, "cache"))
     os.chmod(conf, 0o644)
-    p, env = start(t, {"FONTCONFIG_FILE": conf})
+    p, env = start(t, extra_env={"FONTCONFIG_FILE": conf})
     body = "a body long enough to wrap onto a second line of the card"
     for i in range(3):
         notify_send(t, env, "Title", body)
-        cards_at_rest(t, i + 1)
-    runs = cards_at_rest(t, 3)
+        card_at_rest(t, i + 1, timeout=5.0)
+    runs = card_at_rest(t, 3, timeout=5.0)
     img = t.screenshot()
     heights = [b - a + 1 for a, b in runs]
     check(len(set(heights)) == 1 and heights[0] < 150,

@@ -6,6 +6,7 @@ from harness import (ANIM_S, BG, CARD_FILL, CARD_LEFT, CARD_RIGHT, CARD_TOP,
                      SCREEN_W, check, find_card, first_non_bg_x, fmt, is_bg,
                      poll, roughly, test, whiteish)
 from harness import ALL
+from harness import write_config
 
 # Which compositors these tests run on (harness.test).
 COMPOSITORS = ALL
@@ -248,11 +249,7 @@ def card_colours(t, count):
 
 @test
 def critical_stands_out_by_default_and_a_config_colour_wins(t):
-    import os
-    path = t.user_dir() + "/config"
-    with open(path, "w") as f:
-        f.write("# nothing yet\n")
-    os.chmod(path, 0o644)
+    path = write_config(t, "# nothing yet\n")
     p = t.start_perch(args=["-c", path])
     p.post("Low", "l", timeout=0, urgency="low")
     p.post("Normal", "n", timeout=0)
