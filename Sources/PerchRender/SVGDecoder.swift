@@ -1,6 +1,7 @@
 import CCairo
 import CRsvg
 import Glibc
+import PerchCore
 
 /// SVG icons, rendered by librsvg at exactly the box size (buffer pixels),
 /// so they stay crisp at scale 2 and at fractional scales, where a PNG
@@ -52,6 +53,15 @@ enum SVGDecoder {
         }
         guard rendered else { return .failure(.svgFailed(IconError.text(message))) }
         return surface(from: pixels, width: Int(width), height: Int(height)).map(ScaledIcon.init(surface:))
+    }
+
+    /// The icon the warm helper rendered: `pixels` are `width` × `height`
+    /// Cairo ARGB32 words, rows packed.
+    static func icon(pixels: [UInt32], width: Int, height: Int) -> Result<ScaledIcon, IconError> {
+        guard width >= 1, height >= 1, pixels.count == width * height else {
+            return .failure(.svgFailed("the renderer sent \(pixels.count) pixels for \(width)×\(height)"))
+        }
+        return surface(from: pixels, width: width, height: height).map(ScaledIcon.init(surface:))
     }
 
     /// A Cairo image surface holding `pixels` (ARGB32 words, rows packed).
