@@ -10,7 +10,8 @@ sampled throughout (a client on the control socket asking every 10 ms):
 
 Then the memory the warm helper costs while it waits for the next icon
 (its Pss, beside the daemon's), and whether it is gone after its 30 s idle
-(BENCH_ICONS_IDLE=1, slow). The target is a status answer under 20 ms
+(BENCH_ICONS_IDLE=1, slow); and, first of all, the CPU of the first toast
+and of the first toast with an SVG icon (the helper's included). The target is a status answer under 20 ms
 throughout. With BENCH_PERCH_BEFORE=DIR the earlier build is measured in
 the same run. Starts the session compare.py starts (headless sway 1.7,
 a private bus, the session user). Prints one table; asserts nothing.
@@ -120,7 +121,8 @@ def cell(lat):
     if not lat:
         return "—"
     ms = sorted(1000 * x for x in lat)
-    return "%.1f / %.1f (%d)" % (ms[len(ms) // 2], ms[-1], len(ms))
+    return "%.1f / %.1f / %.1f (%d; %d over 20)" % (ms[len(ms) // 2], ms[min(len(ms) - 1, len(ms) * 99 // 100)],
+                                                   ms[-1], len(ms), sum(1 for x in ms if x > 20))
 
 
 def measure(b, d, svgs, slow):
@@ -129,6 +131,17 @@ def measure(b, d, svgs, slow):
     row = {}
     try:
         compare.wait_idle(proc.pid, timeout=10)
+        # The first toast, then the first with an SVG icon (the helper is
+        # started for it), each to rest: the daemon's CPU and its children's.
+        for key, icon in (("plain", None), ("svg", b.share_path("first.svg"))):
+            c0, h0 = compare.cpu_ns(proc.pid), compare.children_ns(proc.pid)
+            args = [ctl, "post", "--timeout", "0"] + (["--icon", icon] if icon else []) + ["First", "a toast"]
+            b.session.run(args, env=b.env, timeout=30)
+            compare.wait_idle(proc.pid, timeout=10)
+            row["cpu_" + key] = (compare.cpu_ns(proc.pid) - c0) / 1e6
+            row["cpu_%s_children" % key] = (compare.children_ns(proc.pid) - h0) / 1e6
+            b.session.run([ctl, "dismiss", "--all"], env=b.env, timeout=30)
+            compare.wait_idle(proc.pid, timeout=10)
         prober = Prober(b, b.runs)
         time.sleep(0.3)
         t0 = time.monotonic()
@@ -136,7 +149,17 @@ def measure(b, d, svgs, slow):
             b.session.run([ctl, "post", "--icon", path, "--timeout", "1", "SVG %d" % i, "icon %d of a burst" % i],
                           env=b.env, timeout=30)
         posted = time.monotonic() - t0
-        compare.wait_idle(proc.pid, timeout=120, quiet=1.5)
+        # Until the last has gone (the prober keeps the daemon from idling).
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            r = b.session.run([ctl, "status", "--json"], env=b.env, timeout=30)
+            try:
+                status = json.loads(r.stdout)
+                if status.get("shown", 1) == 0 and status.get("queued", 1) == 0:
+                    break
+            except ValueError:
+                pass
+            time.sleep(0.2)
         row["burst"] = prober.finish()
         row["burst_s"] = time.monotonic() - t0
         row["posted_s"] = posted
@@ -167,6 +190,7 @@ def main():
         b.write_share("burst-%02d.svg" % i, square(i))
         svgs.append(b.share_path("burst-%02d.svg" % i))
     b.write_share("hostile.svg", hostile())
+    b.write_share("first.svg", compare.SVG_ICON)
     daemons = [d for d in compare.chosen_daemons() if d.is_perch]
     rows = {}
     t0 = time.monotonic()
@@ -176,7 +200,7 @@ def main():
             rows[d.label] = measure(b, d, svgs, b.share_path("hostile.svg"))
     finally:
         b.close()
-    print("SVG icons and the loop: `perchctl status` answer time, ms, median / max (samples); %s; %d s"
+    print("SVG icons and the loop: `perchctl status` answer time, ms, median / p99 / max (samples; how many over 20 ms); %s; %d s"
           % (time.strftime("%Y-%m-%d %H:%M"), time.monotonic() - t0))
     print("| daemon | burst of %d distinct SVGs | one hostile SVG (3 s) | warm helper Pss kB | daemon Pss kB |" % BURST)
     print("|---|---|---|---|---|")
@@ -184,10 +208,16 @@ def main():
         print("| %s | %s | %s | %s | %s |" % (label, cell(row["burst"]), cell(row["hostile"]),
                                               row["helper_pss"] if row["helper_pss"] is not None else "none running",
                                               row["daemon_pss"]))
+    print()
+    print("| daemon | CPU, first toast, to rest (ms) | CPU, first toast with an SVG icon, to rest (ms) | of which child processes (ms, 10 ms ticks) |")
+    print("|---|---|---|---|")
+    for label, row in rows.items():
+        print("| %s | %.1f | %.1f | %.0f |" % (label, row["cpu_plain"], row["cpu_svg"], row["cpu_svg_children"]))
     for label, row in rows.items():
         extra = "" if "helper_after_idle" not in row else "; helpers after 32 s idle: %d" % row["helper_after_idle"]
         print("%s: the burst posted in %.1f s, at rest after %.1f s%s" % (label, row["posted_s"], row["burst_s"], extra))
-    print(json.dumps(rows))
+    print(json.dumps({label: {k: (cell(v) if isinstance(v, list) else v) for k, v in row.items()}
+                      for label, row in rows.items()}))
     return 0
 
 
