@@ -7,11 +7,12 @@ dismissing everything.
 Each daemon (Perch, mako 1.7.1, and mako 1.10 from the Debian 13 root
 when run as root; "Perch before" with BENCH_PERCH_BEFORE) is started the
 way compare.py starts it (the same headless sway, session bus, user and
-configs: at most 5 shown, 5 s display time) and flooded twice: once from
-one app ("bench": a chat that will not stop), once from 100 app names in
-turn (bench-0 … bench-99: no app past Perch's max-burst, so its
-max-queued is what acts). The notifications ask for the daemon's own
-display time (expire_timeout -1), as a flood's senders do.
+configs: at most 5 shown, 5 s display time) and flooded twice: once
+from one app ("bench": a chat that will not stop), once with each call
+from an app of its own (bench-0, bench-1, …: no app past Perch's
+max-burst, so its max-queued is what acts). The notifications ask for
+the daemon's own display time (expire_timeout -1), as a flood's senders
+do.
 
 Per flood: the memory at rest before it; the peak, from /proc sampled
 every 20 ms while the calls are answered (Pss) and VmHWM (VmRSS); 3 s
@@ -41,7 +42,7 @@ import compare  # noqa: E402  (Bench, the daemons, memory_kb, cpu_ns, table)
 import day  # noqa: E402  (ctl: the control tools, in the root too; chosen; vm_hwm)
 
 N = int(os.environ.get("BENCH_FLOOD_N", "20000"))
-FLOODS = [("one app", 1), ("100 apps", 100)]
+FLOODS = [("one app", 1), ("an app each", N)]
 AFTER_S = 3.0
 
 
@@ -111,14 +112,14 @@ def run_flood(b, d, apps, res):
         res["rss_after"].append(rss1)
         res["pss_after"].append(pss1)
         if d.is_perch:
-            got = day.ctl(b, d, "status", "--json")
-            if got and got[0]:
-                try:
-                    st = json.loads(got[1])
-                    res["waiting"].append(st["queued"] + st.get("held", 0))
-                    res["shown"].append(st["shown"])
-                except (ValueError, KeyError):
-                    res["notes"].append("status: %s" % got[1][:120])
+            # Read whole (day.ctl keeps only the tail of what a tool says).
+            said = b.session.run(day.ctl_argv(b, d, "status", "--json"), env=b.env, timeout=15)
+            try:
+                st = json.loads(said.stdout)
+                res["waiting"].append(st["queued"] + st.get("held", 0))
+                res["shown"].append(st["shown"])
+            except (ValueError, KeyError):
+                res["notes"].append("status: %s" % (said.stdout + said.stderr)[:120])
         got = day.ctl(b, d, "dismiss", "--all")
         if got is not None and not got[0]:
             res["notes"].append("dismiss --all failed: %s" % got[1])
