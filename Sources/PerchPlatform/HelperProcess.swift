@@ -123,6 +123,9 @@ public final class HelperProcess {
                 // It exited while the daemon still held its socket: what it
                 // wrote last is read before it is forgotten.
                 receive()
+                // Collected here: never waited for again (the number may
+                // be another child's by then).
+                defer { leaving.removeAll { $0 == current.pid } }
                 if let still = running, still.pid == current.pid {
                     loop.remove(still.token)
                     close(still.channel)
