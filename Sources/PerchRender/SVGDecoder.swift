@@ -16,9 +16,11 @@ import PerchCore
 /// decoded inside the helper, under its limits.
 enum SVGDecoder {
     /// How long one document may take, in milliseconds, before the helper
-    /// is killed. The loop waits at most this long, once per file: the
-    /// failure is cached with the file's stamp. Starting the helper and
-    /// librsvg takes about 10 ms of it; an ordinary icon renders in 1–5 ms.
+    /// is killed (the warm helper's deadline, `SVGRenderHelper`'s timeout,
+    /// is the same 1 s). Here, run once per document for tests and tools,
+    /// the caller waits at most this long; the daemon never waits. Starting
+    /// the helper and librsvg takes about 10 ms; an ordinary icon renders
+    /// in 1–5 ms.
     static let timeoutMilliseconds: Int32 = 1000
 
     /// `$PERCH_SVG_HELPER`, else `perch-svg` beside the running executable
