@@ -287,6 +287,21 @@ struct BlankedScreenTests {
         #expect(h.liveIDs.isEmpty)
     }
 
+    @Test("a toast whose entry ended unseen (no frame while off) starts its time when the screen is on")
+    func enteredWhileBlankedWithoutFrames() {
+        var h = harness()
+        h.service.setBlanked(true, at: t0)
+        let id = h.post("mail", at: t0)
+        h.advance(to: t0 + 0.1)
+        h.service.setBlanked(false, at: t0 + 30)
+        h.advance(to: t0 + 30)
+        #expect(h.liveIDs == [id])
+        h.advance(to: t0 + 31.9)
+        #expect(h.liveIDs == [id])
+        h.advance(to: t0 + 32)
+        #expect(h.liveIDs.isEmpty)
+    }
+
     @Test("the screen coming on does not run timers an idle seat stops, nor the reverse")
     func blankedAndIdle() {
         var h = harness("idle-threshold=1000")
