@@ -184,7 +184,7 @@ def call(member, sig=b"", body=b""):
 
 buffered = b""
 def reply():
-    """The next message: (its type, its body)."""
+    # The next message: (its type, its body).
     global buffered
     while True:
         if len(buffered) >= 16:
