@@ -95,10 +95,10 @@ def replace_hands_the_live_toasts_history_socket_and_bus_name_to_the_new_perch(t
     check(old.proc.poll() is None, "the first perch should still run")
 
     new = replacement(t, env)
-    serving(new)
-    rc = old.wait_exit(10)
+    rc = old.wait_exit(12)
     check(rc == 0, "the old perch should save its state and exit 0 on the handover; exit %r, log:\n%s"
           % (rc, old.log()[-800:]))
+    serving(new)
     t.perch = new
     check(shown(new) == before, "the new perch should list what the old one showed;\n  before %s\n  after  %s"
           % (before, shown(new)))
@@ -137,8 +137,9 @@ def replace_with_a_broken_config_leaves_the_old_perch_running_then_a_good_one_ta
 
     good = write_config(t, "width = 360\n")
     new = replacement(t, env, ["-c", good])
+    check(old.wait_exit(12) == 0, "with a good config the old perch should hand over and exit 0; the "
+          "replacement said %r" % new.log()[-600:])
     serving(new)
-    check(old.wait_exit(10) == 0, "with a good config the old perch should hand over and exit 0")
     t.perch = new
     check([n["id"] for n in new.list()] == [nid], "the notification should be the new perch's: %s" % new.list())
     runs, _ = poll(lambda: runs_in_column(t.screenshot(), 1280 - MARGIN - 340), 5.0, 0.1)
