@@ -142,8 +142,12 @@ def replace_with_a_broken_config_leaves_the_old_perch_running_then_a_good_one_ta
     serving(new)
     t.perch = new
     check([n["id"] for n in new.list()] == [nid], "the notification should be the new perch's: %s" % new.list())
-    runs, _ = poll(lambda: runs_in_column(t.screenshot(), 1280 - MARGIN - 340), 5.0, 0.1)
-    check(runs and runs[0][0] == MARGIN, "the new config's 360 px card should show: %s" % runs)
+    def wide_card():
+        runs = runs_in_column(t.screenshot(), 1280 - MARGIN - 340)
+        return runs if runs and runs[0][0] == MARGIN else None
+    runs, _ = poll(wide_card, 5.0, 0.1)
+    check(runs, "the new config's 360 px card should rest at the top right: %s"
+          % runs_in_column(t.shots[-1][1], 1280 - MARGIN - 340))
 
 
 NAME_HOLDER = r"""
