@@ -291,7 +291,8 @@ clean:
 # and skips when the audio packages are missing); then Perch's Pss with one
 # toast, accessibility off against on (bench/accessibility.py); then a flood
 # of 20 000 Notify calls, Perch's and both makos' memory at its peak and after
-# (bench/flood.py).
+# (bench/flood.py); then `perchctl status` through a burst of 50 SVG icons
+# and a hostile SVG, and the warm SVG helper's memory (bench/icons.py).
 # The Debian 13 root is made when missing.
 bench: build
 	$(PYTHON) bench/compare.py
@@ -301,4 +302,5 @@ bench: build
 	$(PYTHON) bench/sound.py
 	$(PYTHON) bench/accessibility.py
 	$(PYTHON) bench/flood.py
+	$(PYTHON) bench/icons.py
 	$(PYTHON) bench/day.py

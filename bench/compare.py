@@ -277,16 +277,35 @@ _SWITCHES = {}  # pid -> what _over_threads saw of the switches
 def cpu_ns(pid):
     """Time on CPU of the process, ns: the first field of each thread's
     schedstat (exact; see _over_threads), plus the CPU of children it has
-    waited for (cutime + cstime, in clock ticks: Perch renders SVG icons in
-    a short-lived helper process)."""
+    waited for (cutime + cstime, in clock ticks) and of those still running
+    (Perch renders SVG icons in a helper process that stays a while)."""
     threads = _over_threads(pid, _THREADS, _schedstat_ns)
     try:
         with open("/proc/%d/stat" % pid) as f:
             fields = f.read().rsplit(")", 1)[1].split()
-        _CHILDREN[pid] = (int(fields[13]) + int(fields[14])) * 1_000_000_000 // CLK_TCK
+        _CHILDREN[pid] = (int(fields[13]) + int(fields[14]) + _live_children_ticks(pid)) * 1_000_000_000 // CLK_TCK
     except (OSError, ValueError, IndexError):
         pass  # the process is gone: its last reading
     return threads + _CHILDREN.get(pid, 0)
+
+
+def _live_children_ticks(pid):
+    """utime + stime of the children still running (Perch's warm SVG
+    helper stays for 30 s after its last icon: its CPU is the icon's too).
+    One that is reaped later moves into cutime + cstime, so the sum goes on
+    counting each tick once."""
+    ticks = 0
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open("/proc/%s/stat" % entry) as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            if int(fields[1]) == pid:
+                ticks += int(fields[11]) + int(fields[12])
+        except (OSError, ValueError, IndexError):
+            pass
+    return ticks
 
 
 def children_ns(pid):

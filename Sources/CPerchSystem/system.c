@@ -172,6 +172,94 @@ int perch_spawn_piped(pid_t *pid, const char *file, char *const argv[], int *to_
     return 0;
 }
 
+int perch_spawn_channel(pid_t *pid, const char *file, char *const argv[], int *channel) {
+    int pair[2];
+    if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pair) != 0) return errno;
+    posix_spawnattr_t attr;
+    posix_spawn_file_actions_t actions;
+    int err = posix_spawnattr_init(&attr);
+    if (err != 0) {
+        close(pair[0]);
+        close(pair[1]);
+        return err;
+    }
+    err = posix_spawn_file_actions_init(&actions);
+    if (err == 0) err = clean_signals(&attr, 0);
+    if (err == 0) err = posix_spawn_file_actions_adddup2(&actions, pair[1], 0);
+    if (err == 0) err = posix_spawn_file_actions_adddup2(&actions, pair[1], 1);
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
+    if (err == 0) err = posix_spawn_file_actions_addclosefrom_np(&actions, 3);
+#endif
+    if (err == 0) err = posix_spawn(pid, file, &actions, &attr, argv, environ);
+    posix_spawn_file_actions_destroy(&actions);
+    posix_spawnattr_destroy(&attr);
+    close(pair[1]);
+    if (err != 0) {
+        close(pair[0]);
+        return err;
+    }
+    int flags = fcntl(pair[0], F_GETFL);
+    if (flags >= 0) fcntl(pair[0], F_SETFL, flags | O_NONBLOCK);
+    *channel = pair[0];
+    return 0;
+}
+
+long perch_send_message(int socket, const void *data, size_t length, int fd) {
+    struct iovec part = {.iov_base = (void *)data, .iov_len = length};
+    union {
+        char space[CMSG_SPACE(sizeof(int))];
+        struct cmsghdr align;
+    } control;
+    struct msghdr message = {.msg_iov = &part, .msg_iovlen = 1};
+    if (fd >= 0) {
+        memset(&control, 0, sizeof control);
+        message.msg_control = control.space;
+        message.msg_controllen = sizeof control.space;
+        struct cmsghdr *header = CMSG_FIRSTHDR(&message);
+        header->cmsg_level = SOL_SOCKET;
+        header->cmsg_type = SCM_RIGHTS;
+        header->cmsg_len = CMSG_LEN(sizeof(int));
+        memcpy(CMSG_DATA(header), &fd, sizeof fd);
+    }
+    for (;;) {
+        ssize_t sent = sendmsg(socket, &message, MSG_DONTWAIT | MSG_NOSIGNAL);
+        if (sent < 0 && errno == EINTR) continue;
+        return (long)sent;
+    }
+}
+
+long perch_receive_message(int socket, void *buffer, size_t size, int *fd) {
+    *fd = -1;
+    struct iovec part = {.iov_base = buffer, .iov_len = size};
+    union {
+        char space[CMSG_SPACE(4 * sizeof(int))];
+        struct cmsghdr align;
+    } control;
+    struct msghdr message = {.msg_iov = &part, .msg_iovlen = 1, .msg_control = control.space,
+                             .msg_controllen = sizeof control.space};
+    ssize_t got;
+    do {
+        got = recvmsg(socket, &message, MSG_DONTWAIT | MSG_CMSG_CLOEXEC);
+    } while (got < 0 && errno == EINTR);
+    if (got < 0) return -1;
+    for (struct cmsghdr *header = CMSG_FIRSTHDR(&message); header; header = CMSG_NXTHDR(&message, header)) {
+        if (header->cmsg_level != SOL_SOCKET || header->cmsg_type != SCM_RIGHTS) continue;
+        size_t count = (header->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+        for (size_t i = 0; i < count; i++) {
+            int received;
+            memcpy(&received, CMSG_DATA(header) + i * sizeof(int), sizeof received);
+            if (*fd < 0) {
+                *fd = received;
+            } else {
+                close(received);
+            }
+        }
+    }
+    // Descriptors cut off for want of room (MSG_CTRUNC) are closed by the kernel.
+    if (message.msg_flags & MSG_TRUNC) return (long)size + 1;
+    return (long)got;
+}
+
 char **perch_environ(void) {
     return environ;
 }

@@ -122,6 +122,15 @@ final class CenterView {
         onNeedsRefresh?()
     }
 
+    /// An icon came (an SVG the helper rendered): what is measured with
+    /// icons is measured and drawn again, while the panel is there.
+    func iconsArrived() {
+        guard stage != nil else { return }
+        forgetMeasurements()
+        needsDraw = true
+        onNeedsRefresh?()
+    }
+
     func setStyle(_ newStyle: ToastStyle) {
         guard newStyle != style else { return }
         style = newStyle

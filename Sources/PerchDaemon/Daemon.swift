@@ -63,6 +63,8 @@ public final class Daemon {
     let icons = IconSupply()
     /// Where sound names are looked up, and the sounds played.
     let sounds: SoundSupply
+    /// SVG icons, rendered by the warm perch-svg helper through the loop.
+    let svgIcons: SVGRenderHelper
     /// `idle-threshold` and the seat's idle notification.
     var idle = IdleWatch()
     /// The accessibility tree on the accessibility bus (see Daemon+Access).
@@ -116,6 +118,7 @@ public final class Daemon {
             // with its first toast anyway. A notification that comes
             // sooner loads them itself.
             warmUpTimer = try DeadlineTimer(loop: loop)
+            svgIcons = try SVGRenderHelper(loop: loop)
             signals = try SignalSource(loop: loop)
             control = try ControlServer(path: socketPath, loop: loop)
         } catch let error where error.code == EADDRINUSE {
@@ -142,6 +145,10 @@ public final class Daemon {
         scene.onNeedsRefresh = { [unowned self] in self.executor.setNeedsRefresh() }
         scene.onInput = { [unowned self] input in self.received(input) }
         scene.iconLocator = { [unowned self] in self.icons.locator(for: self.service.global) }
+        scene.svgRenderer = svgIcons
+        svgIcons.onRendered = { [unowned self] ticket, outcome in
+            self.service.measureAgain(self.scene.svgRendered(ticket: ticket, outcome: outcome))
+        }
         scene.onCenterAction = { [unowned self] action in self.received(action) }
         scene.onCenterCloseRequested = { [unowned self] in
             self.executor.execute(self.service.setCenter(.close, at: MonotonicClock.now()))
@@ -204,6 +211,7 @@ public final class Daemon {
         case SIGCHLD:
             hooks.reap()
             sounds.output.reap()
+            svgIcons.reap()
             executor.armTimer()
         case SIGHUP:
             _ = reload()

@@ -252,6 +252,30 @@ final class Scene {
         connection.requestActivationToken(surface: router.lastPressed(id) ?? views[id]?.anySurface, done: done)
     }
 
+    /// Renders SVG icons through the loop (see `TextContext.svgRenderer`).
+    var svgRenderer: (any SVGRendering)? {
+        get { painter.text.svgRenderer }
+        set { painter.text.svgRenderer = newValue }
+    }
+
+    /// The SVG renderer's outcome for `ticket`: the toasts that were drawn
+    /// while an icon of theirs was rendered are measured and drawn again
+    /// (their layout may change: the text wraps beside the icon). Returns
+    /// their ids, for the service to measure them anew; empty when no icon
+    /// waited for this ticket.
+    func svgRendered(ticket: UInt32, outcome: SVGRenderOutcome) -> [UInt32] {
+        guard painter.text.svgRendered(ticket: ticket, outcome: outcome) else { return [] }
+        var waiting: [UInt32] = []
+        for view in views.all where view.awaitsIcon {
+            view.awaitsIcon = false
+            view.invalidateLayout()
+            waiting.append(view.id)
+        }
+        center.iconsArrived()
+        if !waiting.isEmpty { onNeedsRefresh?() }
+        return waiting
+    }
+
     /// The configured height of a lane's stage, once known (the least of
     /// its stages' with `output=all`: the stack must fit on each).
     func stageHeight(for lane: Lane) -> Int? { stages.configuredHeight(of: lane) }

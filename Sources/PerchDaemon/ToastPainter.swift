@@ -49,6 +49,7 @@ final class ToastPainter {
             (geometry, problems) = (ToastGeometry(height: measured.height), measured.problems)
         }
         teller.tell(problems, about: .notification(view.id))
+        if problems.contains(where: \.isWaiting) { view.awaitsIcon = true }
         view.geometry = geometry
         return geometry
     }
@@ -119,6 +120,7 @@ final class ToastPainter {
                                     into: target, scale: scale.factor)
         }
         teller.tell(problems, about: .notification(view.id))
+        if problems.contains(where: \.isWaiting) { view.awaitsIcon = true }
     }
 
     /// Loads the fonts of `style` ahead of the first notification.

@@ -23,6 +23,9 @@ final class ToastView {
     /// Whether there is anything to do with the keyboard on it: buttons,
     /// or a default action for Return.
     var hasActions = false
+    /// It was measured or drawn while an SVG icon of it was being
+    /// rendered: measured and drawn again when one arrives.
+    var awaitsIcon = false
 
     init(id: UInt32, lane: Lane, content: ToastContent, style: ToastStyle) {
         self.id = id

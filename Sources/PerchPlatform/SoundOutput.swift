@@ -7,7 +7,8 @@ import PerchCore
 /// the helper is started on the first sound, requests go down a
 /// non-blocking pipe, and its reports come back through the loop, where
 /// each becomes at most one log line. The helper exits after a while with
-/// nothing to play, and is started again by the next sound; so libcanberra
+/// nothing to play, and is started again by the next sound (the one way
+/// the daemon runs a helper, `HelperProcess`, shared with SVG icons); so libcanberra
 /// and the sound server's client library never sit in an idle daemon, and
 /// a file that crashes a decoder takes only the helper down.
 ///
@@ -26,31 +27,26 @@ public final class SoundOutput {
         case missing
     }
 
-    private let loop: EventLoop
-    private let helperPath: String
+    private let helper: HelperProcess
     private let environment: (String) -> String?
-    private var helper: Helper?
     private var trouble = Trouble.none
     /// Requests sent and not yet reported on, by ticket: what their log
-    /// lines name. Bounded by the pipe (a few hundred at most).
+    /// lines name. Bounded by the socket (a few hundred at most).
     private var pending: [UInt32: String] = [:]
     private var nextTicket: UInt32 = 1
-
-    private struct Helper {
-        var pid: pid_t
-        var requests: Int32
-        var reports: Int32
-        var token: EventLoop.Token
-        var unread: [UInt8] = []
-    }
+    /// A report line not yet ended.
+    private var unread: [UInt8] = []
 
     /// `helperPath` nil: `$PERCH_SOUND_HELPER`, else `perch-sound` beside
     /// the running executable.
     public init(loop: EventLoop, helperPath: String? = nil,
                 environment: @escaping (String) -> String? = Environment.value) {
-        self.loop = loop
-        self.helperPath = helperPath ?? Self.defaultHelperPath(environment)
+        let path = helperPath ?? HelperProcess.defaultPath("perch-sound", variable: "PERCH_SOUND_HELPER",
+                                                           environment: environment)
+        helper = HelperProcess(loop: loop, name: "perch-sound", path: path)
         self.environment = environment
+        helper.onMessage = { [unowned self] bytes, _ in self.received(bytes) }
+        helper.onEnd = { [unowned self] in self.helperEnded() }
     }
 
     /// Whether a sound asked for now could be heard, as far as can be told
@@ -59,7 +55,7 @@ public final class SoundOutput {
     public var isAvailable: Bool {
         switch trouble {
         case .missing, .serverFailed: return false
-        case .none, .noServer: return access(helperPath, X_OK) == 0 && serverSocket() != nil
+        case .none, .noServer: return helper.isInstalled && serverSocket() != nil
         }
     }
 
@@ -82,7 +78,7 @@ public final class SoundOutput {
             trouble = .none
         }
         guard !path.utf8.contains(0), path.hasPrefix("/") else { return }
-        guard var running = helper ?? start() else { return }
+        guard start() else { return }
         let ticket = nextTicket
         nextTicket = nextTicket == UInt32.max ? 1 : nextTicket + 1
         var request: [UInt8] = []
@@ -90,102 +86,60 @@ public final class SoundOutput {
             request += Array(field.utf8)
             request.append(0)
         }
-        let written = request.withUnsafeBytes { write(running.requests, $0.baseAddress, $0.count) }
-        if written == request.count {
+        switch helper.send(request) {
+        case .sent:
             pending[ticket] = "\(what): \(path)"
-            return
-        }
-        // A full pipe (the helper is stuck) or a dead helper: this sound is
-        // dropped, and a helper that is gone is started again next time.
-        if written < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
+        case .full:
+            // The helper is stuck: this sound is dropped.
             Log.debug("sound: the helper is not keeping up; \(what) dropped")
-        } else {
+        case .gone:
+            // It left a moment ago: this one is dropped, the next starts another.
             Log.debug("sound: the helper is gone; \(what) dropped")
-            stop(&running)
-            helper = nil
+            helperEnded()
         }
     }
 
     /// Call on SIGCHLD: collects the helper if it ended (never another child).
     public func reap() {
-        guard let running = helper else { return }
-        var status: Int32 = 0
-        guard waitpid(running.pid, &status, WNOHANG) == running.pid else { return }
-        // Its reports may still be in the pipe: read what is there first.
-        readReports()
-        if var gone = helper {
-            stop(&gone)
-            helper = nil
-        }
-        if status & 0x7f != 0 {
-            Log.warning("sound: the perch-sound helper was killed by signal \(status & 0x7f); "
+        for status in helper.reap() where status & 0x7f != 0 && status & 0x7f != SIGKILL {
+            Log.warning("sound: the perch-sound helper was \(HelperProcess.describe(status)); "
                         + "it starts again at the next sound")
         }
     }
 
     // MARK: The helper
 
-    private func start() -> Helper? {
-        guard access(helperPath, X_OK) == 0 else {
-            Log.warning("sound: the perch-sound helper is missing (\(helperPath): \(String(cString: strerror(errno)))); "
+    private func start() -> Bool {
+        if helper.isRunning { return true }
+        guard helper.isInstalled else {
+            Log.warning("sound: the perch-sound helper is missing (\(helper.path): \(String(cString: strerror(errno)))); "
                         + "notifications go on without sound")
             trouble = .missing
-            return nil
+            return false
         }
-        var pid: pid_t = 0
-        var requests: Int32 = -1
-        var reports: Int32 = -1
-        let error = withCStrings(["perch-sound"]) { argv in
-            perch_spawn_piped(&pid, helperPath, argv, &requests, &reports)
-        }
+        let error = helper.start()
         guard error == 0 else {
-            Log.warning("sound: cannot start \(helperPath): \(String(cString: strerror(error)))")
-            return nil
+            Log.warning("sound: cannot start \(helper.path): \(String(cString: strerror(error)))")
+            return false
         }
-        _ = fcntl(requests, F_SETFL, fcntl(requests, F_GETFL) | O_NONBLOCK)
-        _ = fcntl(reports, F_SETFL, fcntl(reports, F_GETFL) | O_NONBLOCK)
-        let token = loop.add(fd: reports, events: Int16(POLLIN)) { [weak self] _ in self?.readReports() }
-        let started = Helper(pid: pid, requests: requests, reports: reports, token: token)
-        helper = started
-        Log.debug("sound: perch-sound started, pid \(pid)")
-        return started
+        return true
     }
 
-    /// Closes the pipes and forgets what was pending: the helper is gone
-    /// (or going: with its stdin closed it exits).
-    private func stop(_ running: inout Helper) {
-        loop.remove(running.token)
-        close(running.requests)
-        close(running.reports)
+    /// It exited (idle, or crashed): what was pending is forgotten, and
+    /// the next sound starts another.
+    private func helperEnded() {
         pending.removeAll()
+        unread.removeAll()
     }
 
-    private func readReports() {
-        guard var running = helper else { return }
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        var ended = false
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(running.reports, $0.baseAddress, $0.count) }
-            if count > 0 {
-                running.unread += buffer[0..<count]
-                continue
-            }
-            if count < 0 && errno == EINTR { continue }
-            ended = count == 0 || (errno != EAGAIN && errno != EWOULDBLOCK)
-            break
-        }
-        while let newline = running.unread.firstIndex(of: UInt8(ascii: "\n")) {
-            handle(String(decoding: running.unread[..<newline], as: UTF8.self))
-            running.unread.removeSubrange(...newline)
+    private func received(_ bytes: [UInt8]) {
+        unread += bytes
+        while let newline = unread.firstIndex(of: UInt8(ascii: "\n")) {
+            handle(String(decoding: unread[..<newline], as: UTF8.self))
+            unread.removeSubrange(...newline)
         }
         // Lines are short; a helper that writes endless bytes is cut off.
-        if running.unread.count > 4096 { running.unread.removeAll() }
-        helper = running
-        if ended {
-            // It exited (idle, or crashed): the next sound starts another.
-            stop(&running)
-            helper = nil
-        }
+        if unread.count > 4096 { unread.removeAll() }
     }
 
     /// One report line of the helper's (see main.c for the forms).
@@ -232,15 +186,5 @@ public final class SoundOutput {
         var info = stat()
         guard stat(path, &info) == 0, info.st_mode & S_IFMT == S_IFSOCK else { return nil }
         return path
-    }
-
-    private static func defaultHelperPath(_ environment: (String) -> String?) -> String {
-        if let path = environment("PERCH_SOUND_HELPER"), !path.isEmpty { return path }
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard length > 0 else { return "perch-sound" }
-        let executable = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        let directory = executable[..<(executable.lastIndex(of: "/") ?? executable.startIndex)]
-        return directory + "/perch-sound"
     }
 }

@@ -60,8 +60,13 @@ enum IconFormat: Equatable, CustomStringConvertible {
 enum IconDecoder {
     /// Decodes `file` (opened, at its start), fitted to a `box`-pixel
     /// square. Only its first bytes are read before its size is checked
-    /// against its format's cap.
-    static func decode(_ file: any OpenedIconFile, box: Int) -> Result<ScaledIcon, IconError> {
+    /// against its format's cap. An SVG document goes to `svg`: the
+    /// helper, at once (`SVGDecoder.decode`) or through the loop (the
+    /// daemon's icon cache, which then answers `.rendering`).
+    static func decode(_ file: any OpenedIconFile, box: Int,
+                       svg: ([UInt8], Int) -> Result<ScaledIcon, IconError> = { SVGDecoder.decode($0, box: $1) })
+        -> Result<ScaledIcon, IconError>
+    {
         let prefix = file.read(upTo: IconFormat.sniffLength)
         guard let format = IconFormat(sniffing: prefix) else { return .failure(.unknownFormat) }
         guard file.size <= format.maxFileBytes else {
@@ -73,7 +78,7 @@ enum IconDecoder {
         case .jpeg:
             return JPEGDecoder.decode(IconLoader.readAll(prefix: prefix, rest: file), box: box)
         case .svg, .svgz:
-            return SVGDecoder.decode(IconLoader.readAll(prefix: prefix, rest: file), box: box)
+            return svg(IconLoader.readAll(prefix: prefix, rest: file), box)
         }
     }
 }

@@ -1,4 +1,5 @@
 import CCairo
+import PerchCore
 
 /// Why an icon could not be used. The toast is then drawn without it; the
 /// description becomes a `RenderProblem`'s message.
@@ -28,6 +29,12 @@ enum IconError: Error, Equatable, CustomStringConvertible {
     case libraryMissing(String)
     /// Cairo could not make or scale the image (out of memory).
     case cairo(cairo_status_t)
+    /// An SVG sent to the helper, not rendered yet: the toast is drawn
+    /// without it and again when it comes.
+    case rendering
+    /// An SVG not even queued for the helper (too many wait): left out of
+    /// this drawing, asked for again at the next.
+    case renderRefused(SVGRenderRefusal)
 
     /// The name this case had when PNG was the only format.
     @available(*, deprecated, renamed: "unknownFormat")
@@ -48,6 +55,8 @@ enum IconError: Error, Equatable, CustomStringConvertible {
         case .svgFailed(let message): "cannot render SVG: \(message)"
         case .libraryMissing(let message): message
         case .cairo(let status): "cairo: \(String(cString: cairo_status_to_string(status)))"
+        case .rendering: "being rendered"
+        case .renderRefused(let refusal): "\(refusal)"
         }
     }
 

@@ -26,7 +26,8 @@ enum IconLoader {
     ///
     /// The stamp is returned even on failure when there is a file, so that
     /// a bad file can be remembered and not decoded again.
-    static func load(path: String, box: Int, colour: RGBA? = nil, files: any IconFileReader)
+    static func load(path: String, box: Int, colour: RGBA? = nil, files: any IconFileReader,
+                     svg: ([UInt8], Int) -> Result<ScaledIcon, IconError> = { SVGDecoder.decode($0, box: $1) })
         -> (Result<ScaledIcon, IconError>, IconFileStamp?)
     {
         let file: any OpenedIconFile
@@ -38,7 +39,7 @@ enum IconLoader {
         case .failure(.refused(let reason)):
             return (.failure(.refused(reason)), files.stamp(of: path))
         }
-        let icon = IconDecoder.decode(file, box: box)
+        let icon = IconDecoder.decode(file, box: box, svg: svg)
         guard let colour else { return (icon, file.stamp) }
         return (icon.flatMap { SymbolicRecolor.recolored($0, colour) }, file.stamp)
     }

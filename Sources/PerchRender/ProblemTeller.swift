@@ -54,6 +54,8 @@ public final class ProblemTeller {
 
     /// Tells those of `problems` not yet told about `subject`.
     public func tell(_ problems: [RenderProblem], about subject: RenderSubject) {
+        // An icon on its way is no problem (it is drawn when it comes).
+        let problems = problems.contains(where: \.isWaiting) ? problems.filter { !$0.isWaiting } : problems
         guard !problems.isEmpty else { return }
         uses += 1
         var entry = told[subject] ?? Told(problems: [], lastUse: uses)

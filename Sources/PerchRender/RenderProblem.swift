@@ -24,6 +24,15 @@ public struct RenderProblem: Hashable, Sendable, CustomStringConvertible {
         case target(String)
         /// The fonts every piece is drawn with (none found).
         case fonts
+        /// The SVG icon at this path is being rendered: not a problem to
+        /// tell, but it says the piece is to be drawn again when it comes.
+        case iconWaiting(String)
+    }
+
+    /// Whether this says an icon is on its way (never told).
+    public var isWaiting: Bool {
+        if case .iconWaiting = place { return true }
+        return false
     }
 
     public var place: Place
@@ -43,6 +52,7 @@ public struct RenderProblem: Hashable, Sendable, CustomStringConvertible {
         case .imageData(let width, let height): "image-data \(width)×\(height): \(message)"
         case .target(let call): "\(call): \(message)"
         case .fonts: message
+        case .iconWaiting(let path): "icon \(path): \(message)"
         }
     }
 }

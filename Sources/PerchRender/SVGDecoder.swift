@@ -1,6 +1,7 @@
 import CCairo
 import CRsvg
 import Glibc
+import PerchCore
 
 /// SVG icons, rendered by librsvg at exactly the box size (buffer pixels),
 /// so they stay crisp at scale 2 and at fractional scales, where a PNG
@@ -15,9 +16,11 @@ import Glibc
 /// decoded inside the helper, under its limits.
 enum SVGDecoder {
     /// How long one document may take, in milliseconds, before the helper
-    /// is killed. The loop waits at most this long, once per file: the
-    /// failure is cached with the file's stamp. Starting the helper and
-    /// librsvg takes about 10 ms of it; an ordinary icon renders in 1–5 ms.
+    /// is killed (the warm helper's deadline, `SVGRenderHelper`'s timeout,
+    /// is the same 1 s). Here, run once per document for tests and tools,
+    /// the caller waits at most this long; the daemon never waits. Starting
+    /// the helper and librsvg takes about 10 ms; an ordinary icon renders
+    /// in 1–5 ms.
     static let timeoutMilliseconds: Int32 = 1000
 
     /// `$PERCH_SVG_HELPER`, else `perch-svg` beside the running executable
@@ -52,6 +55,15 @@ enum SVGDecoder {
         }
         guard rendered else { return .failure(.svgFailed(IconError.text(message))) }
         return surface(from: pixels, width: Int(width), height: Int(height)).map(ScaledIcon.init(surface:))
+    }
+
+    /// The icon the warm helper rendered: `pixels` are `width` × `height`
+    /// Cairo ARGB32 words, rows packed.
+    static func icon(pixels: [UInt32], width: Int, height: Int) -> Result<ScaledIcon, IconError> {
+        guard width >= 1, height >= 1, pixels.count == width * height else {
+            return .failure(.svgFailed("the renderer sent \(pixels.count) pixels for \(width)×\(height)"))
+        }
+        return surface(from: pixels, width: width, height: height).map(ScaledIcon.init(surface:))
     }
 
     /// A Cairo image surface holding `pixels` (ARGB32 words, rows packed).

@@ -25,6 +25,23 @@ public final class TextContext {
     /// daemon has not touched any of it.
     public var iconLocator: (() -> IconLocator)?
 
+    /// Renders SVG icons through the loop (the daemon's warm helper); nil
+    /// = each SVG is rendered by a helper run for it, and waited for. With
+    /// one, a piece whose SVG is not rendered yet is drawn without it and
+    /// says so with an `iconWaiting` problem; `svgRendered` brings the
+    /// image, and the piece is drawn again.
+    public var svgRenderer: (any SVGRendering)? {
+        get { icons.svgRenderer }
+        set { icons.svgRenderer = newValue }
+    }
+
+    /// The SVG renderer's outcome for `ticket`; false when no icon here
+    /// waited for it.
+    @discardableResult
+    public func svgRendered(ticket: UInt32, outcome: SVGRenderOutcome) -> Bool {
+        icons.rendered(ticket: ticket, outcome: outcome)
+    }
+
     /// - Parameter iconFiles: opens and reads icon files (the daemon's is
     ///   Platform's `IconFiles`, which reads through `RegularFile`).
     public init(iconFiles: any IconFileReader) {
@@ -104,6 +121,12 @@ public final class TextContext {
         switch icons.icon(at: path, box: box, colour: colour) {
         case .success(let icon):
             return (icon, problems)
+        case .failure(.rendering):
+            return (nil, problems + [RenderProblem(.iconWaiting(path), "being rendered")])
+        case .failure(.renderRefused(.busy(let limit))):
+            // One line for every icon left out, whichever file: the log's
+            // throttle then counts them.
+            return (nil, problems + [RenderProblem(.iconLookup, "\(SVGRenderRefusal.busy(limit: limit))")])
         case .failure(let error):
             return (nil, problems + [RenderProblem(.iconFile(path), "\(error)")])
         }

@@ -723,3 +723,109 @@ def icon_svg_referencing_external_files_does_not_load_them(t):
     box = icon_box(img, card)
     t.notes.append(box.describe())
     check(box.counts.get("red", 0) == 0, "the external red PNG was drawn into the SVG icon: %s" % box.describe())
+
+
+# --------------------------------------------------------------------------
+# SVG icons are rendered by a warm helper through the loop: the toast is
+# drawn at once and again when its icon comes; nothing waits for librsvg.
+
+def slow_svg(colour_level=8):
+    """Nested patterns: librsvg 2.54 renders this for many seconds; the
+    helper is killed at its 1 s deadline (the icon fails)."""
+    patterns = ('<pattern id="p0" width="1" height="1" patternUnits="userSpaceOnUse">'
+                '<rect width="1" height="1" fill="red"/></pattern>')
+    for level in range(1, colour_level + 1):
+        patterns += ('<pattern id="p%d" width="10" height="10" patternUnits="userSpaceOnUse">' % level
+                     + "".join('<rect x="%d" width="1" height="10" fill="url(#p%d)"/>' % (x, level - 1)
+                               for x in range(10))
+                     + "</pattern>")
+    return ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10" width="32" height="32">'
+            '<defs>%s</defs><rect width="10" height="10" fill="url(#p%d)"/></svg>\n' % (patterns, colour_level))
+
+
+def helper_pids(perch_pid):
+    """The perch-svg processes whose parent is perch."""
+    pids = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open("/proc/%s/stat" % entry) as f:
+                fields = f.read().rsplit(")", 1)
+            name = fields[0].split("(", 1)[1]
+            ppid = int(fields[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        if ppid == perch_pid and name == "perch-svg":
+            pids.append(int(entry))
+    return pids
+
+
+@test
+def icon_svgs_come_after_their_toast_from_one_warm_helper(t):
+    h = Home(t)
+    first = h.write("pics/magenta.svg", svg_square(MAGENTA, 48))
+    second = h.write("pics/green.svg", svg_square(GREEN, 24))
+    p, env = start(t, h)
+    nid = notify(t, env, app_icon=first, body="an SVG by path")
+    expect_icon(t, "magenta", "app_icon %s" % first)
+    running = helper_pids(p.proc.pid)
+    check(len(running) == 1, "after the first SVG icon one perch-svg helper should stay, ready for the next; "
+          "perch's perch-svg children: %r" % running)
+    notify(t, env, app_icon=second, body="another SVG, replacing it", replaces=nid)
+    expect_icon(t, "green", "the replacement's app_icon %s" % second)
+    check(helper_pids(p.proc.pid) == running, "the second SVG should be rendered by the same helper (%r), "
+          "not a new one: %r" % (running, helper_pids(p.proc.pid)))
+
+
+@test
+def icon_slow_svgs_do_not_hold_back_the_next_toast_nor_status(t):
+    h = Home(t)
+    red = h.write("pics/red.png", png_bytes(RED))
+    # Distinct files: each is rendered (and overruns its 1 s) once.
+    slow = [h.write("bad/slow%d.svg" % i, slow_svg().replace("red", "#%02x0000" % (200 + i)))
+            for i in range(6)]
+    # Room for all of them and the plain one on screen: each is drawn, so
+    # each icon is rendered.
+    h.write(os.path.join(h.config, "perch", "config"), "max-visible=10\n")
+    p, env = start(t, h)
+    # Sent without waiting for the replies: a daemon that rendered them in
+    # its loop would take a second over each, and answer nothing meanwhile.
+    senders = [t.sway().popen(["gdbus", "call", "--session"] + DEST + [
+        "--method", "org.freedesktop.Notifications.Notify", "perch-e2e", "0", path, "Slow %d" % i,
+        "a slow SVG", "[]", "{}", "0"], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        for i, path in enumerate(slow)]
+    time.sleep(0.2)
+    try:
+        r = p.ctl("status", timeout=3)
+    except subprocess.TimeoutExpired:
+        raise TestFailure("perchctl status got no answer within 3 s while slow SVG icons were being rendered")
+    check(r.returncode == 0, "perchctl status failed while slow SVGs were rendered: %r %r" % (r.stdout, r.stderr))
+    try:
+        r = p.ctl("post", "--icon", red, "Plain", "posted after the slow SVGs", timeout=3)
+    except subprocess.TimeoutExpired:
+        raise TestFailure("perchctl post got no answer within 3 s while slow SVG icons were being rendered")
+    check(r.returncode == 0, "perchctl post failed: %r %r" % (r.stdout, r.stderr))
+    # The newest is nearest the corner: the plain toast, with its red icon.
+    expect_icon(t, "red", "the plain toast posted after the slow SVGs", timeout=3.0)
+    for sender in senders:
+        try:
+            sender.communicate(timeout=10)
+        except subprocess.TimeoutExpired:
+            sender.kill()
+            raise TestFailure("a Notify with a slow SVG icon got no reply")
+    check(p.proc.poll() is None, "perch exited (%r)" % p.proc.returncode)
+
+    # Each icon is given up at its deadline (one after the other: each
+    # render waits for the one before), and told once.
+    def told():
+        log = p.log()
+        return log if all(path in log for path in slow) else None
+    log, _ = poll(told, 15.0, 0.2)
+    log = log or p.log()
+    for path in slow:
+        lines = [line for line in log.splitlines() if path in line]
+        check(len(lines) == 1 and "rendering took longer than 1000 ms" in lines[0],
+              "%s should be told once, as overrunning its time; the log has %r" % (os.path.basename(path), lines))
+    r = p.ctl("status", timeout=3)
+    check(r.returncode == 0, "perchctl status failed after the slow SVGs: %r" % r.stderr)

@@ -59,6 +59,26 @@ int perch_spawn_hook(pid_t *pid, const char *file, char *const argv[], char *con
 // an errno value (nothing is left open then).
 int perch_spawn_piped(pid_t *pid, const char *file, char *const argv[], int *to_child, int *from_child);
 
+// Starts `argv` (`file` a path) with its stdin and stdout both on one end
+// of a SOCK_SEQPACKET socket pair (a message per write, descriptors can
+// travel with SCM_RIGHTS), stderr shared, the caller's environment, no
+// blocked or ignored signals and no other descriptor: the daemon's
+// helpers (perch-svg --serve, perch-sound). Sets *pid and *channel (the
+// daemon's end, close-on-exec and non-blocking). Returns 0, or an errno
+// value (nothing is left open then).
+int perch_spawn_channel(pid_t *pid, const char *file, char *const argv[], int *channel);
+
+// Sends one message of `length` bytes on a SOCK_SEQPACKET socket, with the
+// descriptor `fd` attached when it is not negative (SCM_RIGHTS), without
+// waiting. Returns the bytes sent or -1 with errno (EAGAIN: full).
+long perch_send_message(int socket, const void *data, size_t length, int fd);
+
+// Receives one message into `buffer` (a longer one is cut: MSG_TRUNC is
+// reported by a return of `size` + 1), without waiting. Sets *fd to the
+// first descriptor that came with it (close-on-exec), or -1; any further
+// ones are closed. Returns the length, 0 at end of file, -1 with errno.
+long perch_receive_message(int socket, void *buffer, size_t size, int *fd);
+
 // The process environment (`environ`); NULL after clearenv(3). Swift's
 // Glibc imports `environ` as non-optional, which a NULL would break.
 char **perch_environ(void);

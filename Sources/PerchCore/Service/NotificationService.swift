@@ -150,6 +150,14 @@ public final class NotificationService {
         remeasure.isEmpty ? board.unmeasured : board.unmeasured + remeasure.sorted()
     }
 
+    /// What the scene draws of these toasts changed by itself (an icon
+    /// that was being rendered came): each on the board is measured again
+    /// with the next refresh; one on screen keeps its timer and its place
+    /// in the stack, and the others glide if its height changed.
+    public func measureAgain(_ ids: [UInt32]) {
+        for id in ids where board.lane(of: id) != nil { remeasure.insert(id) }
+    }
+
     /// The scene measured a toast.
     public func setHeight(_ height: Int, of id: UInt32, at now: Instant) {
         remeasure.remove(id)
