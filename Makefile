@@ -289,7 +289,9 @@ clean:
 # then sounds: Notify -> the sink for Perch, mako's on-notify paplay and
 # paplay alone, and Perch's memory with sounds (bench/sound.py; it says so
 # and skips when the audio packages are missing); then Perch's Pss with one
-# toast, accessibility off against on (bench/accessibility.py).
+# toast, accessibility off against on (bench/accessibility.py); then a flood
+# of 20 000 Notify calls, Perch's and both makos' memory at its peak and after
+# (bench/flood.py).
 # The Debian 13 root is made when missing.
 bench: build
 	$(PYTHON) bench/compare.py
@@ -298,4 +300,5 @@ bench: build
 	$(PYTHON) bench/instructions.py
 	$(PYTHON) bench/sound.py
 	$(PYTHON) bench/accessibility.py
+	$(PYTHON) bench/flood.py
 	$(PYTHON) bench/day.py

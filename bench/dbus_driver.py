@@ -37,8 +37,8 @@ def real():
     return time.clock_gettime_ns(time.CLOCK_REALTIME)
 
 
-def notify_args(summary, body, expire, icon=""):
-    return ("bench", dbus.UInt32(0), icon, summary, body, dbus.Array([], signature="s"),
+def notify_args(summary, body, expire, icon="", app="bench"):
+    return (app, dbus.UInt32(0), icon, summary, body, dbus.Array([], signature="s"),
             dbus.Dictionary({}, signature="sv"), dbus.Int32(expire))
 
 
@@ -120,8 +120,11 @@ class Driver:
                 "errors": len(errors), "error_kinds": kinds, "missing": state["left"],
                 "ids": ok if n <= 2000 else ok[:1] + ok[-1:]}
 
-    def notify(self, n, expire, timeout, icon=""):
-        args = [notify_args("Bench %d" % i, "a body line for notification %d" % i, expire, icon)
+    def notify(self, n, expire, timeout, icon="", apps=1):
+        """n Notify calls; with apps > 1 from that many app names in turn
+        (bench-0, bench-1, ...), else all from "bench"."""
+        args = [notify_args("Bench %d" % i, "a body line for notification %d" % i, expire, icon,
+                            "bench" if apps <= 1 else "bench-%d" % (i % apps))
                 for i in range(n)]
         return self.calls("Notify", "susssasa{sv}i", args, timeout)
 

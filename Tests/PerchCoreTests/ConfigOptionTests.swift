@@ -180,6 +180,11 @@ let optionCases: [OptionCase] = [
     OptionCase("group-by=none") { $0.groupBy = [] },
     OptionCase("max-history=10") { $0.maxHistory = 10 },
     OptionCase("history=0") { $0.history = false },
+    OptionCase("max-queued=100") { $0.maxQueued = 100 },
+    OptionCase("max-queued=1") { $0.maxQueued = 1 },
+    OptionCase("max-burst=0") { $0.maxBurst = 0 },
+    OptionCase("max-burst=1000") { $0.maxBurst = 1000 },
+    OptionCase("burst-window=2500") { $0.burstWindow = 2.5 },
     OptionCase("hook-timeout=1500") { $0.hookTimeout = 1.5 },
     OptionCase("fullscreen=show") { $0.fullscreen = .show },
     OptionCase("fullscreen=hide") { $0.fullscreen = .hide },
@@ -232,6 +237,7 @@ struct ConfigOptionTests {
         #expect(resolved.layer == .overlay)
         #expect(resolved.hookTimeout == 5)
         #expect(resolved.maxHistory == History.defaultCapacity)
+        #expect(resolved.maxQueued == 20 && resolved.maxBurst == 10 && resolved.burstWindow == 10)
         #expect(resolved.format.source == "%s\\n%b")
         #expect(resolved.markup)
         #expect(resolved.defaultTimeout == 5_000)
@@ -243,7 +249,8 @@ struct ConfigOptionTests {
         #expect(Config.globalOnlyKeys == ["icon-theme", "icon-path", "output", "layer", "margin", "outer-margin", "gap",
                                           "width", "max-visible", "sort",
                                           "enter-duration", "exit-duration", "reflow-duration",
-                                          "max-history", "hook-timeout", "fullscreen", "accessibility", "idle-threshold",
+                                          "max-history", "max-queued", "burst-window",
+                                          "hook-timeout", "fullscreen", "accessibility", "idle-threshold",
                                           "center-anchor", "center-width", "center-margin", "center-output",
                                           "sounds", "sound-theme", "sound-gap"])
         #expect(resolved.sounds && resolved.sound == .sender && resolved.soundTheme == nil)

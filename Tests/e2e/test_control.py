@@ -141,7 +141,8 @@ def list_longer_than_a_request_line_is_read_whole(t):
     """A reply may be longer than the 1 MiB a request may be: 24 bodies of
     60 kB make a list of about 1.4 MB, which perchctl must print, not wait
     on for ever."""
-    p = t.start_perch(args=["--max-visible", "3"])
+    # All 24 live: no burst collapses, and 21 may wait behind the 3 shown.
+    p = t.start_perch(args=["--max-visible", "3", "--max-burst", "0", "--max-queued", "24"])
     body = "x" * 60_000
     lines = [json.dumps({"id": i, "method": "notify", "params": {"title": "long %d" % i, "body": body,
                                                                  "timeout": 0}})

@@ -138,10 +138,10 @@ print(json.dumps({"ids": ids, "errors": errors[:5], "error_count": len(errors), 
 '''
 
 
-def perch_on_bus(t, env):
+def perch_on_bus(t, env, args=()):
     """Starts perch again on the bus of test_dbus.start (after a kill -9 the
     stale socket file proves nothing: wait until it answers and owns the name)."""
-    p = Perch(t.sway(), t.bindir, os.path.join(t.tmp, "perch.log"), env=env)
+    p = Perch(t.sway(), t.bindir, os.path.join(t.tmp, "perch.log"), env=env, args=list(args))
     t.perch = p
     wait_serving(p)
     owned, _ = poll(lambda: gdbus(t, env, "--method", "org.freedesktop.Notifications.GetServerInformation")
@@ -162,7 +162,11 @@ def durability_200_dbus_notify_then_kill_9_after_the_last_reply_loses_no_answere
     # that write. The last 16 calls of a burst carry a ~54 KB body (more to
     # encode in the last turns, which widens that window) and the very last
     # one replaces a toast on screen (one more change that must be kept).
-    p, env = start_with_bus(t)
+    # Each round's burst is one app's, so most of it collapses into history
+    # (max-burst) or is pushed there (max-queued): history must hold every
+    # answered id of the six rounds for "nothing lost" to be checked.
+    kept = ["--max-history", "2000"]
+    p, env = start_with_bus(t, args=kept)
     r = gdbus(t, env, "--method", "org.freedesktop.Notifications.Notify", "durability", "0", "", "Anchor", "",
               "[]", "{}", "0")
     check(r.returncode == 0, "Notify failed: %r" % r.stderr)
@@ -187,7 +191,7 @@ def durability_200_dbus_notify_then_kill_9_after_the_last_reply_loses_no_answere
               "the replies should carry 199 new, different ids and the replaced one (%d)" % anchor)
         answered += new
         p.log_file.close()
-        p = perch_on_bus(t, env)
+        p = perch_on_bus(t, env, kept)
         # Over the socket directly: `perchctl list` is not what is tested
         # here, and this list grows past 1 MiB.
         listed = {n["id"]: n for n in ok(p, "list")}

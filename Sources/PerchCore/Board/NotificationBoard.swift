@@ -82,6 +82,31 @@ public struct NotificationBoard: Sendable {
     /// How many are suspended.
     public var suspendedCount: Int { suspended.count }
 
+    /// How many wait off screen: queued behind a stack, or suspended
+    /// (what `max-queued` bounds).
+    public var waitingCount: Int {
+        stacks.values.reduce(suspended.count) { $0 + $1.queue.count }
+    }
+
+    /// The waiting notification (queued or suspended) that arrived first
+    /// among those `preferred` accepts, else the first of all; nil when
+    /// none waits. O(waiting), which `max-queued` keeps small.
+    public func oldestWaiting(preferring preferred: (Notification) -> Bool) -> UInt32? {
+        var best: (order: UInt64, id: UInt32)?
+        var fallback: (order: UInt64, id: UInt32)?
+        func consider(_ toast: Toast) {
+            let order = arrival[toast.id] ?? 0
+            if preferred(toast.notification) {
+                if best == nil || order < best!.order { best = (order, toast.id) }
+            } else if fallback == nil || order < fallback!.order {
+                fallback = (order, toast.id)
+            }
+        }
+        for stack in stacks.values { for toast in stack.queue { consider(toast) } }
+        for toast in suspended.values { consider(toast) }
+        return (best ?? fallback)?.id
+    }
+
     /// Adds a notification to its lane's stack; a nil height means not
     /// measured yet (see `unmeasured`). A suspended one goes straight off
     /// screen (see `suspend`) with its full display time.

@@ -298,6 +298,11 @@ enum ConfigOptions {
             $0.resolved.maxHistory = $1
         },
         .flag("history") { $0.resolved.history = $1 },
+        // A flood's bounds (docs/reliability.md): a queue of thousands is
+        // hours of toasts nobody reads, so it has no "unbounded" value.
+        .number("max-queued", 1...1_000, .globalOnly) { $0.resolved.maxQueued = $1 },
+        .number("max-burst", 0...1_000) { $0.resolved.maxBurst = $1 },
+        .milliseconds("burst-window", 100...3_600_000, .globalOnly) { $0.resolved.burstWindow = $1 },
         .milliseconds("hook-timeout", 100...3_600_000, .globalOnly) { $0.resolved.hookTimeout = $1 },
         .choice("fullscreen", FullscreenPolicy.self, .globalOnly) { $0.resolved.fullscreen = $1 },
         .choice("accessibility", AccessibilityPolicy.self, .globalOnly) { $0.resolved.accessibility = $1 },

@@ -70,6 +70,10 @@ public struct Resolved: Equatable, Sendable {
     public var senderActions = true
     /// Once gone, the notification is kept in history (mako's `history`).
     public var history = true
+    /// How many notifications one app may post within `burstWindow` before
+    /// the rest collapse into one toast that counts them (`max-burst`);
+    /// 0 = never collapsed.
+    public var maxBurst = 10
 
     // MARK: Sound
 
@@ -89,6 +93,12 @@ public struct Resolved: Equatable, Sendable {
     /// Where the stacks go: a named output, the focused one, or all.
     public var output = OutputChoice.focused
     public var maxHistory = History.defaultCapacity
+    /// How many notifications may wait off screen, behind the stacks or
+    /// held (`max-queued`); past it the oldest go to history.
+    public var maxQueued = 20
+    /// Seconds over which `maxBurst` counts an app's notifications
+    /// (`burst-window`).
+    public var burstWindow = 10.0
     /// Seconds before a hook still running is killed.
     public var hookTimeout = 5.0
     /// What a fullscreen window does to non-critical notifications.

@@ -97,6 +97,8 @@ extension NotificationService {
         var notification = notification
         let resolved = resolve(&notification)
         warnAboutSlowPatterns(resolved, notification, into: &effects)
+        // A sender replacing a count toast's id makes it its own.
+        forgetCountToast(notification.id, app: board.toast(id: notification.id)?.notification.app ?? notification.app)
         if let sound {
             makeSound(sound, for: notification, resolved, quiet: isQuietened(notification, resolved),
                       at: now, into: &effects)
@@ -126,23 +128,33 @@ extension NotificationService {
         warnAboutSlowPatterns(resolved, notification, into: &effects)
         // group-by: a live notification equal in every listed field is the
         // same group; the newer one takes its place and counts the group.
+        var grouped = false
         if !resolved.groupBy.isEmpty,
            let older = board.all.first(where: { !$0.isLeaving && $0.id != notification.id
+                                                && !isCountToast($0.id)
                                                 && Self.sameGroup($0.notification, notification, resolved.groupBy) })
         {
             groupCounts[notification.id] = (groupCounts[older.id] ?? 1) + 1
             close(older.id, reason: .replaced, at: now, into: &effects)
             resolved = plan.resolve(for: notification, grouped: true)
+            grouped = true
         }
         recordLive(notification, into: &effects)
         effects.append(.event(.queued(notification), sender: senders[notification.id]))
+        let keptOff = resolved.invisible || (arriving && isDoNotDisturb && notification.urgency != .critical)
+            || isHiddenByFullscreen(notification)
+        // Past its app's burst (a group member takes a place, it adds none):
+        // into history, counted on the app's count toast, and not heard.
+        if arriving, !keptOff, !grouped, isBeyondBurst(notification, resolved, at: now) {
+            retire(notification, reason: .suppressed, at: now, into: &effects)
+            countCollapsed(notification, at: now, into: &effects)
+            return
+        }
         if let sound {
             makeSound(sound, for: notification, resolved, quiet: isQuietened(notification, resolved),
                       at: now, into: &effects)
         }
-        if resolved.invisible || (arriving && isDoNotDisturb && notification.urgency != .critical)
-            || isHiddenByFullscreen(notification)
-        {
+        if keptOff {
             // Kept off screen; the events are still told.
             retire(notification, reason: .suppressed, at: now, into: &effects)
             return
@@ -152,11 +164,12 @@ extension NotificationService {
         if isWithheld(notification) {
             // Waits off screen (see `applyHold`); the scene hears of it when it comes back.
             board.add(notification, height: nil, lane: lane, motion: motion, suspended: true, at: now)
-            return
+        } else {
+            effects.append(.addToast(presentation(of: notification, resolved, lane: lane)))
+            // Measured once it is next in line for the screen (`unmeasured`).
+            board.add(notification, height: nil, lane: lane, motion: motion, at: now)
         }
-        effects.append(.addToast(presentation(of: notification, resolved, lane: lane)))
-        // Measured once it is next in line for the screen (`unmeasured`).
-        board.add(notification, height: nil, lane: lane, motion: motion, at: now)
+        boundWaiting(at: now, into: &effects)
     }
 
     /// One warning per pattern that gave up (the section did not apply):

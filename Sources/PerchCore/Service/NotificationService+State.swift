@@ -2,7 +2,8 @@ extension NotificationService {
     /// Everything worth keeping across a restart, at `now`: history, modes,
     /// what is live with the exact time each has left, the id counter.
     public func snapshot(at now: Instant) -> PersistentState {
-        let live = board.all.filter { !$0.isLeaving }.map { toast in
+        // A count toast is not kept: what it counted is in history.
+        let live = board.all.filter { !$0.isLeaving && !isCountToast($0.id) }.map { toast in
             LiveNotification(notification: toast.notification, remaining: toast.timer.remaining(at: now),
                              postedAt: postedAt[toast.id] ?? wallClock())
         }

@@ -82,6 +82,13 @@ public final class NotificationService {
     var soundsMade: [UInt32: NotificationSound] = [:]
     /// When the last sound was asked for, for `sound-gap`.
     var lastSoundAsked: Instant?
+    /// Each app's recent arrivals, for `max-burst` (bounded on its own).
+    var bursts = BurstMeter()
+    /// The live count toast of each app whose burst collapses (see
+    /// `NotificationService+Flood.swift`), and how many each has counted.
+    /// Both lose an id when its toast goes.
+    var countToasts: [String: UInt32] = [:]
+    var collapsedCounts: [UInt32: Int] = [:]
     /// Unix time in seconds, for history and records (wall time means the
     /// same after a restart; `Instant` does not).
     let wallClock: @Sendable () -> Int64
@@ -183,12 +190,15 @@ public final class NotificationService {
     func retire(_ notification: Notification, reason: DismissReason, at now: Instant,
                 into effects: inout [ServiceEffect]) {
         let entry = HistoryEntry(notification: notification, reason: reason, closedAt: wallClock())
+        // A count toast is the service's own: never recorded, no sender to
+        // tell on D-Bus, no hook (subscribers still hear it go).
+        let counted = forgetCountToast(notification.id, app: notification.app)
         // A transient one leaves no trace: its record says it is gone, and
         // the journal's replay keeps it out of history too.
         if !notification.transient { history.append(entry) }
-        effects.append(.record(.gone(id: notification.id, reason: reason, closedAt: entry.closedAt)))
+        if !counted { effects.append(.record(.gone(id: notification.id, reason: reason, closedAt: entry.closedAt))) }
         effects.append(.event(.dismissed(notification, reason: reason), sender: senders[notification.id]))
-        effects.append(.closed(id: notification.id, reason: reason))
+        if !counted { effects.append(.closed(id: notification.id, reason: reason)) }
         senders.removeValue(forKey: notification.id)
         groupCounts.removeValue(forKey: notification.id)
         overrides.removeValue(forKey: notification.id)
@@ -198,6 +208,7 @@ public final class NotificationService {
         if !soundsMade.isEmpty { soundsMade.removeValue(forKey: notification.id) }
         forgetReplyField(notification.id)
         if keyboardFocus == .toast(notification.id) { focusRingLeaves(notification.id, at: now, into: &effects) }
+        guard !counted else { return }
         let settings = plan.hooksAndHistory(for: notification)
         // The config's `history=false` (mako's key): gone, but not kept.
         if !settings.history { forgetInHistory(notification.id, into: &effects) }
