@@ -62,6 +62,15 @@ int perch_peer_uid(int fd, uid_t *uid) {
     return 0;
 }
 
+int perch_peer_credentials(int fd, pid_t *pid, uid_t *uid) {
+    struct ucred cred;
+    socklen_t len = sizeof cred;
+    if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0) return -1;
+    *pid = cred.pid;
+    *uid = cred.uid;
+    return 0;
+}
+
 int perch_accept_nonblocking(int listener) {
     return accept4(listener, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
 }

@@ -1,3 +1,4 @@
+import Glibc
 import PerchBus
 import PerchCore
 import PerchPlatform
@@ -9,7 +10,21 @@ extension Daemon {
     static let capabilities = ["actions", "body", "body-markup", "icon-static", "inline-reply", "persistence",
                                "x-canonical-private-synchronous", "x-dunst-stack-tag"]
 
-    func startBus(replace: Bool) throws(StartupError) {
+    /// Serves org.freedesktop.Notifications. `waitingForName` (seconds):
+    /// how long to ask again while the name is taken, when its owner is
+    /// a Perch that was just stopped.
+    func startBus(replace: Bool, waitingForName: Double = 0) throws(StartupError) {
+        let deadline = MonotonicClock.now() + waitingForName
+        while true {
+            do {
+                return try startBusOnce(replace: replace)
+            } catch where error.exitStatus == 3 && MonotonicClock.now() < deadline {
+                usleep(20_000)
+            }
+        }
+    }
+
+    private func startBusOnce(replace: Bool) throws(StartupError) {
         let made: NotificationsBus
         do {
             let bus = try NotificationsBus(
@@ -38,8 +53,10 @@ extension Daemon {
         } catch .noBus(let reason) {
             return Log.warning("no D-Bus session bus (\(reason)); serving the control socket only")
         } catch .nameTaken(let owner) {
+            // With --replace the owner has just refused to let it go:
+            // telling the user to use --replace would send them round.
             throw StartupError(message: "another notification daemon owns org.freedesktop.Notifications: \(owner) "
-                + "(stop it, or start perch with --replace)", exitStatus: 3)
+                + (replace ? "(stop it first)" : "(stop it, or start perch with --replace)"), exitStatus: 3)
         } catch {
             return Log.warning("D-Bus: \(error); serving the control socket only")
         }

@@ -12,6 +12,18 @@ extension Daemon {
         connection.foreignToplevels?.onChange = { [unowned self] in self.fullscreenChanged() }
         fullscreenChanged()
         configureIdleMonitor()
+        connection.onPowerChanged = { [unowned self] in self.powerChanged() }
+        powerChanged()
+    }
+
+    /// Tells the service whether the screen is blanked: every output
+    /// powered off.
+    func powerChanged() {
+        let blanked = connection.allOutputsPoweredOff
+        guard blanked != service.isBlanked else { return }
+        Log.debug(blanked ? "every output is off: display timers stop" : "an output is on again: display timers run on")
+        service.setBlanked(blanked, at: MonotonicClock.now())
+        executor.setNeedsRefresh()
     }
 
     /// Tells the service whether fullscreen holds now (it ignores no-ops).

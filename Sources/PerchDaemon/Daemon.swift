@@ -28,8 +28,10 @@ public final class Daemon {
         public var statePath: String?
         /// Serve org.freedesktop.Notifications on the session bus.
         public var dbus = true
-        /// Take the bus name from another daemon that allows it.
-        public var replaceBusOwner = false
+        /// Take over from another Perch on this display (`Handover`: it
+        /// saves its state and exits first), and take the bus name from
+        /// another daemon that allows it.
+        public var replace = false
 
         public init() {}
     }
@@ -88,6 +90,14 @@ public final class Daemon {
         guard let socketPath = Environment.controlSocketPath() else {
             throw StartupError(message: "XDG_RUNTIME_DIR is not set: nowhere to put the control socket")
         }
+        // Before the state is read: the Perch replaced saves its own on the
+        // way out, and this one restores it. The config and the compositor
+        // were found fine above, so a replacement that cannot start leaves
+        // the old daemon running.
+        var predecessor: Handover.Predecessor?
+        if options.replace {
+            predecessor = try Handover.stopPredecessor(at: socketPath)
+        }
         let global = service.global
         hooks = HookRunner(timeout: global.hookTimeout)
         sounds = SoundSupply(output: SoundOutput(loop: loop), directories: icons.directories,
@@ -109,7 +119,8 @@ public final class Daemon {
             signals = try SignalSource(loop: loop)
             control = try ControlServer(path: socketPath, loop: loop)
         } catch let error where error.code == EADDRINUSE {
-            throw StartupError(message: "another perch is already running on this display (\(socketPath))")
+            throw StartupError(message: "another perch is already running on this display (\(socketPath))"
+                + (options.replace ? "" : "; perch --replace takes over from it"))
         } catch {
             throw StartupError(message: error.description)
         }
@@ -148,7 +159,12 @@ public final class Daemon {
         connection.attach(to: loop)
         restoreState()
         watchFullscreenAndIdle()
-        if options.dbus { try startBus(replace: options.replaceBusOwner) }
+        if let predecessor { Log.info("took over from perch \(predecessor.version) (pid \(predecessor.pid))") }
+        if options.dbus {
+            // The bus frees the old daemon's name when it has seen its
+            // connection close, a moment after the process is gone.
+            try startBus(replace: options.replace, waitingForName: predecessor == nil ? 0 : Handover.nameWait)
+        }
         startAccess()
     }
 

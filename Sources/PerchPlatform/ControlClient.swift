@@ -1,3 +1,4 @@
+import CPerchSystem
 import Glibc
 import PerchCore
 
@@ -32,6 +33,10 @@ public final class ControlClient {
 
     private let connection: LineConnection
     private var nextID = 1
+    /// How long one wait for the daemon may last, in milliseconds; -1
+    /// waits for ever (perchctl). A wait that runs out throws `.io` with
+    /// ETIMEDOUT: `perch --replace` asks a daemon that may be stuck.
+    public var timeoutMilliseconds: Int32 = -1
     private var pending: [ArraySlice<UInt8>] = []
     private var events: [JSONObject] = []
 
@@ -85,7 +90,7 @@ public final class ControlClient {
         var sent = connection.send(Array(line.utf8))
         while sent && connection.hasPendingOutput {
             var pollSet = pollfd(fd: connection.fd.rawValue, events: Int16(POLLOUT), revents: 0)
-            if poll(&pollSet, 1, -1) < 0 && errno != EINTR { throw .io(SystemError("poll")) }
+            try wait(&pollSet)
             sent = connection.flush()
         }
         if !sent || connection.hasPendingOutput {
@@ -114,10 +119,26 @@ public final class ControlClient {
         throw .badReply("neither result nor error")
     }
 
+    /// The process at the other end of the socket, as the kernel saw it
+    /// connect (SO_PEERCRED): its pid and uid.
+    public var peer: (pid: pid_t, uid: uid_t)? {
+        var pid: pid_t = 0
+        var uid: uid_t = 0
+        guard perch_peer_credentials(connection.fd.rawValue, &pid, &uid) == 0 else { return nil }
+        return (pid, uid)
+    }
+
+    /// poll(2) for `pollSet`, within `timeoutMilliseconds`.
+    private func wait(_ pollSet: inout pollfd) throws(Failure) {
+        let ready = poll(&pollSet, 1, timeoutMilliseconds)
+        if ready < 0 && errno != EINTR { throw .io(SystemError("poll")) }
+        if ready == 0 { throw .io(SystemError("poll", code: ETIMEDOUT)) }
+    }
+
     private func readLine() throws(Failure) -> ArraySlice<UInt8> {
         while pending.isEmpty {
             var pollSet = pollfd(fd: connection.fd.rawValue, events: Int16(POLLIN), revents: 0)
-            if poll(&pollSet, 1, -1) < 0 && errno != EINTR { throw .io(SystemError("poll")) }
+            try wait(&pollSet)
             var tooLong = false
             let outcome = connection.readAvailable { input in
                 switch input {

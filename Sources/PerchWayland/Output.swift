@@ -37,6 +37,12 @@ public final class Output {
     /// a new mode or scale.
     var onChange: (() -> Void)?
 
+    /// Its power mode, with zwlr_output_power_manager_v1.
+    private var power: OutputPower?
+    /// Whether the output is powered on: false while it is blanked (DPMS);
+    /// true without the protocol, where nobody can tell.
+    public var isPoweredOn: Bool { power?.isOn ?? true }
+
     init(proxy: OpaquePointer, registryName: UInt32) {
         self.proxy = proxy
         self.registryName = registryName
@@ -44,6 +50,7 @@ public final class Output {
     }
 
     deinit {
+        power = nil
         if let xdgOutput { zxdg_output_v1_destroy(xdgOutput) }
         if wl_output_get_version(proxy) >= 3 {
             wl_output_release(proxy)
@@ -58,6 +65,16 @@ public final class Output {
         guard xdgOutput == nil else { return }
         xdgOutput = zxdg_output_manager_v1_get_xdg_output(manager, proxy)
         zxdg_output_v1_add_listener(xdgOutput, xdgOutputListener, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// Follows the output's power mode (once; the manager may be bound
+    /// after the output or before it). `onPowerChange` is called at each
+    /// change.
+    func watchPower(with manager: OpaquePointer, onPowerChange: @escaping () -> Void) {
+        guard power == nil else { return }
+        let power = OutputPower(manager: manager, output: proxy)
+        power.onChange = onPowerChange
+        self.power = power
     }
 
     /// The mode's size as shown, in buffer pixels: width and height swap

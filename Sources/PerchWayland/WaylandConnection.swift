@@ -28,6 +28,7 @@ public final class WaylandConnection {
     private(set) var alphaModifier: OpaquePointer?
     private(set) var cursorShapeManager: OpaquePointer?
     private(set) var foreignToplevelManager: OpaquePointer?
+    private(set) var outputPowerManager: OpaquePointer?
     public private(set) var layerShellVersion: UInt32 = 0
     /// The compositor's windows, where it lists them (for fullscreen).
     public private(set) var foreignToplevels: ForeignToplevels?
@@ -39,6 +40,9 @@ public final class WaylandConnection {
 
     /// Called when an output is announced, removed, or changes mode or scale.
     public var onOutputsChanged: (() -> Void)?
+    /// Called when an output is powered off or on (blanked, DPMS), and when
+    /// one comes or goes: `allOutputsPoweredOff` may have changed.
+    public var onPowerChanged: (() -> Void)?
     /// Receive every seat's input events.
     public var onPointerEvent: ((PointerEvent) -> Void)?
     public var onTouchEvent: ((TouchEvent) -> Void)?
@@ -84,7 +88,7 @@ public final class WaylandConnection {
         outputs.removeAll()
         seats.removeAll()
         for proxy in [fractionalScaleManager, xdgOutputManager, idleNotifier, activation, alphaModifier,
-                      cursorShapeManager, foreignToplevelManager,
+                      cursorShapeManager, foreignToplevelManager, outputPowerManager,
                       viewporter, layerShell, shm, subcompositor, compositor, registry] {
             if let proxy { wl_proxy_destroy(proxy) }
         }
@@ -135,13 +139,20 @@ public final class WaylandConnection {
                 foreignToplevels = ForeignToplevels(manager: foreignToplevelManager,
                                                     outputName: { [unowned self] in self.outputs[$0]?.name })
             }
+        case "zwlr_output_power_manager_v1":
+            outputPowerManager = bind(perch_zwlr_output_power_manager_v1_interface(), 1)
+            if let outputPowerManager {
+                for output in outputs.values { watchPower(of: output, with: outputPowerManager) }
+            }
         case "wl_output":
             if let proxy = bind(perch_wl_output_interface(), 4) {
                 let output = Output(proxy: proxy, registryName: name)
                 output.onChange = { [unowned self] in self.onOutputsChanged?() }
                 if let xdgOutputManager { output.watchLogicalSize(with: xdgOutputManager) }
+                if let outputPowerManager { watchPower(of: output, with: outputPowerManager) }
                 outputs[name] = output
                 onOutputsChanged?()
+                onPowerChanged?()
             }
         case "wl_seat":
             if let proxy = bind(perch_wl_seat_interface(), 8) {
@@ -172,6 +183,8 @@ public final class WaylandConnection {
         note(alphaModifier, "wp_alpha_modifier_v1", "fades redraw each frame")
         note(cursorShapeManager, "wp_cursor_shape_manager_v1", "the cursor over a toast is left as it was")
         note(foreignToplevelManager, "zwlr_foreign_toplevel_manager_v1 (v2+)", "fullscreen windows are not noticed")
+        note(outputPowerManager, "zwlr_output_power_manager_v1",
+             "a blanked screen is not noticed: display timers run on while it is off")
         if layerShellVersion < 4 {
             missing.append(("zwlr_layer_shell_v1 v4", "keyboard focus on a toast is taken exclusively while hovered"))
         }
@@ -179,6 +192,19 @@ public final class WaylandConnection {
     }
 
     public var offersIdleNotifier: Bool { idleNotifier != nil }
+
+    /// Whether every output is powered off (the screen blanked, DPMS): then
+    /// nothing Perch shows can be seen, and the compositor sends no frames.
+    /// False with no output at all (a laptop's lid closed with nothing
+    /// plugged in is another matter: the outputs are gone, not off) and
+    /// without zwlr_output_power_manager_v1.
+    public var allOutputsPoweredOff: Bool {
+        !outputs.isEmpty && outputs.values.allSatisfy { !$0.isPoweredOn }
+    }
+
+    private func watchPower(of output: Output, with manager: OpaquePointer) {
+        output.watchPower(with: manager) { [unowned self] in self.onPowerChanged?() }
+    }
 
     /// Tells when the first seat has had no input for `thresholdMilliseconds`;
     /// nil when the compositor offers no ext_idle_notifier_v1 or no seat.
@@ -191,6 +217,7 @@ public final class WaylandConnection {
         if let output = outputs.removeValue(forKey: name) {
             output.isRemoved = true
             onOutputsChanged?()
+            onPowerChanged?()
         }
         if let seat = seats.removeValue(forKey: name), lastInput?.seat === seat { lastInput = nil }
     }

@@ -28,7 +28,10 @@ let usage = """
                              notification's sound-name would be, print the
                              file and the themes searched, exit (1 when
                              nothing would play)
-      --replace              take org.freedesktop.Notifications from another daemon
+      --replace              take over from the perch running on this display (it
+                             saves its state and exits; nothing is lost), and
+                             take org.freedesktop.Notifications from another
+                             daemon that allows it
       --no-dbus              serve the control socket only
       --state FILE           where history, modes and live notifications are kept
                              (default $XDG_STATE_HOME/perch/state.json)
@@ -100,7 +103,7 @@ func parseArguments(_ arguments: [String]) throws(ArgumentError) -> Invocation? 
             }
             invocation.iconScale = scale
         case "--replace":
-            invocation.options.replaceBusOwner = true
+            invocation.options.replace = true
         case "--no-dbus":
             invocation.options.dbus = false
         case "--state":

@@ -274,6 +274,7 @@ struct StatusCommand: Command {
         print("shown: \(status.shown), queued: \(status.queued)" + (status.held > 0 ? ", held: \(status.held)" : ""))
         if status.fullscreen { print("fullscreen: a fullscreen window holds notifications that are not critical") }
         if status.idle { print("idle: display timers stand still until the next input") }
+        if status.blanked { print("blanked: every output is off; display timers stand still until one is on") }
         print("modes: \(status.modes.isEmpty ? "(none)" : status.modes.joined(separator: " "))")
         for output in status.outputs {
             let turned = output.transform == "normal" ? "" : " transform \(output.transform)"

@@ -254,6 +254,73 @@ struct IdleTimerTests {
     }
 }
 
+@Suite("A blanked screen")
+struct BlankedScreenTests {
+    @Test("while every output is off no timer runs, idle-threshold or not; when one is on they run on")
+    func blankedFreezes() {
+        var h = harness()
+        let id = h.post("mail", at: t0)
+        h.advance(to: t0 + 1)
+        let left = h.service.board.toast(id: id)!.timer.remaining(at: t0 + 1)!
+        h.service.setBlanked(true, at: t0 + 1)
+        #expect(h.service.nextDeadline == nil)
+        h.advance(to: t0 + 60)
+        #expect(h.liveIDs == [id])
+        h.service.setBlanked(false, at: t0 + 60)
+        h.advance(to: t0 + 59.9 + left)
+        #expect(h.liveIDs == [id])
+        h.advance(to: t0 + 60 + left)
+        #expect(h.historyReasons == [.expired])
+    }
+
+    @Test("a toast posted while the screen is off gets its whole time once it is on")
+    func postedWhileBlanked() {
+        var h = harness()
+        h.service.setBlanked(true, at: t0)
+        let id = h.post("mail", at: t0)
+        h.advance(to: t0 + 30)
+        #expect(h.liveIDs == [id])
+        h.service.setBlanked(false, at: t0 + 30)
+        h.advance(to: t0 + 31.9)
+        #expect(h.liveIDs == [id])
+        h.advance(to: t0 + 32)
+        #expect(h.liveIDs.isEmpty)
+    }
+
+    @Test("a toast whose entry ended unseen (no frame while off) starts its time when the screen is on")
+    func enteredWhileBlankedWithoutFrames() {
+        var h = harness()
+        h.service.setBlanked(true, at: t0)
+        let id = h.post("mail", at: t0)
+        h.advance(to: t0 + 0.1)
+        h.service.setBlanked(false, at: t0 + 30)
+        h.advance(to: t0 + 30)
+        #expect(h.liveIDs == [id])
+        h.advance(to: t0 + 31.9)
+        #expect(h.liveIDs == [id])
+        h.advance(to: t0 + 32)
+        #expect(h.liveIDs.isEmpty)
+    }
+
+    @Test("the screen coming on does not run timers an idle seat stops, nor the reverse")
+    func blankedAndIdle() {
+        var h = harness("idle-threshold=1000")
+        let id = h.post("mail", at: t0)
+        h.advance(to: t0 + 1)
+        h.service.setIdle(true, at: t0 + 1)
+        h.service.setBlanked(true, at: t0 + 2)
+        h.service.setBlanked(false, at: t0 + 3)
+        h.advance(to: t0 + 30)
+        #expect(h.liveIDs == [id])
+        h.service.setBlanked(true, at: t0 + 30)
+        h.service.setIdle(false, at: t0 + 31)
+        h.advance(to: t0 + 60)
+        #expect(h.liveIDs == [id])
+        #expect(h.service.status(outputs: [], uptime: 0).blanked)
+        #expect(!h.service.status(outputs: [], uptime: 0).idle)
+    }
+}
+
 @Suite("Where fullscreen counts")
 struct FullscreenReportTests {
     @Test("with a named output that is connected, only a fullscreen window on it counts")

@@ -19,6 +19,7 @@
 #include "wp-alpha-modifier-v1-client-protocol.h"
 #include "wp-cursor-shape-v1-client-protocol.h"
 #include "wlr-foreign-toplevel-management-unstable-v1-client-protocol.h"
+#include "wlr-output-power-management-unstable-v1-client-protocol.h"
 
 #define PERCH_INTERFACE_GETTER(name) \
     static inline const struct wl_interface *perch_##name##_interface(void) { \
@@ -40,6 +41,7 @@ PERCH_INTERFACE_GETTER(xdg_activation_v1)
 PERCH_INTERFACE_GETTER(wp_alpha_modifier_v1)
 PERCH_INTERFACE_GETTER(wp_cursor_shape_manager_v1)
 PERCH_INTERFACE_GETTER(zwlr_foreign_toplevel_manager_v1)
+PERCH_INTERFACE_GETTER(zwlr_output_power_manager_v1)
 
 #undef PERCH_INTERFACE_GETTER
 

@@ -24,6 +24,9 @@ int perch_signalfd_read(int fd);
 
 // The peer's uid on a connected Unix socket (SO_PEERCRED); -1 on error.
 int perch_peer_uid(int fd, uid_t *uid);
+// The peer's pid and uid on a connected Unix socket (SO_PEERCRED), as they
+// were when it connected or listened; -1 on error.
+int perch_peer_credentials(int fd, pid_t *pid, uid_t *uid);
 
 // accept4(2) with SOCK_NONBLOCK | SOCK_CLOEXEC; -1 on error.
 int perch_accept_nonblocking(int listener);

@@ -21,6 +21,10 @@ public struct ToastStack: Sendable {
     /// Every display timer is stopped (the seat is idle): each toast keeps
     /// the time it had left, as hovering keeps it for one.
     public private(set) var timersFrozen = false
+    /// When the timers last ran on after a freeze: an entry that ended
+    /// while they stood still (with no frame to tell, as on a blanked
+    /// screen) starts its timer from then, not from the entry's end.
+    private var timersRunSince: Instant?
     /// Distance of the marker from the anchored edge.
     private var markerSlot = Glide(at: 0)
     private var events: [StackEvent] = []
@@ -237,6 +241,7 @@ public struct ToastStack: Sendable {
     public mutating func setTimersFrozen(_ frozen: Bool, at now: Instant) {
         guard frozen != timersFrozen else { return }
         timersFrozen = frozen
+        if !frozen { timersRunSince = now }
         for index in visible.indices { updateTimer(index, at: now) }
     }
 
@@ -322,7 +327,9 @@ public struct ToastStack: Sendable {
                 let end = entryEnd(of: visible[index], since: since)
                 if now >= end {
                     visible[index].phase = .shown
-                    if !isTimerHeld(visible[index]) { visible[index].timer.start(at: end) }
+                    if !isTimerHeld(visible[index]) {
+                        visible[index].timer.start(at: max(end, timersRunSince ?? end))
+                    }
                     events.append(.appeared(id: visible[index].id))
                 }
             }

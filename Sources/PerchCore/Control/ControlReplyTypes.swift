@@ -216,13 +216,16 @@ public struct StatusReply: ControlReplyBody {
     public var fullscreen: Bool
     /// The seat has been idle for `idle-threshold`: display timers stand still.
     public var idle: Bool
+    /// Every output is powered off (the screen blanked): display timers
+    /// stand still.
+    public var blanked: Bool
     public var outputs: [Output]
     /// Whole seconds since the daemon started.
     public var uptime: Int
 
     public init(version: String = PerchVersion.string, shown: Int, queued: Int, history: Int, modes: [String],
                 doNotDisturb: Bool, held: Int = 0, fullscreen: Bool = false, idle: Bool = false,
-                outputs: [Output], uptime: Int) {
+                blanked: Bool = false, outputs: [Output], uptime: Int) {
         self.version = version
         self.shown = shown
         self.queued = queued
@@ -232,6 +235,7 @@ public struct StatusReply: ControlReplyBody {
         self.held = held
         self.fullscreen = fullscreen
         self.idle = idle
+        self.blanked = blanked
         self.outputs = outputs
         self.uptime = uptime
     }
@@ -248,6 +252,8 @@ public struct StatusReply: ControlReplyBody {
         held = object.optional("held") == nil ? 0 : try object.count("held")
         fullscreen = object.optional("fullscreen") == nil ? false : try object.bool("fullscreen")
         idle = object.optional("idle") == nil ? false : try object.bool("idle")
+        // Nor does one from before issue 29 know a blanked screen.
+        blanked = object.optional("blanked") == nil ? false : try object.bool("blanked")
         outputs = []
         let outputList = try object.required("outputs")
         for element in try ControlReplyObject.elements(of: outputList, at: object.path(of: "outputs")) {
@@ -287,6 +293,7 @@ public struct StatusReply: ControlReplyBody {
             "held": .number(Double(held)),
             "fullscreen": .bool(fullscreen),
             "idle": .bool(idle),
+            "blanked": .bool(blanked),
             "outputs": .array(outputs.map {
                 ["name": .string($0.name), "width": .number(Double($0.width)), "height": .number(Double($0.height)),
                  "scale": .number($0.scale), "logical_width": .number(Double($0.logicalWidth)),

@@ -17,6 +17,9 @@
 /// - Idle (the seat had no input for `idle-threshold`; 0 = never):
 ///   every display timer stops with the time it had left, as hovering
 ///   stops one, and runs on at the first input.
+/// - Blanked (every output powered off: DPMS, a screen saver): the same,
+///   until an output is on again; toasts posted meanwhile start their
+///   time then. Without it a toast would run out on a dark screen.
 ///
 /// - Do-not-disturb: a non-critical notification on screen when it starts
 ///   is suspended as for fullscreen and comes back when it ends; one that
@@ -44,8 +47,20 @@ extension NotificationService {
         applyIdle(at: now)
     }
 
-    /// Whether display timers are stopped because the seat is idle.
-    public var areTimersFrozen: Bool { isIdle && global.idleThreshold > 0 }
+    /// Every output was powered off (true: the screen blanked, DPMS) or
+    /// one came on again (false). Nobody sees a toast then, so the timers
+    /// stand still as for an idle seat, whatever `idle-threshold` says.
+    public func setBlanked(_ blanked: Bool, at now: Instant) {
+        isBlanked = blanked
+        applyIdle(at: now)
+    }
+
+    /// Whether the seat counts as idle: it is, and `idle-threshold` is set.
+    public var isIdleInForce: Bool { isIdle && global.idleThreshold > 0 }
+
+    /// Whether display timers are stopped: the seat is idle, or the
+    /// screen is blanked.
+    public var areTimersFrozen: Bool { isIdleInForce || isBlanked }
 
     /// Whether a live notification must wait off screen now: the center is
     /// open (it lists them all), or do-not-disturb or a fullscreen hold

@@ -19,6 +19,6 @@ extension NotificationService {
         }
         return StatusReply(shown: shown, queued: queued, history: history.count, modes: modes.sorted(),
                            doNotDisturb: isDoNotDisturb, held: board.suspendedCount, fullscreen: isFullscreen,
-                           idle: areTimersFrozen, outputs: outputs, uptime: uptime)
+                           idle: isIdleInForce, blanked: isBlanked, outputs: outputs, uptime: uptime)
     }
 }

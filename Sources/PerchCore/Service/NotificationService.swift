@@ -30,6 +30,8 @@ public final class NotificationService {
     public internal(set) var isFullscreen = false
     /// The seat has been idle for `idle-threshold` (`setIdle`).
     public internal(set) var isIdle = false
+    /// Every output is powered off: the screen is blanked (`setBlanked`).
+    public internal(set) var isBlanked = false
     /// The id the next new notification gets.
     public internal(set) var nextID: UInt32 = 1
     /// The config in force; `reload` swaps it.
