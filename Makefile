@@ -165,7 +165,7 @@ unit:
 # inputs in Fuzz/regressions/; a crash, a broken property or an input slower
 # than the target's timeout fails, leaving the input in .build/fuzz/crashes/.
 # make test runs each for CI_FUZZ_SECONDS (about a minute to build
-# everything, then 8 targets × 3 s).
+# everything, then 13 targets × 3 s).
 FUZZ_SECONDS ?= 60
 CI_FUZZ_SECONDS ?= 3
 fuzz:

@@ -12,6 +12,9 @@
 // - the journal replayed in chunks gives what it gives in one piece (the
 //   same state, records applied, valid length, error), and the valid
 //   and torn lengths lie within the journal;
+// - the journal is replayed over the file's generation (`StateGeneration`):
+//   one that names another applies nothing; a generation written with the
+//   state reads back with it;
 // - restoring the replayed state gives a board with each id once, only
 //   ids that were live, a counter that hands out none of them again,
 //   and a service that runs on (time advances, every toast measured).
@@ -25,15 +28,27 @@ public func fuzzState(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let journal = input.rest()
 
     var state = PersistentState()
-    if let read = try? PersistentState(decoding: file) {
+    var generation: UInt64 = 0
+    var fixes: [String] = []
+    if let read = try? PersistentState(decoding: file, warnings: &fixes, generation: &generation) {
         checkRoundTrip(read)
+        checkGeneration(read, generation)
         state = read
     }
 
     // The journal in one piece, then in chunks.
     var whole = state
-    let replayed = Result { () throws(StateError) in try whole.replay(journal: journal) }
-    var chunked = JournalReplay(over: state)
+    let replayed: Result<Int, StateError>
+    if generation == 0 {
+        replayed = Result { () throws(StateError) in try whole.replay(journal: journal) }
+    } else {
+        var once = JournalReplay(over: state, generation: generation)
+        once.feed(journal)
+        once.finish()
+        whole = once.state
+        replayed = once.error.map { .failure($0) } ?? .success(once.applied)
+    }
+    var chunked = JournalReplay(over: state, generation: generation)
     var offset = 0
     while offset < journal.count {
         chunked.feed(journal[offset ..< min(journal.count, offset + chunkSize)])
@@ -50,6 +65,10 @@ public func fuzzState(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     require(chunked.validLength <= journal.count && chunked.tornLength <= journal.count,
             "lengths beyond the journal: \(chunked.validLength), \(chunked.tornLength) of \(journal.count)")
     require(chunked.applied <= journal.count(where: { $0 == 10 }), "more records than lines")
+    if let mismatch = chunked.mismatch {
+        require(chunked.applied == 0 && chunked.error == nil && mismatch.snapshot == generation
+                && mismatch.journal != generation, "a journal of another generation was replayed")
+    }
     if chunked.error == nil { checkRoundTrip(whole) }
 
     checkRestore(whole)
@@ -73,6 +92,15 @@ private func checkRoundTrip(_ state: PersistentState) {
     require(bounded.count <= limit, "encoded(within: \(limit)) wrote \(bounded.count) bytes")
     require((try? PersistentState(decoding: bounded, historyCapacity: state.history.capacity)) != nil,
             "a bounded state does not read back")
+}
+
+private func checkGeneration(_ state: PersistentState, _ generation: UInt64) {
+    var read: UInt64 = 0
+    var warnings: [String] = []
+    let next = min(generation + 1, UInt64(StateGeneration.range.upperBound))
+    let again = try? PersistentState(decoding: state.encoded(generation: next), historyCapacity: state.history.capacity,
+                                     warnings: &warnings, generation: &read)
+    require(again == state && read == next, "a state written with generation \(next) read back as \(read)")
 }
 
 private func checkRestore(_ state: PersistentState) {

@@ -10,7 +10,15 @@ import PerchCore
 ///   while neither can be written it waits in memory and is tried again
 ///   every turn.
 /// - The journal is emptied only after a snapshot that holds all of it was
-///   written. A snapshot that fails (full disk, unwritable directory) sends
+///   written.
+/// - An older journal is never replayed over a newer snapshot: each
+///   snapshot has a generation, one more than the last, and the journal
+///   begins with the generation it follows. When emptying the journal
+///   fails right after a snapshot and the daemon is then killed, the next
+///   start finds the old journal behind the new snapshot and ignores it,
+///   with one warning (the snapshot holds all of its records). Appends
+///   wait until it has been emptied.
+/// - A snapshot that fails (full disk, unwritable directory) sends
 ///   the turn's records to the journal instead, and is tried again later,
 ///   backing off from 1 s to once a minute, not every turn.
 /// - A failure is logged once when it starts and once when it ends,
@@ -56,6 +64,10 @@ public final class StateStore {
     static let longestRetryDelay = 60.0
 
     private var journal: JournalFile?
+    /// The generation of the snapshot on disk (0: none yet, or one written
+    /// before generations); the next snapshot gets one more.
+    public private(set) var generation: UInt64 = 0
+    private let journalCalls: JournalCalls
     /// The journal still holds records that a newer snapshot already has
     /// (emptying it failed): nothing may be appended until it is emptied.
     private var journalIsStale = false
@@ -89,12 +101,15 @@ public final class StateStore {
     private let clock: () -> Instant
     private let log: (Severity, String) -> Void
 
-    /// `clock` and `log` are seams for tests.
+    /// `clock`, `log` and `journalCalls` (what changes the journal file)
+    /// are seams for tests.
     public init(path: String, clock: @escaping () -> Instant = MonotonicClock.now,
-                log: @escaping (Severity, String) -> Void = StateStore.logToStderr) {
+                log: @escaping (Severity, String) -> Void = StateStore.logToStderr,
+                journalCalls: JournalCalls = .system) {
         self.path = path
         self.clock = clock
         self.log = log
+        self.journalCalls = journalCalls
     }
 
     public static func logToStderr(_ severity: Severity, _ message: String) {
@@ -180,7 +195,8 @@ public final class StateStore {
                 found = true
                 var fixed: [String] = []
                 do throws(StateError) {
-                    state = try PersistentState(decoding: bytes, historyCapacity: historyCapacity, warnings: &fixed)
+                    state = try PersistentState(decoding: bytes, historyCapacity: historyCapacity, warnings: &fixed,
+                                                generation: &generation)
                     warnings += fixed.map { "state file \(path): \($0)" }
                 } catch {
                     warnings.append(setAside(path, "state file", because: error.message, now: now).message)
@@ -196,11 +212,27 @@ public final class StateStore {
         var keptLines = 0
         var keptBytes: Int?
         do throws(FileError) {
-            if let replay = try JournalFile.replay(journalPath, over: state) {
+            if let replay = try JournalFile.replay(journalPath, over: state, generation: generation) {
                 state = replay.state
                 warnings += replay.warnings.map { "state journal \(journalPath): \($0)" }
                 found = found || replay.applied > 0 || replay.error != nil || replay.tornLength > 0
-                if let error = replay.error {
+                    || replay.mismatch != nil
+                if let mismatch = replay.mismatch, mismatch.journalIsOlder {
+                    // The double fault: a snapshot was written, emptying
+                    // the journal failed, and the daemon stopped. Kept as
+                    // it is until the first snapshot empties it; nothing
+                    // is appended after its old records meanwhile.
+                    warnings.append("state journal \(journalPath) is older than the state file (\(mismatch.description)): "
+                        + "the state file already holds its records, so it is ignored")
+                    journalIsStale = true
+                    keptBytes = nil
+                } else if let mismatch = replay.mismatch {
+                    let reason = "\(mismatch.description), so it follows a state file that is not there"
+                    // Nothing of it was replayed: the state is the snapshot's,
+                    // and a fresh journal follows it.
+                    warnings.append(setAside(journalPath, "state journal", because: reason, now: now).message)
+                    keptBytes = 0
+                } else if let error = replay.error {
                     let reason = "\(error.message); the \(replay.applied) records before it are kept"
                     let (moved, message) = setAside(journalPath, "state journal", because: reason, now: now)
                     warnings.append(message)
@@ -230,7 +262,8 @@ public final class StateStore {
         }
 
         do {
-            journal = try JournalFile(path: journalPath, existingLines: keptLines, keepingBytes: keptBytes)
+            journal = try JournalFile(path: journalPath, generation: generation, existingLines: keptLines,
+                                      keepingBytes: keptBytes, calls: journalCalls)
         } catch {
             let message = "cannot open the state journal: \(error); changes are saved as full snapshots"
             journalFails = true
@@ -314,7 +347,8 @@ public final class StateStore {
     }
 
     private func writeSnapshot(_ state: PersistentState, _ now: Instant) -> Bool {
-        let (bytes, warnings) = state.encoded(within: NotificationLimits.maximumStateSize)
+        let next = generation + 1
+        let (bytes, warnings) = state.encoded(within: NotificationLimits.maximumStateSize, generation: next)
         if warnings != lastWriterWarnings {
             for warning in warnings { log(.warning, "state file \(path): \(warning)") }
             lastWriterWarnings = warnings
@@ -332,6 +366,7 @@ public final class StateStore {
             compactionDue = true
             return false
         }
+        generation = next
         snapshotFails = false
         nextSnapshotAttempt = nil
         retryDelay = Self.firstRetryDelay
@@ -343,7 +378,8 @@ public final class StateStore {
         // Only now may the journal go: the snapshot holds all of it.
         if journal == nil {
             do {
-                journal = try JournalFile(path: journalPath, keepingBytes: 0)
+                journal = try JournalFile(path: journalPath, generation: generation, keepingBytes: 0,
+                                          calls: journalCalls)
                 journalFails = false
             } catch {
                 journalFails = true
@@ -358,11 +394,12 @@ public final class StateStore {
         return true
     }
 
-    /// Empties a journal whose records the snapshot on disk already holds.
+    /// Empties a journal whose records the snapshot on disk already holds,
+    /// and begins it with that snapshot's generation.
     private func emptyJournal(_ now: Instant) {
         guard let journal else { return }
         do {
-            try journal.truncate()
+            try journal.reset(generation: generation)
             journalIsStale = false
             journalFails = false
         } catch {

@@ -116,3 +116,69 @@ struct JournalReplayTests {
         #expect(item.notification.body.utf8.count == NotificationLimits.maximumBodyLength)
     }
 }
+
+@Suite("Journal generations")
+struct JournalGenerationTests {
+    private let body = records.flatMap { $0.encoded() }
+
+    private func replay(_ bytes: [UInt8], over generation: UInt64) -> JournalReplay {
+        var replay = JournalReplay(over: PersistentState(), generation: generation)
+        replay.feed(bytes)
+        replay.finish()
+        return replay
+    }
+
+    @Test("a journal that names the snapshot's generation is replayed, its header counted in validLength")
+    func matching() {
+        let header = StateGeneration.journalHeader(4)
+        let replayed = replay(header + body, over: 4)
+        #expect(replayed.mismatch == nil && replayed.error == nil)
+        #expect(replayed.generation == 4)
+        #expect(replayed.applied == records.count)
+        #expect(replayed.validLength == header.count + body.count)
+        #expect(replayed.state == replay(body, over: 0).state)
+    }
+
+    @Test("a journal of another generation applies nothing", arguments: [(3, 4), (5, 4), (0, 1)])
+    func otherGeneration(_ journal: UInt64, _ snapshot: UInt64) {
+        let replayed = replay(StateGeneration.journalHeader(journal) + body, over: snapshot)
+        #expect(replayed.mismatch == JournalMismatch(journal: journal, snapshot: snapshot))
+        #expect(replayed.mismatch?.journalIsOlder == (journal < snapshot))
+        #expect(replayed.applied == 0 && replayed.state == PersistentState())
+        #expect(replayed.error == nil && replayed.tornLength == 0)
+    }
+
+    @Test("a journal without a header is generation 0: replayed over a snapshot without one, not over a newer one")
+    func previousFormat() {
+        #expect(replay(body, over: 0).applied == records.count)
+        #expect(replay(body, over: 0).generation == nil)
+        let over = replay(body, over: 2)
+        #expect(over.mismatch == JournalMismatch(journal: nil, snapshot: 2))
+        #expect(over.mismatch?.journalIsOlder == true)
+        #expect(over.applied == 0)
+    }
+
+    @Test("a header out of range is an error; a header after the first line is a bad record")
+    func badHeaders() {
+        let outOfRange = replay(line(#"{"generation":-1}"#) + body, over: 0)
+        #expect(outOfRange.error?.message.hasPrefix("the journal's first line: \"generation\" must be") == true)
+        let late = replay(StateGeneration.journalHeader(1) + records[0].encoded() + StateGeneration.journalHeader(1),
+                          over: 1)
+        #expect(late.applied == 1)
+        #expect(late.error != nil)
+    }
+
+    @Test("a snapshot written with a generation reads back the same state and that generation")
+    func snapshotGeneration() throws {
+        let state = PersistentState(modes: ["dnd"], nextID: 9)
+        var generation: UInt64 = 0
+        var warnings: [String] = []
+        let read = try PersistentState(decoding: state.encoded(generation: 12), warnings: &warnings,
+                                       generation: &generation)
+        #expect(read == state && generation == 12 && warnings.isEmpty)
+        #expect(try PersistentState(decoding: state.encoded()) == state)
+        #expect(throws: StateError.self) {
+            try PersistentState(decoding: Array(#"{"version":1,"generation":"x","next_id":1,"modes":[],"history":[],"live":[]}"#.utf8))
+        }
+    }
+}

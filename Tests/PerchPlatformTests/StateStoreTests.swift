@@ -14,6 +14,13 @@ private func size(_ path: String) -> Int {
 }
 
 
+/// The journal was emptied after the store's last snapshot: it holds the
+/// line that names that snapshot's generation, and nothing else.
+private func journalHoldsOnlyItsHeader(_ directory: String, _ store: StateStore) -> Bool {
+    let bytes = try? StateFile.read("\(directory)/state.json.journal")
+    return store.generation > 0 && bytes == StateGeneration.journalHeader(store.generation)
+}
+
 private func writeFile(_ path: String, _ bytes: [UInt8]) {
     let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
     precondition(fd >= 0, "open \(path)")
@@ -68,6 +75,10 @@ private final class Model {
         record(.gone(id: id, reason: .dismissedByUser, closedAt: 2))
     }
 
+    func setModes(_ modes: [String]) {
+        record(.modes(modes))
+    }
+
     private func record(_ record: JournalRecord) {
         state.apply(record)
         records.append(record)
@@ -97,9 +108,36 @@ private final class LogLines {
     func of(_ severity: StateStore.Severity) -> [String] { lines.filter { $0.0 == severity }.map(\.1) }
 }
 
-/// A store on `directory/state.json` with a manual clock and a log kept.
-private func makeStore(_ directory: String, _ clock: Clock, _ log: LogLines) -> StateStore {
-    StateStore(path: "\(directory)/state.json", clock: { clock.now }, log: { log.lines.append(($0, $1)) })
+/// A store on `directory/state.json` with a manual clock and a log kept,
+/// and, when given, journal calls that fail on demand.
+private func makeStore(_ directory: String, _ clock: Clock, _ log: LogLines, faults: JournalFaults? = nil)
+    -> StateStore
+{
+    StateStore(path: "\(directory)/state.json", clock: { clock.now }, log: { log.lines.append(($0, $1)) },
+               journalCalls: faults?.calls ?? .system)
+}
+
+/// The journal's file calls, the system's until a test makes one fail
+/// (with EIO, as a failing disk does; no permission stops root).
+private final class JournalFaults {
+    var truncateFails = false
+    var syncFails = false
+    private(set) var truncations = 0
+
+    var calls: JournalCalls {
+        let system = JournalCalls.system
+        return JournalCalls(
+            truncate: { fd, length in
+                self.truncations += 1
+                if self.truncateFails { errno = EIO; return -1 }
+                return system.truncate(fd, length)
+            },
+            write: system.write,
+            sync: { fd in
+                if self.syncFails { errno = EIO; return -1 }
+                return system.sync(fd)
+            })
+    }
 }
 
 /// What a fresh start (a new process) reads from `directory`.
@@ -219,7 +257,7 @@ struct StateStoreTests {
         clock.advance(0.5)
         #expect(model.turn(store))  // 3 s: tried, and it works
         #expect(exists("\(directory.path)/state.json"))
-        #expect(size("\(directory.path)/state.json.journal") == 0)
+        #expect(journalHoldsOnlyItsHeader(directory.path, store))
         #expect(store.retryDeadline == nil)
         #expect(restart(directory.path).state == model.state)
     }
@@ -434,7 +472,7 @@ struct StateStoreTests {
         #expect(!exists("\(directory.path)/state.json"))
         model.post("one more")
         #expect(model.turn(store))
-        #expect(size("\(directory.path)/state.json.journal") == 0)
+        #expect(journalHoldsOnlyItsHeader(directory.path, store))
         #expect(restart(directory.path).state == model.state)
     }
 
@@ -461,7 +499,7 @@ struct StateStoreTests {
         #expect(model.turn(store))  // a snapshot, which opens the journal again
         model.post("c")
         #expect(model.turn(store) == false)
-        #expect(size(journal) > 0)
+        #expect(size(journal) > StateGeneration.journalHeader(store.generation).count)
         #expect(restart(directory.path).state == model.state)
     }
 
@@ -503,6 +541,7 @@ struct StateStoreTests {
         model.post("planted")
         _ = model.stop(theirs)
         let planted = try #require(try StateFile.read(path))
+        let plantedJournal = try StateFile.read("\(path).journal")
         #expect(chmod(directory.path, 0o1777) == 0)
 
         let log = LogLines()
@@ -516,7 +555,7 @@ struct StateStoreTests {
         #expect(mine.turn(store) == false)
         #expect(mine.stop(store) == false)
         #expect(try StateFile.read(path) == planted)
-        #expect(!exists("\(path).journal") || size("\(path).journal") == 0)
+        #expect(try StateFile.read("\(path).journal") == plantedJournal)
         #expect(log.lines.isEmpty)
     }
 
@@ -530,5 +569,173 @@ struct StateStoreTests {
             + "runs as")
         #expect(chmod(directory.path, 0o770) == 0)
         #expect(StateStore.unsafeDirectory(directory.path)?.contains("is writable by its group (mode 770)") == true)
+    }
+}
+
+@Suite("State store generations")
+struct StateGenerationStoreTests {
+    /// Two notifications and a mode in the journal; then, in the turn that
+    /// compacts, one of them dismissed and the mode turned off: the
+    /// journal's old records all contradict the snapshot written after them.
+    private func journalThenSnapshot(_ store: StateStore, _ model: Model) -> (kept: UInt32, dismissed: UInt32) {
+        let kept = model.post("kept")
+        let dismissed = model.post("dismissed since")
+        model.setModes(["dnd"])
+        #expect(model.turn(store) == false)
+        model.dismiss(dismissed)
+        model.setModes([])
+        return (kept, dismissed)
+    }
+
+    @Test("emptying the journal fails right after a good snapshot, then kill -9: the next start has the snapshot's state, with one warning")
+    func doubleFault() throws {
+        let directory = TemporaryDirectory("store-test"), clock = Clock(), log = LogLines()
+        let faults = JournalFaults()
+        let store = makeStore(directory.path, clock, log, faults: faults)
+        _ = store.load(now: 1, historyCapacity: 50)
+        let model = Model()
+        let (kept, dismissed) = journalThenSnapshot(store, model)
+        faults.truncateFails = true
+        #expect(model.stop(store))  // the snapshot is written; the journal stays as it was
+        #expect(store.generation == 1)
+        #expect(log.of(.error).count == 1)
+        #expect(log.of(.error).first?.hasPrefix("cannot empty the state journal") == true)
+        let journal = "\(directory.path)/state.json.journal"
+        #expect(size(journal) > StateGeneration.journalHeader(1).count)
+
+        // kill -9: a new process reads the files.
+        let loaded = restart(directory.path)
+        #expect(loaded.state == model.state)
+        #expect(loaded.state.live.map(\.notification.id) == [kept])
+        #expect(loaded.state.history.entries.map(\.notification.id) == [dismissed])
+        #expect(loaded.state.modes.isEmpty)
+        #expect(loaded.warnings == ["state journal \(journal) is older than the state file (it has generation 0 "
+            + "and the state file generation 1): the state file already holds its records, so it is ignored"])
+        #expect(loaded.compactionDue)
+    }
+
+    @Test("after the double fault the next start empties the old journal before it appends, and what it appends comes back")
+    func doubleFaultThenRecovery() {
+        let directory = TemporaryDirectory("store-test"), clock = Clock(), log = LogLines()
+        let faults = JournalFaults()
+        let first = makeStore(directory.path, clock, log, faults: faults)
+        _ = first.load(now: 1, historyCapacity: 50)
+        let model = Model()
+        _ = journalThenSnapshot(first, model)
+        faults.truncateFails = true
+        #expect(model.stop(first))
+
+        let second = makeStore(directory.path, clock, log)
+        model.state = second.load(now: 2, historyCapacity: 50).state
+        model.post("after the restart")
+        #expect(model.turn(second))  // the start's compaction: generation 2
+        #expect(second.generation == 2)
+        #expect(journalHoldsOnlyItsHeader(directory.path, second))
+        model.post("appended")
+        #expect(model.turn(second) == false)
+        let loaded = restart(directory.path)
+        #expect(loaded.warnings.isEmpty)
+        #expect(loaded.state == model.state)
+        #expect(loaded.state.live.map(\.notification.title) == ["kept", "after the restart", "appended"])
+    }
+
+    @Test("while the journal cannot be emptied nothing is appended after its old records; each turn is a snapshot")
+    func staleJournalTakesNoAppends() {
+        let directory = TemporaryDirectory("store-test"), clock = Clock(), log = LogLines()
+        let faults = JournalFaults()
+        let store = makeStore(directory.path, clock, log, faults: faults)
+        _ = store.load(now: 1, historyCapacity: 50)
+        let model = Model()
+        _ = journalThenSnapshot(store, model)
+        faults.truncateFails = true
+        #expect(model.stop(store))
+        let journal = "\(directory.path)/state.json.journal"
+        let staleSize = size(journal)
+        model.post("while stale")
+        #expect(model.turn(store))  // a snapshot: the journal takes nothing
+        #expect(size(journal) == staleSize)
+        #expect(store.generation == 2)
+        #expect(log.of(.error).count == 1)  // one failure, however many turns
+        #expect(restart(directory.path).state == model.state)
+
+        faults.truncateFails = false
+        model.post("healed")
+        clock.advance(1)
+        model.turn(store)
+        #expect(log.of(.info).count == 1)
+        model.post("appended")
+        #expect(model.turn(store) == false)
+        let loaded = restart(directory.path)
+        #expect(loaded.warnings.isEmpty)
+        #expect(loaded.state == model.state)
+    }
+
+    @Test("a journal whose header could not be synced is not appended to until it is")
+    func unsyncedHeader() {
+        let directory = TemporaryDirectory("store-test"), clock = Clock(), log = LogLines()
+        let faults = JournalFaults()
+        let store = makeStore(directory.path, clock, log, faults: faults)
+        _ = store.load(now: 1, historyCapacity: 50)
+        let model = Model()
+        _ = journalThenSnapshot(store, model)
+        faults.syncFails = true
+        #expect(model.stop(store))
+        #expect(store.isFailing)
+        model.post("next")
+        #expect(model.turn(store))  // a snapshot again, not an append
+        #expect(restart(directory.path).state == model.state)
+    }
+
+    @Test("files from before generations load as they did: the journal replayed over the snapshot, then rewritten with generation 1")
+    func previousFormat() throws {
+        let directory = TemporaryDirectory("store-test"), clock = Clock(), log = LogLines()
+        var old = PersistentState()
+        old.apply(.live(LiveNotification(notification: Notification(id: 1, title: "in the snapshot"), remaining: nil,
+                                         postedAt: 1), nextID: 2))
+        writeFile("\(directory.path)/state.json", old.encoded())
+        #expect(!String(decoding: old.encoded(), as: UTF8.self).contains("generation"))
+        let record = JournalRecord.live(LiveNotification(notification: Notification(id: 2, title: "in the journal"),
+                                                         remaining: nil, postedAt: 2), nextID: 3)
+        writeFile("\(directory.path)/state.json.journal", record.encoded() + JournalRecord.modes(["dnd"]).encoded())
+        let store = makeStore(directory.path, clock, log)
+        let loaded = store.load(now: 1, historyCapacity: 50)
+        #expect(loaded.warnings.isEmpty)
+        #expect(loaded.state.live.map(\.notification.title) == ["in the snapshot", "in the journal"])
+        #expect(loaded.state.modes == ["dnd"])
+        #expect(store.generation == 0)
+
+        let model = Model()
+        model.state = loaded.state
+        #expect(model.turn(store))  // compaction after start
+        #expect(store.generation == 1)
+        let snapshot = try #require(try StateFile.read("\(directory.path)/state.json"))
+        #expect(String(decoding: snapshot, as: UTF8.self).hasPrefix("{\"version\":1,\"generation\":1,"))
+        #expect(journalHoldsOnlyItsHeader(directory.path, store))
+        #expect(restart(directory.path).state == model.state)
+    }
+
+    @Test("a journal of a newer generation than the state file (an older state file put back) is set aside, not replayed")
+    func newerJournal() throws {
+        let directory = TemporaryDirectory("store-test"), clock = Clock(), log = LogLines()
+        let snapshot = PersistentState(modes: ["kept"])
+        writeFile("\(directory.path)/state.json", snapshot.encoded(generation: 3))
+        let journal = "\(directory.path)/state.json.journal"
+        writeFile(journal, StateGeneration.journalHeader(5) + JournalRecord.modes(["from generation 5"]).encoded())
+        let store = makeStore(directory.path, clock, log)
+        let loaded = store.load(now: 8, historyCapacity: 50)
+        #expect(loaded.state == snapshot)
+        #expect(loaded.warnings.count == 1)
+        #expect(loaded.warnings.first?.contains("it has generation 5 and the state file generation 3") == true)
+        #expect(loaded.warnings.first?.contains("moved it to \(journal).corrupt-8") == true)
+        #expect(StateGeneration.journalHeader(3) == (try StateFile.read(journal)))
+
+        let model = Model()
+        model.state = loaded.state
+        #expect(model.turn(store))
+        model.post("after")
+        #expect(model.turn(store) == false)
+        let again = restart(directory.path)
+        #expect(again.warnings.isEmpty)
+        #expect(again.state == model.state)
     }
 }

@@ -32,10 +32,14 @@ public struct LiveNotification: Equatable, Sendable {
 /// The document (keys in this order; notifications in the wire form of
 /// `ControlProtocol.encode(_:)`):
 ///
-///     {"version":1,"next_id":42,"modes":["dnd"],
+///     {"version":1,"generation":7,"next_id":42,"modes":["dnd"],
 ///      "history":[{"notification":{…},"reason":"expired","closed_at":1767225600}],
 ///      "live":[{"notification":{…},"remaining":2.5,"posted_at":1767225598}]}
 ///
+/// `generation` numbers the snapshots the store writes (1, 2, …), so that
+/// a journal can say which snapshot it follows (`StateGeneration`); it is
+/// not part of the state, and a file without it (written before there
+/// were generations) is generation 0.
 /// `remaining` is present and null for a notification that never expires.
 /// Reading is strict about the shape: a missing, mistyped or unknown member
 /// is an error, so a damaged file is set aside instead of half-loaded. A
@@ -74,14 +78,19 @@ public struct PersistentState: Equatable, Sendable {
 // MARK: - JSON
 
 extension PersistentState {
-    public func json() -> JSONValue {
-        [
-            "version": .number(Double(Self.version)),
-            "next_id": .number(Double(nextID)),
-            "modes": .array(modes.map { .string($0) }),
-            "history": .array(history.entries.map(Self.json)),
-            "live": .array(live.map(Self.json)),
+    public func json() -> JSONValue { json(generation: nil) }
+
+    /// The document, with a `generation` member when one is given.
+    public func json(generation: UInt64?) -> JSONValue {
+        var members: [(String, JSONValue)] = [("version", .number(Double(Self.version)))]
+        if let generation { members.append(("generation", .number(Double(generation)))) }
+        members += [
+            ("next_id", .number(Double(nextID))),
+            ("modes", .array(modes.map { .string($0) })),
+            ("history", .array(history.entries.map(Self.json))),
+            ("live", .array(live.map(Self.json))),
         ]
+        return .object(JSONObject(members))
     }
 
     private static func json(_ entry: HistoryEntry) -> JSONValue {
@@ -102,8 +111,8 @@ extension PersistentState {
 
     /// The state file's bytes: the compact JSON and a newline. Unbounded:
     /// the state file is written with `encoded(within:)`.
-    public func encoded() -> [UInt8] {
-        JSON.serializedBytes(json(), terminator: UInt8(ascii: "\n"))
+    public func encoded(generation: UInt64? = nil) -> [UInt8] {
+        JSON.serializedBytes(json(generation: generation), terminator: UInt8(ascii: "\n"))
     }
 
     /// The state file's bytes, never more than `maximumSize` (by default
@@ -117,7 +126,7 @@ extension PersistentState {
     /// history entries are left out, then the oldest live notifications:
     /// losing some old entries beats writing a file the next start sets
     /// aside, and with it everything.
-    public func encoded(within maximumSize: Int = NotificationLimits.maximumStateSize)
+    public func encoded(within maximumSize: Int = NotificationLimits.maximumStateSize, generation: UInt64? = nil)
         -> (bytes: [UInt8], warnings: [String])
     {
         var state = self
@@ -132,7 +141,7 @@ extension PersistentState {
             let fixed = NotificationLimits.bound(&state.live[index].notification, includingImage: false)
             warnings += fixed.map { "live notification \(state.live[index].notification.id): \($0)" }
         }
-        var bytes = state.encoded()
+        var bytes = state.encoded(generation: generation)
         guard bytes.count > maximumSize else { return (bytes, warnings) }
 
         let fullSize = bytes.count
@@ -155,7 +164,7 @@ extension PersistentState {
             bounded.history = History(capacity: history.capacity,
                                       entries: Array(state.history.entries.dropFirst(droppedHistory)))
             bounded.live = Array(state.live.dropFirst(droppedLive))
-            bytes = bounded.encoded()
+            bytes = bounded.encoded(generation: generation)
             if bytes.count <= maximumSize { break }
             if droppedHistory < historySizes.count {
                 droppedHistory += 1
@@ -191,6 +200,15 @@ extension PersistentState {
     public init(json: JSONValue, historyCapacity: Int = History.defaultCapacity, warnings: inout [String])
         throws(StateError)
     {
+        var generation: UInt64 = 0
+        try self.init(json: json, historyCapacity: historyCapacity, warnings: &warnings, generation: &generation)
+    }
+
+    /// As `init(json:historyCapacity:warnings:)`, with the document's
+    /// `generation` (0 when it has none) in `generation`.
+    public init(json: JSONValue, historyCapacity: Int = History.defaultCapacity, warnings: inout [String],
+                generation: inout UInt64) throws(StateError)
+    {
         var root = try StateObjectReader(json, at: "")
         // The version comes first so that a newer file is reported as such,
         // not as whatever member this code fails to understand.
@@ -200,6 +218,8 @@ extension PersistentState {
         guard version == Self.version else {
             throw StateError("\"version\" is \(version); this Perch reads version \(Self.version)")
         }
+        generation = root.optional("generation") == nil
+            ? 0 : UInt64(try root.integer("generation", in: StateGeneration.range))
         let nextID = try root.integer("next_id", in: 1 ... Int(UInt32.max))
 
         var modes: [String] = []
@@ -259,13 +279,22 @@ extension PersistentState {
     public init(decoding bytes: some Collection<UInt8>, historyCapacity: Int = History.defaultCapacity,
                 warnings: inout [String]) throws(StateError)
     {
+        var generation: UInt64 = 0
+        try self.init(decoding: bytes, historyCapacity: historyCapacity, warnings: &warnings, generation: &generation)
+    }
+
+    /// As `init(decoding:historyCapacity:warnings:)`, with the file's
+    /// `generation` (0 when it has none) in `generation`.
+    public init(decoding bytes: some Collection<UInt8>, historyCapacity: Int = History.defaultCapacity,
+                warnings: inout [String], generation: inout UInt64) throws(StateError)
+    {
         let value: JSONValue
         do {
             value = try JSON.parse(bytes)
         } catch {
             throw StateError("not JSON: \(error)")
         }
-        try self.init(json: value, historyCapacity: historyCapacity, warnings: &warnings)
+        try self.init(json: value, historyCapacity: historyCapacity, warnings: &warnings, generation: &generation)
     }
 
     /// A live notification's `remaining` member: null (never expires) or

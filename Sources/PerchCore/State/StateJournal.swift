@@ -208,8 +208,20 @@ extension PersistentState {
 /// and `validLength` says where they end, so the caller can keep them and
 /// set the rest aside. Later lines cannot be trusted to follow from a state
 /// that misses one of their predecessors.
+///
+/// The journal's first line names the snapshot generation it follows
+/// (`StateGeneration`); one that names another, or a journal without that
+/// line over a snapshot of generation 1 or more, is not replayed at all
+/// (`mismatch`).
 public struct JournalReplay {
     public private(set) var state: PersistentState
+    /// The generation of the snapshot `state` was read from.
+    public let snapshotGeneration: UInt64
+    /// The journal's generation, once its first line is read: nil for a
+    /// journal without one (written before generations) or still empty.
+    public private(set) var generation: UInt64?
+    /// The journal does not follow the snapshot: nothing of it was applied.
+    public private(set) var mismatch: JournalMismatch?
     /// Records applied.
     public private(set) var applied = 0
     /// Bytes from the start of the journal to the end of the last line
@@ -233,27 +245,35 @@ public struct JournalReplay {
     /// How many bytes of `partial` are known to hold no newline.
     private var scanned = 0
 
-    public init(over state: PersistentState) {
+    /// Lines seen, the header included: the first one may be the header.
+    private var lines = 0
+
+    /// A replay over `state`, read from a snapshot of `generation`.
+    public init(over state: PersistentState, generation: UInt64 = 0) {
         self.state = state
+        snapshotGeneration = generation
     }
 
+    /// Whether the replay has stopped (an error, or another generation).
+    private var stopped: Bool { error != nil || mismatch != nil }
+
     /// Applies every line that `chunk` completes, keeping the rest for the
-    /// next chunk; after an error, does nothing.
+    /// next chunk; after an error or a mismatch, does nothing.
     public mutating func feed(_ chunk: some Collection<UInt8>) {
-        guard error == nil else { return }
+        guard !stopped else { return }
         partial.append(contentsOf: chunk)
         var start = 0
         // A long line comes in many chunks: search only the new bytes.
         var from = scanned
-        while error == nil, let newline = partial[from...].firstIndex(of: UInt8(ascii: "\n")) {
+        while !stopped, let newline = partial[from...].firstIndex(of: UInt8(ascii: "\n")) {
             apply(line: partial[start ..< newline])
-            if error == nil { validLength += newline + 1 - start }
+            if !stopped { validLength += newline + 1 - start }
             start = newline + 1
             from = start
         }
         partial.removeFirst(start)
         scanned = partial.count
-        if error == nil, partial.count > Self.maximumLineLength {
+        if !stopped, partial.count > Self.maximumLineLength {
             error = StateError("journal record \(applied + 1): longer than \(Self.maximumLineLength) bytes")
         }
     }
@@ -261,7 +281,7 @@ public struct JournalReplay {
     /// The journal ended: what is left without a newline is ignored, and
     /// the state is made consistent (see `PersistentState.makeConsistent`).
     public mutating func finish() {
-        if error == nil { tornLength = partial.count }
+        if !stopped { tornLength = partial.count }
         partial = []
         warnings += state.makeConsistent()
     }
@@ -274,6 +294,23 @@ public struct JournalReplay {
         } catch {
             self.error = StateError("journal record \(applied + 1): not JSON: \(error)")
             return
+        }
+        lines += 1
+        if lines == 1 {
+            // The header, or (a journal from before generations) a record.
+            let header: UInt64?
+            do {
+                header = try StateGeneration.header(value)
+            } catch {
+                self.error = StateError("the journal's first line: \(error.message)")
+                return
+            }
+            if (header ?? 0) != snapshotGeneration {
+                mismatch = JournalMismatch(journal: header, snapshot: snapshotGeneration)
+                return
+            }
+            generation = header
+            if header != nil { return }
         }
         do {
             var fixed: [String] = []
