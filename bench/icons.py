@@ -28,37 +28,10 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "Tests", "e2e"))
 
 import compare  # noqa: E402  (Bench, the daemons, wait_idle, memory_kb)
+from harness import STATUS_PROBER  # noqa: E402
 
 BURST = 50
 
-PROBER = r'''
-import json, os, socket, sys, time
-path, stop = sys.argv[1], sys.argv[2]
-s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-s.settimeout(5)
-s.connect(path)
-f = s.makefile("rb")
-lat, n = [], 0
-while not os.path.exists(stop):
-    n += 1
-    t0 = time.monotonic()
-    s.sendall(json.dumps({"id": n, "method": "status"}).encode() + b"\n")
-    try:
-        while True:
-            line = f.readline()
-            if not line:
-                lat.append(-1.0)
-                break
-            if json.loads(line).get("id") == n:
-                lat.append(time.monotonic() - t0)
-                break
-    except socket.timeout:
-        lat.append(99.0)
-    if lat[-1] < 0 or lat[-1] > 50:
-        break
-    time.sleep(0.01)
-print(json.dumps(lat))
-'''
 
 
 def log(msg):
@@ -104,7 +77,7 @@ class Prober:
         self.b = b
         self.stopfile = b.path("stop-prober-%d" % n)
         socket_path = os.path.join(b.env["XDG_RUNTIME_DIR"], "perch", b.env.get("WAYLAND_DISPLAY", "") + ".sock")
-        self.proc = b.spawn([compare.PY, "-c", PROBER, socket_path, self.stopfile],
+        self.proc = b.spawn([compare.PY, "-c", STATUS_PROBER, socket_path, self.stopfile, "5"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
     def finish(self):

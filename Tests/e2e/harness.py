@@ -744,3 +744,37 @@ def prepare_bindir(src):
         shutil.copy2(os.path.realpath(os.path.join(src, name)), dst)
         os.chmod(dst, 0o755)
     return d
+
+
+# A client that asks `status` every 10 ms over the control socket until a
+# stop file appears, and prints the answer times (s) as a JSON list: -1 for
+# a closed socket, 99 for no answer within argv[3] seconds. Run as
+# `python3 -c STATUS_PROBER SOCKET STOPFILE TIMEOUT` (test_icons, bench/icons.py).
+STATUS_PROBER = r'''
+import json, os, socket, sys, time
+path, stop, limit = sys.argv[1], sys.argv[2], float(sys.argv[3])
+s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+s.settimeout(limit)
+s.connect(path)
+f = s.makefile("rb")
+lat, n = [], 0
+while not os.path.exists(stop):
+    n += 1
+    t0 = time.monotonic()
+    s.sendall(json.dumps({"id": n, "method": "status"}).encode() + b"\n")
+    try:
+        while True:
+            line = f.readline()
+            if not line:
+                lat.append(-1.0)
+                break
+            if json.loads(line).get("id") == n:
+                lat.append(time.monotonic() - t0)
+                break
+    except socket.timeout:
+        lat.append(99.0)
+    if lat[-1] < 0 or lat[-1] > 50:
+        break
+    time.sleep(0.01)
+print(json.dumps(lat))
+'''

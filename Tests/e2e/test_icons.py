@@ -19,6 +19,7 @@ import time
 from harness import (CARD_FILL, CARD_LEFT, CARD_TOP, CARD_W, MARGIN, SCREEN_W, Image, Perch,
                      TestFailure, check, find_card, fmt, poll, python3, roughly, run_as_root, test)
 from test_dbus import DEST, start_bus
+from harness import STATUS_PROBER
 from harness import ALL, SWAYS
 
 # Which compositors these tests run on (harness.test).
@@ -539,34 +540,6 @@ def icon_system_theme_name_dialog_information_is_drawn(t):
 # --------------------------------------------------------------------------
 # Hostile files
 
-PROBER = r'''
-import json, os, socket, sys, time
-path, stop = sys.argv[1], sys.argv[2]
-s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-s.settimeout(3)
-s.connect(path)
-f = s.makefile("rb")
-lat, n = [], 0
-while not os.path.exists(stop):
-    n += 1
-    t0 = time.monotonic()
-    s.sendall(json.dumps({"id": n, "method": "status"}).encode() + b"\n")
-    try:
-        while True:
-            line = f.readline()
-            if not line:
-                lat.append(-1.0)
-                break
-            if json.loads(line).get("id") == n:
-                lat.append(time.monotonic() - t0)
-                break
-    except socket.timeout:
-        lat.append(99.0)
-    if lat[-1] < 0 or lat[-1] > 50:
-        break
-    time.sleep(0.01)
-print(json.dumps(lat))
-'''
 
 
 @test
@@ -616,7 +589,7 @@ def icon_hostile_files_do_not_stop_the_next_toast(t):
 
     p, env = start(t, h)
     stopfile = os.path.join(h.root, "stop-prober")
-    prober = t.sway().popen([python3(), "-c", PROBER, p.socket_path, stopfile], env=env,
+    prober = t.sway().popen([python3(), "-c", STATUS_PROBER, p.socket_path, stopfile, "3"], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     ctl_times = []
     nid = 0
