@@ -37,7 +37,7 @@ let package = Package(
         // and time limits; librsvg is never in the daemon), and perch-svg
         // dlopens librsvg. zlib inflates .svgz; Perch maps it already.
         .target(name: "CRsvg", linkerSettings: [.linkedLibrary("z")]),
-        .executableTarget(name: "perch-svg", dependencies: ["CRsvg", "CCairo"], linkerSettings: [.linkedLibrary("m")]),
+        .executableTarget(name: "perch-svg", dependencies: ["CPerchSystem", "CRsvg", "CCairo"], linkerSettings: [.linkedLibrary("m")]),
         // Sounds: the daemon starts perch-sound on the first sound, and
         // perch-sound dlopens libcanberra (and through it libpulse and the
         // decoders); none of them is ever in the daemon.

@@ -204,7 +204,7 @@ int perch_spawn_channel(pid_t *pid, const char *file, char *const argv[], int *c
     return 0;
 }
 
-long perch_send_message(int socket, const void *data, size_t length, int fd) {
+long perch_send_message(int socket, const void *data, size_t length, int fd, int wait) {
     struct iovec part = {.iov_base = (void *)data, .iov_len = length};
     union {
         char space[CMSG_SPACE(sizeof(int))];
@@ -222,7 +222,7 @@ long perch_send_message(int socket, const void *data, size_t length, int fd) {
         memcpy(CMSG_DATA(header), &fd, sizeof fd);
     }
     for (;;) {
-        ssize_t sent = sendmsg(socket, &message, MSG_DONTWAIT | MSG_NOSIGNAL);
+        ssize_t sent = sendmsg(socket, &message, (wait ? 0 : MSG_DONTWAIT) | MSG_NOSIGNAL);
         if (sent < 0 && errno == EINTR) continue;
         return (long)sent;
     }

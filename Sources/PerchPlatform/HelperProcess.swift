@@ -82,7 +82,7 @@ public final class HelperProcess {
     /// attached when it is not negative.
     public func send(_ bytes: [UInt8], descriptor: Int32 = -1) -> SendOutcome {
         guard let current = running else { return .gone }
-        let sent = bytes.withUnsafeBytes { perch_send_message(current.channel, $0.baseAddress, $0.count, descriptor) }
+        let sent = bytes.withUnsafeBytes { perch_send_message(current.channel, $0.baseAddress, $0.count, descriptor, 0) }
         if sent == bytes.count { return .sent }
         if sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { return .full }
         stop()

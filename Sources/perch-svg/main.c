@@ -10,6 +10,7 @@
 // hostile document can only take this process down. Not meant to be run
 // by hand, but harmless to.
 #define _GNU_SOURCE
+#include <CPerchSystem.h>
 #include <CRsvg.h>
 #include <perch-svg-protocol.h>
 
@@ -202,27 +203,7 @@ static bool send_frame(uint32_t magic, uint32_t ticket, uint32_t a, uint32_t b, 
         memcpy(frame + length, text, a);
         length += a;
     }
-    struct iovec part = {.iov_base = frame, .iov_len = length};
-    union {
-        char space[CMSG_SPACE(sizeof(int))];
-        struct cmsghdr align;
-    } control;
-    struct msghdr out = {.msg_iov = &part, .msg_iovlen = 1};
-    if (fd >= 0) {
-        memset(&control, 0, sizeof control);
-        out.msg_control = control.space;
-        out.msg_controllen = sizeof control.space;
-        struct cmsghdr *header = CMSG_FIRSTHDR(&out);
-        header->cmsg_level = SOL_SOCKET;
-        header->cmsg_type = SCM_RIGHTS;
-        header->cmsg_len = CMSG_LEN(sizeof(int));
-        memcpy(CMSG_DATA(header), &fd, sizeof fd);
-    }
-    for (;;) {
-        ssize_t sent = sendmsg(STDOUT_FILENO, &out, MSG_NOSIGNAL);
-        if (sent < 0 && errno == EINTR) continue;
-        return sent == (ssize_t)length;
-    }
+    return perch_send_message(STDOUT_FILENO, frame, length, fd, 1) == (long)length;
 }
 
 static bool answer_error(uint32_t ticket, const char *message) {
@@ -313,31 +294,12 @@ static int serve(void) {
         if (ready < 0) return 1;
         if (ready == 0) break;  // idle
         uint8_t frame[64];
-        struct iovec part = {.iov_base = frame, .iov_len = sizeof frame};
-        union {
-            char space[CMSG_SPACE(4 * sizeof(int))];
-            struct cmsghdr align;
-        } control;
-        struct msghdr in = {.msg_iov = &part, .msg_iovlen = 1, .msg_control = control.space,
-                            .msg_controllen = sizeof control.space};
-        ssize_t got = recvmsg(STDIN_FILENO, &in, MSG_CMSG_CLOEXEC);
+        int fd;
+        long got = perch_receive_message(STDIN_FILENO, frame, sizeof frame, &fd);
         if (got < 0 && (errno == EINTR || errno == EAGAIN)) continue;
         if (got <= 0) return 0;  // The daemon closed its end, or is gone.
-        int fd = -1;
-        for (struct cmsghdr *header = CMSG_FIRSTHDR(&in); header; header = CMSG_NXTHDR(&in, header)) {
-            if (header->cmsg_level != SOL_SOCKET || header->cmsg_type != SCM_RIGHTS) continue;
-            size_t count = (header->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-            for (size_t i = 0; i < count; i++) {
-                int received;
-                memcpy(&received, CMSG_DATA(header) + i * sizeof(int), sizeof received);
-                if (fd < 0) {
-                    fd = received;
-                } else {
-                    close(received);
-                }
-            }
-        }
-        bool kept = serve_request(frame, (in.msg_flags & MSG_TRUNC) ? -1 : (long)got, fd);
+        // A longer message is cut (a return of the size + 1): not a request.
+        bool kept = serve_request(frame, got > (long)sizeof frame ? -1 : got, fd);
         if (fd >= 0) close(fd);
         if (!kept) return 0;
         renders++;

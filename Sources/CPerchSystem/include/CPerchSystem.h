@@ -69,9 +69,10 @@ int perch_spawn_piped(pid_t *pid, const char *file, char *const argv[], int *to_
 int perch_spawn_channel(pid_t *pid, const char *file, char *const argv[], int *channel);
 
 // Sends one message of `length` bytes on a SOCK_SEQPACKET socket, with the
-// descriptor `fd` attached when it is not negative (SCM_RIGHTS), without
-// waiting. Returns the bytes sent or -1 with errno (EAGAIN: full).
-long perch_send_message(int socket, const void *data, size_t length, int fd);
+// descriptor `fd` attached when it is not negative (SCM_RIGHTS); without
+// waiting unless `wait` is not 0 (a helper's own end; the daemon never
+// waits). Returns the bytes sent or -1 with errno (EAGAIN: full).
+long perch_send_message(int socket, const void *data, size_t length, int fd, int wait);
 
 // Receives one message into `buffer` (a longer one is cut: MSG_TRUNC is
 // reported by a return of `size` + 1), without waiting. Sets *fd to the
