@@ -59,14 +59,7 @@ extension NotificationService {
         collapsedCounts[counting.id] = 1
         let resolved = resolve(&counting)
         effects.append(.event(.queued(counting), sender: nil))
-        let (lane, motion) = placement(of: counting, resolved, overrides: PresentationOverrides())
-        if isWithheld(counting) {
-            board.add(counting, height: nil, lane: lane, motion: motion, suspended: true, at: now)
-        } else {
-            effects.append(.addToast(presentation(of: counting, resolved, lane: lane)))
-            board.add(counting, height: nil, lane: lane, motion: motion, at: now)
-        }
-        boundWaiting(at: now, into: &effects)
+        place(counting, resolved, overrides: PresentationOverrides(), at: now, into: &effects)
     }
 
     /// Past `max-queued`, the oldest waiting notifications leave for

@@ -160,13 +160,21 @@ extension NotificationService {
             return
         }
         if overrides != PresentationOverrides() { self.overrides[notification.id] = overrides }
+        place(notification, resolved, overrides: overrides, at: now, into: &effects)
+    }
+
+    /// Puts a new notification on the board, then bounds what waits
+    /// (`max-queued`). A withheld one waits off screen (see `applyHold`;
+    /// the scene hears of it when it comes back); any other goes to its
+    /// lane's stack, measured once it is next in line for the screen
+    /// (`unmeasured`).
+    func place(_ notification: Notification, _ resolved: Resolved, overrides: PresentationOverrides,
+               at now: Instant, into effects: inout [ServiceEffect]) {
         let (lane, motion) = placement(of: notification, resolved, overrides: overrides)
         if isWithheld(notification) {
-            // Waits off screen (see `applyHold`); the scene hears of it when it comes back.
             board.add(notification, height: nil, lane: lane, motion: motion, suspended: true, at: now)
         } else {
             effects.append(.addToast(presentation(of: notification, resolved, lane: lane)))
-            // Measured once it is next in line for the screen (`unmeasured`).
             board.add(notification, height: nil, lane: lane, motion: motion, at: now)
         }
         boundWaiting(at: now, into: &effects)
