@@ -271,7 +271,7 @@ def icon_room_kept(img, card):
     return strip_clear and text_right
 
 
-def wait_icon(t, want, what, timeout=4.0):
+def wait_icon(t, want, what, timeout=10.0):
     """Polls screenshots until a card rests at the top right and want(box,
     img, card) holds; fails saying what the box shows instead."""
     last = {}
@@ -305,7 +305,7 @@ def mostly(colour_name, share=0.8):
     return lambda box, img, card: box.share(colour_name) >= share
 
 
-def expect_icon(t, colour_name, what, timeout=4.0):
+def expect_icon(t, colour_name, what, timeout=10.0):
     return wait_icon(t, mostly(colour_name), "%s: the icon box should be mostly %s" % (what, colour_name),
                      timeout)
 
