@@ -41,7 +41,7 @@ enum Handover {
         guard let peer = client.peer else {
             throw StartupError(message: "cannot tell which process serves \(socketPath) (SO_PEERCRED failed)")
         }
-        let program = programName(of: peer.pid)
+        let program = ProcessFacts.programName(of: peer.pid)
         guard peer.uid == getuid(), program == "perch" else {
             let who = program.map { "\($0), pid \(peer.pid)" } ?? "pid \(peer.pid)"
             throw StartupError(message: "\(socketPath) is served by \(who), not by a perch of this user: "
@@ -61,7 +61,7 @@ enum Handover {
             throw StartupError(message: "cannot stop perch (pid \(peer.pid)): \(String(cString: strerror(errno)))")
         }
         let deadline = MonotonicClock.now() + stopWait
-        while isRunning(peer.pid) {
+        while ProcessFacts.isRunning(peer.pid) {
             guard MonotonicClock.now() < deadline else {
                 throw StartupError(message: "perch \(version) (pid \(peer.pid)) did not exit within "
                     + "\(Int(stopWait)) s of SIGTERM; it still serves \(socketPath)")
@@ -69,39 +69,5 @@ enum Handover {
             usleep(10_000)
         }
         return Predecessor(pid: peer.pid, version: version)
-    }
-
-    /// The program `pid` runs: the last component of /proc/PID/exe (an
-    /// upgrade leaves the old binary's path with " (deleted)"), else
-    /// /proc/PID/comm.
-    static func programName(of pid: pid_t) -> String? {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let length = readlink("/proc/\(pid)/exe", &buffer, buffer.count - 1)
-        if length > 0 {
-            var path = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            if path.hasSuffix(" (deleted)") { path.removeLast(" (deleted)".count) }
-            if let slash = path.lastIndex(of: "/") { path = String(path[path.index(after: slash)...]) }
-            return path
-        }
-        guard let comm = procText(pid, "comm") else { return nil }
-        return comm.hasSuffix("\n") ? String(comm.dropLast()) : comm
-    }
-
-    /// Whether `pid` is still a live process: not gone and not a zombie
-    /// its parent has yet to reap (it has closed every descriptor, so its
-    /// state is saved and the socket and bus name are free).
-    static func isRunning(_ pid: pid_t) -> Bool {
-        guard kill(pid, 0) == 0 || errno == EPERM else { return false }
-        guard let stat = procText(pid, "stat"),
-              let close = stat.lastIndex(of: ")") else { return true }
-        let state = stat[stat.index(after: close)...].drop { $0 == " " }.first
-        return state != "Z" && state != "X"
-    }
-
-    /// /proc/PID/NAME as text (a few hundred bytes at most).
-    private static func procText(_ pid: pid_t, _ name: String) -> String? {
-        guard let bytes = try? RegularFile.read("/proc/\(pid)/\(name)", limit: 4096, followingSymlinks: false)
-        else { return nil }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -176,10 +176,7 @@ public final class HelperProcess {
     public static func defaultPath(_ program: String, variable: String,
                                    environment: (String) -> String? = Environment.value) -> String {
         if let path = environment(variable), !path.isEmpty { return path }
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard length > 0 else { return program }
-        let executable = String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let executable = ProcessFacts.executable(of: "self") else { return program }
         let directory = executable[..<(executable.lastIndex(of: "/") ?? executable.startIndex)]
         return directory + "/" + program
     }

@@ -1,9 +1,9 @@
 import Glibc
-@testable import PerchDaemon
+import PerchPlatform
 import Testing
 
-/// What `perch --replace` reads of the process it would stop.
-struct HandoverTests {
+/// What `perch --replace` reads of the process it would stop (ProcessFacts).
+struct ProcessFactsTests {
     /// Starts `/bin/sleep SECONDS` as a child; returns its pid.
     private func sleeper(_ seconds: String) throws -> pid_t {
         var pid: pid_t = 0
@@ -17,19 +17,19 @@ struct HandoverTests {
     @Test("a live process runs; one that exited does not, even before its parent reaps it")
     func runningAndZombie() throws {
         let pid = try sleeper("30")
-        #expect(Handover.isRunning(pid))
+        #expect(ProcessFacts.isRunning(pid))
         kill(pid, SIGKILL)
         // Not reaped yet: a zombie, whose descriptors (the socket, the bus
         // connection) are closed already.
         var zombie = false
         for _ in 0..<200 where !zombie {
-            zombie = !Handover.isRunning(pid)
+            zombie = !ProcessFacts.isRunning(pid)
             if !zombie { usleep(5_000) }
         }
         #expect(zombie)
         var status: Int32 = 0
         #expect(waitpid(pid, &status, 0) == pid)
-        #expect(!Handover.isRunning(pid))
+        #expect(!ProcessFacts.isRunning(pid))
     }
 
     @Test("the program is the last part of /proc/PID/exe")
@@ -41,12 +41,12 @@ struct HandoverTests {
             waitpid(pid, &status, 0)
         }
         // Between fork and exec the child is still this test's program.
-        var name = Handover.programName(of: pid)
+        var name = ProcessFacts.programName(of: pid)
         for _ in 0..<200 where name != "sleep" {
             usleep(5_000)
-            name = Handover.programName(of: pid)
+            name = ProcessFacts.programName(of: pid)
         }
         #expect(name == "sleep")
-        #expect(Handover.programName(of: getpid()) != "sleep")
+        #expect(ProcessFacts.programName(of: getpid()) != "sleep")
     }
 }
