@@ -156,7 +156,13 @@ DAEMONS = [
 
 def write_configs(b):
     w = b.write_share
-    w("perch.conf", "# defaults, made explicit\nmax-visible=5\ndefault-timeout=5000\n")
+    # Perch's flood bounds are off: mako keeps every notification it is
+    # sent, so Perch must show or queue each one too (max-burst=0: no app's
+    # burst collapses into a count toast; max-queued at its ceiling), or a
+    # burst of 100 from one app would cost it ten posts and a count.
+    w("perch.conf", "# defaults, made explicit\nmax-visible=5\ndefault-timeout=5000\n"
+                    "# the same work as the peers: nothing collapsed, 1000 may wait\n"
+                    "max-burst=0\nmax-queued=1000\n")
     # Theme icons: each peer is pointed at Adwaita, where Perch finds
     # dialog-information by the icon-theme specification (mako's default
     # icon-path is hicolor only, fnott's icon-theme hicolor, and dunst 1.9

@@ -17,6 +17,7 @@ included (`perch` stripped of its debug info, which valgrind 3.19 cannot
 read).
 
 Usage: python3 bench/instructions.py          (N = 100)
+       BENCH_KEEP_DUMPS=DIR python3 bench/instructions.py   (dumps kept, for callgrind_annotate)
        BENCH_INSTRUCTIONS_N=300 BENCH_PEERS=mako-1.7,dunst python3 bench/instructions.py
 Needs valgrind (scripts/ensure-deps installs it) and what compare.py needs.
 """
@@ -125,6 +126,11 @@ def main():
                 compare.log("instructions: %s left out: %s" % (d.name, e))
     finally:
         b.close()
+        keep = os.environ.get("BENCH_KEEP_DUMPS")
+        if keep:
+            # For callgrind_annotate: where the instructions went.
+            shutil.copytree(outdir, keep, dirs_exist_ok=True)
+            compare.log("instructions: dumps kept in %s" % keep)
         shutil.rmtree(outdir, ignore_errors=True)
     print("Instructions per call under callgrind (burst of %d, then the %d closed), %s"
           % (N, N, time.strftime("%Y-%m-%d %H:%M")))
