@@ -106,10 +106,14 @@ public final class SVGRenderHelper: SVGRendering {
                 return
             }
             // Gone as it was asked (it left a moment ago) or jammed: this
-            // one goes to a fresh helper, once more at most.
+            // one goes to a fresh helper, once more at most. A helper that
+            // died is told as one that died after taking it: which of the
+            // two it was is only how fast it went.
             helper.kill()
             if let failed = queue.helperLeft(saidGoodbye: true) {
-                undelivered.append((failed.ticket, .failed("the renderer would not take the document")))
+                let reason = sent == .gone ? "the renderer stopped without an image"
+                                           : "the renderer would not take the document"
+                undelivered.append((failed.ticket, .failed(reason)))
             }
         }
         deadline.arm(at: queue.deadline)
