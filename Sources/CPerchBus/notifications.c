@@ -52,3 +52,18 @@ int perch_bus_add_notifications(sd_bus *bus, sd_bus_slot **slot, struct perch_bu
     return sd_bus_add_object_vtable(bus, slot, PERCH_NOTIFICATIONS_PATH, PERCH_NOTIFICATIONS_INTERFACE,
                                     notifications_vtable, methods);
 }
+
+const char *perch_bus_signal_name(enum perch_bus_signal signal) {
+    switch (signal) {
+    case PERCH_BUS_NOTIFICATION_CLOSED: return "NotificationClosed";
+    case PERCH_BUS_ACTION_INVOKED: return "ActionInvoked";
+    case PERCH_BUS_ACTIVATION_TOKEN: return "ActivationToken";
+    case PERCH_BUS_NOTIFICATION_REPLIED: return "NotificationReplied";
+    }
+    return "?";
+}
+
+int perch_bus_new_signal(sd_bus *bus, sd_bus_message **message, enum perch_bus_signal signal) {
+    return sd_bus_message_new_signal(bus, message, PERCH_NOTIFICATIONS_PATH, PERCH_NOTIFICATIONS_INTERFACE,
+                                     perch_bus_signal_name(signal));
+}

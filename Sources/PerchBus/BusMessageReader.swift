@@ -140,9 +140,12 @@ struct BusMessageReader {
                         bitsPerSample: Int(bitsPerSample), channels: Int(channels), data: data)
     }
 
-    private func check(_ result: Int32, _ operation: String) throws(BusError) {
+    /// `operation` is only made when the read failed: a Notify checks
+    /// dozens of reads, and each message built for nothing cost more than
+    /// the read.
+    private func check(_ result: Int32, _ operation: @autoclosure () -> String) throws(BusError) {
         if result < 0 {
-            throw .invalidArgs("malformed arguments (\(operation)): \(errorText(-result))")
+            throw .invalidArgs("malformed arguments (\(operation())): \(errorText(-result))")
         }
     }
 }

@@ -7,10 +7,10 @@ import CSystemdBus
 /// freed once no held message is left.
 final class HeldBusMessage {
     /// For logs: "NotificationClosed", "the reply to Notify".
-    let what: String
+    let what: BusMessageKind
     private let message: OpaquePointer
 
-    init(adopting message: OpaquePointer, what: String) {
+    init(adopting message: OpaquePointer, what: BusMessageKind) {
         self.message = message
         self.what = what
     }

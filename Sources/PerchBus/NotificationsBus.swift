@@ -168,11 +168,10 @@ public final class NotificationsBus {
         gate.isOpen = true
         guard let token, !token.isEmpty, !disconnected, connection.isOpen else { return }
         do {
-            var message = try OutgoingBusMessage(signal: "ActivationToken", on: connection.bus,
-                                                 path: Self.objectPath, interface: Self.interface)
+            var message = try OutgoingBusMessage(signal: PERCH_BUS_ACTIVATION_TOKEN, on: connection.bus)
             message.append(gate.id)
             message.append(token)
-            gate.message = try message.held(as: "ActivationToken")
+            gate.message = try message.held(as: .signal(PERCH_BUS_ACTIVATION_TOKEN))
         } catch {
             Log.warning("D-Bus: \(error)")
         }
@@ -197,7 +196,7 @@ public final class NotificationsBus {
         case gate(ActivationGate)
     }
 
-    private func hold(_ message: consuming OutgoingBusMessage, as what: String) throws(SystemError) {
+    private func hold(_ message: consuming OutgoingBusMessage, as what: BusMessageKind) throws(SystemError) {
         held.append(.message(try message.held(as: what)))
     }
 
@@ -212,7 +211,7 @@ public final class NotificationsBus {
 
     /// NotificationClosed(id, reason): the notification is gone.
     public func emitNotificationClosed(id: UInt32, reason: DismissReason) {
-        emit("NotificationClosed") { message in
+        emit(PERCH_BUS_NOTIFICATION_CLOSED) { message in
             message.append(id)
             message.append(reason.freedesktopCode)
         }
@@ -220,7 +219,7 @@ public final class NotificationsBus {
 
     /// ActionInvoked(id, action_key): the user picked an action.
     public func emitActionInvoked(id: UInt32, action: String) {
-        emit("ActionInvoked") { message in
+        emit(PERCH_BUS_ACTION_INVOKED) { message in
             message.append(id)
             message.append(action)
         }
@@ -229,20 +228,19 @@ public final class NotificationsBus {
     /// NotificationReplied(id, text): the user answered a notification that
     /// offered `inline-reply` (KDE's extension of the spec).
     public func emitNotificationReplied(id: UInt32, text: String) {
-        emit("NotificationReplied") { message in
+        emit(PERCH_BUS_NOTIFICATION_REPLIED) { message in
             message.append(id)
             message.append(text)
         }
     }
 
     /// Builds the signal now and holds it for `flushReplies()`.
-    private func emit(_ member: String, _ build: (inout OutgoingBusMessage) -> Void) {
+    private func emit(_ signal: perch_bus_signal, _ build: (inout OutgoingBusMessage) -> Void) {
         guard !disconnected, connection.isOpen else { return }
         do {
-            var message = try OutgoingBusMessage(signal: member, on: connection.bus, path: Self.objectPath,
-                                                 interface: Self.interface)
+            var message = try OutgoingBusMessage(signal: signal, on: connection.bus)
             build(&message)
-            try hold(message, as: member)
+            try hold(message, as: .signal(signal))
         } catch {
             Log.warning("D-Bus: \(error)")
         }
@@ -266,12 +264,16 @@ public final class NotificationsBus {
         }
         // A sender that gets a hint wrong gets it wrong every time
         // (throttled), and may send 100 000 wrong hints at once (bounded).
-        let from = "D-Bus Notify from \(request.sender ?? "?") (\"\(request.appName)\")"
-        for diagnostic in request.diagnostics.prefix(Self.diagnosticsPerNotify) {
-            Log.throttledWarning("\(from): \(diagnostic)")
-        }
-        if request.diagnostics.count > Self.diagnosticsPerNotify {
-            Log.throttledWarning("\(from): and \(request.diagnostics.count - Self.diagnosticsPerNotify) more problems")
+        // (Its name is put together only then: for every Notify it cost
+        // more than reading the call.)
+        if !request.diagnostics.isEmpty {
+            let from = "D-Bus Notify from \(request.sender ?? "?") (\"\(request.appName)\")"
+            for diagnostic in request.diagnostics.prefix(Self.diagnosticsPerNotify) {
+                Log.throttledWarning("\(from): \(diagnostic)")
+            }
+            if request.diagnostics.count > Self.diagnosticsPerNotify {
+                Log.throttledWarning("\(from): and \(request.diagnostics.count - Self.diagnosticsPerNotify) more problems")
+            }
         }
         switch handlers.notify(request) {
         case .success(let id):
@@ -329,7 +331,7 @@ public final class NotificationsBus {
     /// returns a positive value without replying takes the reply upon
     /// itself, and sd-bus sends nothing for it (sd_bus_add_object_vtable(3)).
     /// A reply that cannot be built becomes an error reply at once.
-    private func holdReply(to call: OpaquePointer, _ method: String,
+    private func holdReply(to call: OpaquePointer, _ method: StaticString,
                            _ build: (inout OutgoingBusMessage) -> Void) -> Int32 {
         // Flagged NO_REPLY_EXPECTED (dbus-send without --print-reply): as
         // sd_bus_reply_method_return does, send nothing.
@@ -337,7 +339,7 @@ public final class NotificationsBus {
         do {
             var message = try OutgoingBusMessage(replyTo: call)
             build(&message)
-            try hold(message, as: "the reply to \(method)")
+            try hold(message, as: .reply(to: method))
             return 1
         } catch {
             return -error.code

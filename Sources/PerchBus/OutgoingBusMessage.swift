@@ -1,3 +1,4 @@
+import CPerchBus
 import CSystemdBus
 import PerchPlatform
 
@@ -19,11 +20,11 @@ struct OutgoingBusMessage: ~Copyable {
     }
 
     /// A signal from the Notifications object (sd_bus_message_new_signal).
-    init(signal member: String, on bus: OpaquePointer, path: String, interface: String) throws(SystemError) {
+    init(signal: perch_bus_signal, on bus: OpaquePointer) throws(SystemError) {
         var created: OpaquePointer?
-        let result = sd_bus_message_new_signal(bus, &created, path, interface, member)
+        let result = perch_bus_new_signal(bus, &created, signal)
         guard result >= 0, let created else {
-            throw SystemError("sd_bus_message_new_signal(\(member))", code: -result)
+            throw SystemError("sd_bus_message_new_signal(\(BusMessageKind.signal(signal)))", code: -result)
         }
         message = created
     }
@@ -60,7 +61,7 @@ struct OutgoingBusMessage: ~Copyable {
     /// The finished message, to be sent later (see `HeldBusMessage`); its
     /// reference moves there. `what` names it in logs.
     /// - Throws: the first failure while it was built.
-    consuming func held(as what: String) throws(SystemError) -> HeldBusMessage {
+    consuming func held(as what: BusMessageKind) throws(SystemError) -> HeldBusMessage {
         let message = self.message
         let failure = self.failure
         // The reference now belongs to the held message, or is dropped
@@ -75,5 +76,20 @@ struct OutgoingBusMessage: ~Copyable {
 
     private mutating func record(_ result: Int32) {
         if result < 0 && failure == 0 { failure = result }
+    }
+}
+
+/// What a held message is, named in logs; the name is made only when a
+/// line is written (a string per reply and signal cost more than sending).
+enum BusMessageKind: CustomStringConvertible {
+    /// The method return of this method ("Notify").
+    case reply(to: StaticString)
+    case signal(perch_bus_signal)
+
+    var description: String {
+        switch self {
+        case .reply(let method): "the reply to \(method)"
+        case .signal(let signal): String(cString: perch_bus_signal_name(signal))
+        }
     }
 }

@@ -37,4 +37,19 @@ struct perch_bus_methods {
 // result; unref `*slot` to unregister.
 int perch_bus_add_notifications(sd_bus *bus, sd_bus_slot **slot, struct perch_bus_methods *methods);
 
+// The object's signals, by number: emitting one hands sd-bus the path,
+// interface and member as C constants, with no string made per signal.
+enum perch_bus_signal {
+    PERCH_BUS_NOTIFICATION_CLOSED,
+    PERCH_BUS_ACTION_INVOKED,
+    PERCH_BUS_ACTIVATION_TOKEN,
+    PERCH_BUS_NOTIFICATION_REPLIED,
+};
+
+// The member name of `signal` ("NotificationClosed"…).
+const char *perch_bus_signal_name(enum perch_bus_signal signal);
+
+// sd_bus_message_new_signal for `signal` of the Notifications object.
+int perch_bus_new_signal(sd_bus *bus, sd_bus_message **message, enum perch_bus_signal signal);
+
 #endif
