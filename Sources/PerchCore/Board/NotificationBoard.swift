@@ -200,7 +200,7 @@ public struct NotificationBoard: Sendable {
             return toast.notification
         }
         guard let lane = laneOfID[id] else { return nil }
-        return stacks[lane]?.dismissing(id: id, reason: reason, at: now)
+        return inStack(lane) { $0.dismissing(id: id, reason: reason, at: now) } ?? nil
     }
 
     /// Dismisses everything on screen and queued; returns the ids affected.
@@ -242,7 +242,7 @@ public struct NotificationBoard: Sendable {
             suspended[notification.id]!.timer = DisplayTimer(duration: config(for: lane).timing.displayTime(for: notification))
             return true
         }
-        let replaced = stacks[lane]?.replace(notification, height: height, at: now) ?? false
+        let replaced = inStack(lane) { $0.replace(notification, height: height, at: now) } ?? false
         makeRoomForBanner(at: now)
         return replaced
     }
@@ -255,27 +255,27 @@ public struct NotificationBoard: Sendable {
 
     public mutating func setHeight(_ height: Int, of id: UInt32, at now: Instant) {
         guard let lane = laneOfID[id] else { return }
-        stacks[lane]?.setHeight(height, of: id, at: now)
+        inStack(lane) { $0.setHeight(height, of: id, at: now) }
         makeRoomForBanner(at: now)
     }
 
     public mutating func setHovered(id: UInt32, _ hovered: Bool, at now: Instant) {
         guard let lane = laneOfID[id] else { return }
-        stacks[lane]?.setHovered(id: id, hovered, at: now)
+        inStack(lane) { $0.setHovered(id: id, hovered, at: now) }
     }
 
     /// A reply is being written in the toast's field: like hovering, it
     /// holds the timer.
     public mutating func setComposing(id: UInt32, _ composing: Bool, at now: Instant) {
         guard let lane = laneOfID[id] else { return }
-        stacks[lane]?.setComposing(id: id, composing, at: now)
+        inStack(lane) { $0.setComposing(id: id, composing, at: now) }
     }
 
     /// The keyboard's focus ring came to or left the toast: like hovering,
     /// it holds the timer.
     public mutating func setFocused(id: UInt32, _ focused: Bool, at now: Instant) {
         guard let lane = laneOfID[id] else { return }
-        stacks[lane]?.setFocused(id: id, focused, at: now)
+        inStack(lane) { $0.setFocused(id: id, focused, at: now) }
     }
 
     /// The toasts on screen, top to bottom: each lane's in turn (in the
@@ -295,22 +295,22 @@ public struct NotificationBoard: Sendable {
 
     public mutating func setHeld(id: UInt32, _ held: Bool, at now: Instant) {
         guard let lane = laneOfID[id] else { return }
-        stacks[lane]?.setHeld(id: id, held, at: now)
+        inStack(lane) { $0.setHeld(id: id, held, at: now) }
     }
 
     public mutating func pull(id: UInt32, by offset: Double, at now: Instant) {
         guard let lane = laneOfID[id] else { return }
-        stacks[lane]?.pull(id: id, by: offset, at: now)
+        inStack(lane) { $0.pull(id: id, by: offset, at: now) }
     }
 
     public mutating func springBack(id: UInt32, at now: Instant) {
         guard let lane = laneOfID[id] else { return }
-        stacks[lane]?.springBack(id: id, at: now)
+        inStack(lane) { $0.springBack(id: id, at: now) }
     }
 
     public mutating func fling(id: UInt32, towards edge: Edge, at now: Instant) {
         guard let lane = laneOfID[id] else { return }
-        stacks[lane]?.fling(id: id, towards: edge, at: now)
+        inStack(lane) { $0.fling(id: id, towards: edge, at: now) }
     }
 
     /// Tells a lane's stack how tall its stage is (the compositor decides).
@@ -318,6 +318,16 @@ public struct NotificationBoard: Sendable {
     public mutating func setStageHeight(_ height: Int, for lane: Lane) {
         guard let stack = stacks[lane], stack.stageHeight != height else { return }
         stacks[lane]!.stageHeight = height
+    }
+
+    /// Runs `body` on `lane`'s stack where the dictionary keeps it; nil
+    /// when the lane has none. (`stacks[lane]?.change()` moved the stack
+    /// out of the dictionary and back, hashing the lane twice, on every
+    /// close and hover.)
+    @discardableResult
+    private mutating func inStack<Result>(_ lane: Lane, _ body: (inout ToastStack) -> Result) -> Result? {
+        guard let index = stacks.index(forKey: lane) else { return nil }
+        return body(&stacks.values[index])
     }
 
     /// Advances every stack; stacks left empty are dropped (their stage

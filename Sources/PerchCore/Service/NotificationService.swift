@@ -263,13 +263,19 @@ public final class NotificationService {
     /// out, exits that ended, queued toasts that got a slot. Call it after
     /// giving the scene's measurements, before drawing the frame of `now`.
     public func advance(to now: Instant) -> [ServiceEffect] {
-        var effects: [ServiceEffect] = []
         let events = board.advance(to: now)
+        var effects: [ServiceEffect] = []
+        // A removal is one effect, an exit three or four.
+        effects.reserveCapacity(2 * events.count)
         // A long step (a stopped compositor, a slow turn) can take a toast
-        // in and out within one advance: it is off the board by now.
-        var gone: [UInt32: Notification] = [:]
-        for case .removed(let notification, _) in events { gone[notification.id] = notification }
-        func notification(_ id: UInt32) -> Notification? { board.toast(id: id)?.notification ?? gone[id] }
+        // in and out within one advance: it is off the board by now, and
+        // found among the events. (Rare: not worth a table built for every
+        // frame and every closed queue.)
+        func notification(_ id: UInt32) -> Notification? {
+            if let toast = board.toast(id: id) { return toast.notification }
+            for case .removed(let notification, _) in events where notification.id == id { return notification }
+            return nil
+        }
         for event in events {
             switch event {
             case .entering(let id):
