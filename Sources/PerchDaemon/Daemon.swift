@@ -47,6 +47,9 @@ public final class Daemon {
     /// The loop's timer for the service's next deadline and the rest
     /// (`EffectExecutor.armTimer`).
     let timer: DeadlineTimer
+    /// The idle check: once the daemon has gone quiet, the pages of the
+    /// files it maps and no longer runs go back (`HeapMoments.idle`).
+    let idleTimer: DeadlineTimer
     let signals: SignalSource
     let control: ControlServer
     let hooks: HookRunner
@@ -109,6 +112,7 @@ public final class Daemon {
 
         do {
             timer = try DeadlineTimer(loop: loop)
+            idleTimer = try DeadlineTimer(loop: loop)
             // The fonts load a moment after start-up: fontconfig's
             // configuration and font list take milliseconds the first
             // notification would otherwise wait for, and two threads of
@@ -128,13 +132,16 @@ public final class Daemon {
             throw StartupError(message: error.description)
         }
         executor = EffectExecutor(service: service, scene: scene, store: store, control: control, hooks: hooks,
-                                  alarm: timer, trace: Trace.fromEnvironment())
+                                  alarm: timer, idleAlarm: idleTimer, trace: Trace.fromEnvironment())
         executor.sounds = sounds
 
         timer.onFire = { [unowned self] in self.executor.alarmFired() }
+        idleTimer.onFire = { [unowned self] in self.executor.idleCheckDue() }
         warmUpTimer?.onFire = { [unowned self] in
             self.scene.warmUp()
             self.warmUpTimer = nil
+            // Start-up is over: what only it ran goes back at once.
+            self.executor.startUpEnded()
         }
         warmUpTimer?.arm(at: MonotonicClock.now() + Self.warmUpDelay)
         signals.onSignal = { [unowned self] signal in self.received(signal) }

@@ -80,6 +80,27 @@ protocol Alarm: AnyObject {
     func arm(at deadline: Instant?)
 }
 
+/// The pages of the files the process maps read-only (`MappedFiles`).
+protocol FilePages: AnyObject {
+    /// Gives back those it holds no private copy in.
+    func releaseUnused()
+}
+
+/// `MappedFiles` itself; a /proc it cannot read is said once.
+final class MappedFilePages: FilePages {
+    private var toldFailure = false
+
+    func releaseUnused() {
+        do {
+            _ = try MappedFiles.releaseUnused()
+        } catch {
+            guard !toldFailure else { return }
+            toldFailure = true
+            Log.warning("memory: unused pages of mapped files are not given back: \(error)")
+        }
+    }
+}
+
 extension StateStore: RecordStore {}
 extension ControlServer: ControlDoor {}
 extension HookRunner: HookStarter {}

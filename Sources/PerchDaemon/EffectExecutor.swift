@@ -24,9 +24,14 @@ final class EffectExecutor {
     var sounds: (any SoundPlayer)?
     /// The accessibility tree's bridge (nil: none is published).
     var access: (any AccessDoor)?
+    /// What goes back when the daemon goes quiet, besides the heap.
+    var files: any FilePages = MappedFilePages()
     /// The loop's one timer for the next expiry, hook deadline, retry,
     /// throttled log line or a flood's tail (`HeapMoments`).
     let alarm: any Alarm
+    /// The idle check (`HeapMoments.idle`): when the daemon has gone quiet,
+    /// the files it maps and no longer runs are given back.
+    let idleAlarm: any Alarm
     let clock: () -> Instant
     let trace: Trace?
 
@@ -42,14 +47,15 @@ final class EffectExecutor {
     private var armedThrottleDeadline: Instant?
 
     init(service: NotificationService, scene: any ToastScene, store: (any RecordStore)?, control: any ControlDoor,
-         hooks: any HookStarter, alarm: any Alarm, clock: @escaping () -> Instant = MonotonicClock.now,
-         trace: Trace? = nil) {
+         hooks: any HookStarter, alarm: any Alarm, idleAlarm: any Alarm,
+         clock: @escaping () -> Instant = MonotonicClock.now, trace: Trace? = nil) {
         self.service = service
         self.scene = scene
         self.store = store
         self.control = control
         self.hooks = hooks
         self.alarm = alarm
+        self.idleAlarm = idleAlarm
         self.clock = clock
         self.trace = trace
     }
@@ -159,6 +165,39 @@ final class EffectExecutor {
         // A line counted this turn is said when its window ends, even if
         // nothing else happens by then.
         if Log.throttleDeadline != armedThrottleDeadline { armTimer() }
+        endQuietly()
+    }
+
+    /// The idle check's timer went off: its turn is not one of work.
+    func idleCheckDue() { turn.quiet = .idleCheckDue }
+
+    /// Start-up is over (the fonts are warm): what it ran and read goes
+    /// back now, if nothing is on screen or moving, rather than after the
+    /// idle wait.
+    func startUpEnded() { turn.quiet = .startUpEnded }
+
+    /// The last step of a turn: a turn of work starts or prolongs a busy
+    /// spell; the idle check's own turn gives the mapped files back once
+    /// the spell has been over for `HeapMoments.idle` seconds.
+    private func endQuietly() {
+        let now = clock()
+        switch turn.quiet {
+        case .busy:
+            if let check = heapMoments.busy(at: now) { idleAlarm.arm(at: check) }
+        case .idleCheckDue:
+            if heapMoments.idleCheckCame(at: now) { releaseUnusedMemory() }
+            // Put off, or nothing more to check until the next busy turn.
+            idleAlarm.arm(at: heapMoments.idleCheck)
+        case .startUpEnded:
+            if service.board.count == 0, !scene.isCenterOpen, !scene.isWaitingForFrame {
+                heapMoments.filesGaveBack()
+                idleAlarm.arm(at: nil)
+                releaseUnusedMemory()
+            } else if let check = heapMoments.busy(at: now) {
+                idleAlarm.arm(at: check)
+            }
+        }
+        turn.quiet = .busy
     }
 
     /// Writes this turn's records, once per turn before anything is told to
@@ -298,6 +337,15 @@ final class EffectExecutor {
         heapMoments.gaveBack(boardCount: service.board.count, centerOpen: scene.isCenterOpen)
         trace?.record("give back", start: start, end: clock())
     }
+
+    /// The daemon has gone quiet: freed heap memory and the pages of the
+    /// files it maps and no longer runs go back (`MappedFiles`).
+    func releaseUnusedMemory() {
+        releaseFreedMemory()
+        let start = clock()
+        files.releaseUnused()
+        trace?.record("give back files", start: start, end: clock())
+    }
 }
 
 /// What one loop turn has made and not yet carried out.
@@ -314,6 +362,18 @@ struct TurnOutputs {
     var executingUserInput = false
     /// Whether the accessibility tree may have changed this turn.
     var accessStale = false
+    /// What the turn was for the idle check (`HeapMoments.idle`).
+    var quiet = TurnQuiet.busy
+}
+
+/// A turn, as the idle check sees it.
+enum TurnQuiet {
+    /// Work: any turn but the two below.
+    case busy
+    /// The idle check's timer went off, and nothing else.
+    case idleCheckDue
+    /// The end of start-up.
+    case startUpEnded
 }
 
 /// Whether what the open center lists may have changed since it was last

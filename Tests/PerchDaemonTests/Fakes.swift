@@ -184,6 +184,15 @@ final class FakeSounds: SoundPlayer {
     }
 }
 
+final class FakeFilePages: FilePages {
+    let ledger: Ledger
+    init(_ ledger: Ledger) { self.ledger = ledger }
+
+    func releaseUnused() {
+        ledger.write("mapped files given back")
+    }
+}
+
 final class FakeAlarm: Alarm {
     private(set) var deadline: Instant?
     func arm(at deadline: Instant?) { self.deadline = deadline }

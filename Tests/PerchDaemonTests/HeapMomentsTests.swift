@@ -64,4 +64,48 @@ struct HeapMomentsTests {
         #expect(!turn(board: 0))
         #expect(!turn(board: 0, after: 10))
     }
+
+    @Test("a busy spell arms one idle check, at its first turn, idle seconds on")
+    mutating func busySpellArmsOnce() {
+        let first = moments.busy(at: now)
+        let second = moments.busy(at: now + 1)
+        let third = moments.busy(at: now + 2)
+        #expect(first == now + HeapMoments.idle)
+        #expect(second == nil && third == nil)
+        #expect(moments.idleCheck == now + HeapMoments.idle)
+    }
+
+    @Test("an idle check that comes while turns still came is put off to idle seconds after the last")
+    mutating func checkPutOff() {
+        _ = moments.busy(at: now)
+        _ = moments.busy(at: now + 4)
+        let early = moments.idleCheckCame(at: now + HeapMoments.idle)
+        #expect(!early)
+        #expect(moments.idleCheck == now + 4 + HeapMoments.idle)
+        let quiet = moments.idleCheckCame(at: now + 4 + HeapMoments.idle)
+        #expect(quiet)
+    }
+
+    @Test("quiet for idle seconds: the files go back once, and no check is armed until the next busy turn")
+    mutating func quietGivesBackOnce() {
+        _ = moments.busy(at: now)
+        let quiet = moments.idleCheckCame(at: now + HeapMoments.idle)
+        #expect(quiet)
+        #expect(moments.idleCheck == nil)
+        let again = moments.idleCheckCame(at: now + 3 * HeapMoments.idle)
+        #expect(!again)
+        #expect(moments.idleCheck == nil)
+        let next = moments.busy(at: now + 50)
+        #expect(next == now + 50 + HeapMoments.idle)
+    }
+
+    @Test("after start-up's give-back the spell's idle check is let go")
+    mutating func startUpLetsTheCheckGo() {
+        _ = moments.busy(at: now)
+        moments.filesGaveBack()
+        #expect(moments.idleCheck == nil)
+        let late = moments.idleCheckCame(at: now + HeapMoments.idle)
+        #expect(!late)
+    }
 }
+

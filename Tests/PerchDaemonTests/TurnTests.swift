@@ -13,6 +13,8 @@ final class TurnHarness {
     let hooks: FakeHooks
     let sounds: FakeSounds
     let alarm = FakeAlarm()
+    let idleAlarm = FakeAlarm()
+    let files: FakeFilePages
     let executor: EffectExecutor
     private let clock = TestClock()
     /// The turn's instant, stepped by the tests.
@@ -31,12 +33,14 @@ final class TurnHarness {
         signals = FakeSignals(ledger)
         hooks = FakeHooks(ledger)
         sounds = FakeSounds(ledger)
+        files = FakeFilePages(ledger)
         let clock = self.clock
         executor = EffectExecutor(service: NotificationService(config: config!, wallClock: { 1_700_000_000 }),
                                   scene: scene, store: withStore ? store : nil, control: control, hooks: hooks,
-                                  alarm: alarm, clock: { clock.now })
+                                  alarm: alarm, idleAlarm: idleAlarm, clock: { clock.now })
         executor.signals = signals
         executor.sounds = sounds
+        executor.files = files
     }
 
     @discardableResult
@@ -186,6 +190,53 @@ struct TurnTimerTests {
         turn.post("hello", timeout: nil)
         turn.endTurn()
         #expect(turn.alarm.deadline == turn.now + 0.5)
+    }
+
+    @Test("the mapped files go back once the daemon has been quiet for the idle wait, and only then")
+    func quietGivesBackFiles() throws {
+        let turn = TurnHarness()
+        let id = turn.post("hello", timeout: 1)
+        turn.endTurn()
+        let check = try #require(turn.idleAlarm.deadline)
+        #expect(check == turn.now + HeapMoments.idle)
+        // The toast comes and goes; frames are turns of work.
+        turn.run(for: 3)
+        #expect(turn.ledger.index(of: "mapped files given back") == nil)
+        // The check comes 10 s after the post: put off to 10 s after the last frame.
+        turn.now = check
+        turn.executor.idleCheckDue()
+        turn.endTurn()
+        #expect(turn.ledger.index(of: "mapped files given back") == nil)
+        let putOff = try #require(turn.idleAlarm.deadline)
+        #expect(putOff > check)
+        turn.now = putOff
+        turn.executor.idleCheckDue()
+        turn.endTurn()
+        #expect(turn.ledger.lines.filter { $0 == "mapped files given back" }.count == 1)
+        #expect(turn.idleAlarm.deadline == nil)
+        #expect(turn.service.board.toast(id: id) == nil)
+    }
+
+    @Test("start-up's end gives the mapped files back at once when nothing is on screen")
+    func startUpGivesBackFiles() {
+        let turn = TurnHarness()
+        turn.endTurn()
+        #expect(turn.idleAlarm.deadline != nil)
+        turn.executor.startUpEnded()
+        turn.endTurn()
+        #expect(turn.ledger.lines.filter { $0 == "mapped files given back" }.count == 1)
+        #expect(turn.idleAlarm.deadline == nil)
+    }
+
+    @Test("start-up's end with a toast on screen leaves the mapped files to the idle wait")
+    func startUpWithAToast() {
+        let turn = TurnHarness()
+        turn.post("hello", timeout: nil)
+        turn.endTurn()
+        turn.executor.startUpEnded()
+        turn.endTurn()
+        #expect(turn.ledger.index(of: "mapped files given back") == nil)
+        #expect(turn.idleAlarm.deadline != nil)
     }
 
     @Test("a frame is drawn for its callback's time, never before what the board already saw")

@@ -35,6 +35,23 @@ int perch_accept_nonblocking(int listener);
 // Returns 1 when some were released.
 int perch_release_free_heap(void);
 
+// What perch_release_file_pages did, in mappings.
+struct perch_release_summary {
+    int released;  // its pages taken out of this process's page tables
+    int kept;      // read-only, but holding a private copy of a page: left alone
+    int failed;    // madvise refused
+};
+
+// Takes the pages of every read-only file mapping of this process (its
+// code and read-only data, its libraries', font files, fontconfig's
+// caches) out of its page tables with MADV_DONTNEED; the next access maps
+// them again from the page cache. A mapping with any private (anonymous)
+// page in it, as /proc/self/pagemap tells, is left alone, as are writable
+// mappings, device files and anonymous memory. Returns 0, or a negative
+// errno when /proc/self/maps or /proc/self/pagemap cannot be read (then
+// nothing is released). See mappings.c.
+int perch_release_file_pages(struct perch_release_summary *summary);
+
 // CLOCK_MONOTONIC in nanoseconds.
 uint64_t perch_monotonic_ns(void);
 
