@@ -276,46 +276,62 @@ def _voluntary_switches(task):
 
 
 _THREADS = {}   # pid -> what _over_threads saw of schedstat
-_CHILDREN = {}  # pid -> the last cutime + cstime read, ns
+_CHILDREN = {}  # pid -> the children's part of cpu_ns last read, ns
+_KIDS = {}  # pid -> {child pid: (schedstat ns, utime + stime ticks)} last seen running
+_GONE = {}  # pid -> (ns, ticks) of children seen running and since reaped
 _SWITCHES = {}  # pid -> what _over_threads saw of the switches
 
 
 def cpu_ns(pid):
     """Time on CPU of the process, ns: the first field of each thread's
-    schedstat (exact; see _over_threads), plus the CPU of children it has
-    waited for (cutime + cstime, in clock ticks) and of those still running
-    (Perch renders SVG icons in a helper process that stays a while)."""
+    schedstat (exact; see _over_threads), plus its children's: exact
+    (schedstat) for each child seen running — Perch's SVG and sound
+    helpers stay a while after their work, and their CPU is that work's —
+    and, for children reaped before they were ever seen, the clock ticks
+    of cutime + cstime (10 ms each)."""
     threads = _over_threads(pid, _THREADS, _schedstat_ns)
     try:
         with open("/proc/%d/stat" % pid) as f:
             fields = f.read().rsplit(")", 1)[1].split()
-        _CHILDREN[pid] = (int(fields[13]) + int(fields[14]) + _live_children_ticks(pid)) * 1_000_000_000 // CLK_TCK
+        reaped_ticks = int(fields[13]) + int(fields[14])
+        running = _running_children(pid)
+        gone_ns, gone_ticks = _GONE.get(pid, (0, 0))
+        for child, (ns, ticks) in _KIDS.get(pid, {}).items():
+            if child not in running:  # reaped since: its ticks are in cutime now
+                gone_ns += ns
+                gone_ticks += ticks
+        _GONE[pid] = (gone_ns, gone_ticks)
+        _KIDS[pid] = running
+        unseen_ns = max(0, reaped_ticks - gone_ticks) * 1_000_000_000 // CLK_TCK
+        _CHILDREN[pid] = unseen_ns + gone_ns + sum(ns for ns, _ in running.values())
     except (OSError, ValueError, IndexError):
         pass  # the process is gone: its last reading
     return threads + _CHILDREN.get(pid, 0)
 
 
-def _live_children_ticks(pid):
-    """utime + stime of the children still running (Perch's warm SVG
-    helper stays for 30 s after its last icon: its CPU is the icon's too).
-    One that is reaped later moves into cutime + cstime, so the sum goes on
-    counting each tick once."""
-    ticks = 0
+def _running_children(pid):
+    """{child pid: (ns on CPU over its threads, utime + stime ticks)} of the
+    children of `pid` still running."""
+    children = {}
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
         try:
             with open("/proc/%s/stat" % entry) as f:
                 fields = f.read().rsplit(")", 1)[1].split()
-            if int(fields[1]) == pid:
-                ticks += int(fields[11]) + int(fields[12])
+            if int(fields[1]) != pid:
+                continue
+            ns = 0
+            for tid in os.listdir("/proc/%s/task" % entry):
+                ns += _schedstat_ns("/proc/%s/task/%s/" % (entry, tid)) or 0
+            children[int(entry)] = (ns, int(fields[11]) + int(fields[12]))
         except (OSError, ValueError, IndexError):
             pass
-    return ticks
+    return children
 
 
 def children_ns(pid):
-    """The reaped children's part of cpu_ns (clock ticks, as ns)."""
+    """The children's part of cpu_ns, ns."""
     cpu_ns(pid)
     return _CHILDREN.get(pid, 0)
 
@@ -1120,7 +1136,7 @@ def rows_spec():
         ("CPU: 1 toast shown, to rest (ms)", "cpu_1", "%.1f", "all", "low"),
         ("wake-ups (ctx switches) to show 1", "cs_1", "%d", "all", "low"),
         ("CPU: 1 toast with an SVG icon file, to rest (ms)", "cpu_1_svg", "%.1f", "all", "low"),
-        ("  of which child processes (10 ms clock ticks) (ms)", "cpu_1_svg_children", "%.0f", "all", "low"),
+        ("  of which child processes (ms)", "cpu_1_svg_children", "%.1f", "all", "low"),
         ("CPU: burst of 100 shown, to rest (ms)", "cpu_100", "%.1f", "all", "low"),
         ("wake-ups (ctx switches) to show 100", "cs_100", "%d", "all", "low"),
         ("CPU: burst of 1000 more (ms)", "cpu_1000", "%.1f", "all", "low"),
