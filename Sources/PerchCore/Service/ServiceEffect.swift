@@ -37,10 +37,10 @@ public struct ToastPresentation: Equatable, Sendable {
 /// at once (it is presentation and needs no durability).
 public enum ServiceEffect: Equatable, Sendable {
     /// A change to persist before anyone hears of it.
-    case record(JournalRecord)
+    indirect case record(JournalRecord)
     /// For subscribers, and for the client that posted the notification
     /// when the event is its outcome.
-    case event(NotificationEvent, sender: ClientToken?)
+    indirect case event(NotificationEvent, sender: ClientToken?)
     /// The set of active modes changed (subscribers hear the new set).
     case modes([String])
     /// The center opened or closed: the scene shows or hides its panel,
@@ -62,9 +62,9 @@ public enum ServiceEffect: Equatable, Sendable {
     /// A sound to play now (the service decided it may be heard).
     case sound(SoundCue)
     /// A new toast for the scene (measured when the service asks).
-    case addToast(ToastPresentation)
+    indirect case addToast(ToastPresentation)
     /// New content for a toast already in the scene (replace, reload).
-    case updateToast(ToastPresentation)
+    indirect case updateToast(ToastPresentation)
     /// The toast's surface goes: its exit ended, or it never got one.
     case removeToast(id: UInt32)
 }
