@@ -25,7 +25,9 @@ def frame_durations(path, since_ns):
     out = []
     with open(path) as f:
         for line in f:
-            kind, start, duration = line.split()
+            # A kind may have spaces in it ("give back"): the numbers are
+            # the last two fields.
+            kind, start, duration = line.rsplit(None, 2)
             if kind == "frame" and int(start) >= since_ns:
                 out.append(int(duration) / 1000.0)
     return out
