@@ -300,9 +300,7 @@ public final class StateStore {
     public func save(_ records: [JournalRecord], snapshot: () -> PersistentState, liveCount: Int) -> Bool {
         guard refusal == nil else { return false }
         for record in records {
-            let (bytes, warnings) = record.boundedEncoding()
-            for warning in warnings { log(.warning, "state journal: \(warning)") }
-            pending += bytes
+            for warning in record.appendBounded(to: &pending) { log(.warning, "state journal: \(warning)") }
             pendingLines += 1
         }
         return flush(snapshot: snapshot, liveCount: liveCount, force: false)

@@ -92,7 +92,18 @@ public enum JournalRecord: Equatable, Sendable {
     /// Notify and per close: the tree cost more than the writing).
     public func encoded() -> [UInt8] {
         // A line is a few hundred bytes: grown once.
-        var writer = JSONWriter(capacity: 512)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(512)
+        append(to: &bytes)
+        return bytes
+    }
+
+    /// `encoded()`, written at the end of `bytes` (the store's pending
+    /// lines: no array of its own per record, copied over and freed).
+    func append(to bytes: inout [UInt8]) {
+        var writer = JSONWriter()
+        swap(&writer.output, &bytes)
+        defer { swap(&writer.output, &bytes) }
         switch self {
         case .live(let item, let nextID):
             writer.punctuation("{")
@@ -134,13 +145,20 @@ public enum JournalRecord: Equatable, Sendable {
             writer.write(json())
         }
         writer.punctuation("\n")
-        return writer.output
     }
 
     /// The journal line of the record brought within `NotificationLimits`
     /// first, and what that changed: a line is then far below
     /// `NotificationLimits.maximumStateSize`, the longest the reader takes.
     public func boundedEncoding() -> (bytes: [UInt8], warnings: [String]) {
+        var bytes: [UInt8] = []
+        let warnings = appendBounded(to: &bytes)
+        return (bytes, warnings)
+    }
+
+    /// `boundedEncoding()`, the line written at the end of `bytes`; returns
+    /// the warnings.
+    public func appendBounded(to bytes: inout [UInt8]) -> [String] {
         var record = self
         var warnings: [String] = []
         switch record {
@@ -159,7 +177,8 @@ public enum JournalRecord: Equatable, Sendable {
         case .gone, .restored, .forgotten:
             break
         }
-        return (record.encoded(), warnings)
+        record.append(to: &bytes)
+        return warnings
     }
 }
 
