@@ -68,7 +68,7 @@ final class InputRouter {
     /// the keyboard, the user's window gets it back.
     func forget(_ view: ToastView) {
         if hovered == view.id { hovered = nil }
-        touches = touches.filter { $0.value.id != view.id }
+        if !touches.isEmpty { touches = touches.filter { $0.value.id != view.id } }
         if pressed?.id == view.id { pressed = nil }
         if keyboardTarget == view.id {
             keyboardTarget = nil
