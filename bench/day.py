@@ -238,7 +238,7 @@ def rows():
         ("VmRSS growth over the day (kB)", "rss_growth", "%d", "all", "low"),
         ("peak VmRSS, VmHWM (kB)", "hwm", "%d", "all", "low"),
         ("CPU over the day, threads + children (ms)", "cpu", "%.0f", "all", "low"),
-        ("  of which child processes (10 ms ticks) (ms)", "cpu_children", "%.0f", "count", "low"),
+        ("  of which child processes (ms)", "cpu_children", "%.1f", "count", "low"),
         ("Notify calls answered with an id (of %d)" % N, "acked_calls", "%d", "all", "high"),
         ("Notify calls answered with an error", "notify_errors", "%d", "count", "low"),
         ("replacements answered with the replaced id", "replaced_same", "%d", "count", "high"),

@@ -182,7 +182,7 @@ def main():
                                               row["helper_pss"] if row["helper_pss"] is not None else "none running",
                                               row["daemon_pss"]))
     print()
-    print("| daemon | CPU, first toast, to rest (ms) | CPU, first toast with an SVG icon, to rest (ms) | of which child processes (ms, 10 ms ticks) |")
+    print("| daemon | CPU, first toast, to rest (ms) | CPU, first toast with an SVG icon, to rest (ms) | of which child processes (ms) |")
     print("|---|---|---|---|")
     for label, row in rows.items():
         print("| %s | %.1f | %.1f | %.0f |" % (label, row["cpu_plain"], row["cpu_svg"], row["cpu_svg_children"]))
