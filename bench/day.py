@@ -457,6 +457,7 @@ def chosen():
 def main():
     os.environ.setdefault("PERCH_TEST_USER", "perch-bench")
     daemons, notes = chosen()
+    daemons = compare.with_perch_defaults(daemons)
     t_start = time.monotonic()
     b = compare.b_of_run = compare.Bench()
     write_png(b.share_path("icon.png"))

@@ -137,6 +137,7 @@ def run_flood(b, d, apps, res):
 def main():
     os.environ.setdefault("PERCH_TEST_USER", "perch-bench")
     daemons, notes = day.chosen()
+    daemons = compare.with_perch_defaults(daemons)
     t_start = time.monotonic()
     b = compare.b_of_run = compare.Bench()
     R = {name: {d.name: {k: [] for k in keys()} for d in daemons} for name, _ in FLOODS}
