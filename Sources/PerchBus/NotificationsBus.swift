@@ -30,8 +30,6 @@ public final class NotificationsBus {
     }
 
     public static let busName = PERCH_NOTIFICATIONS_NAME
-    public static let objectPath = PERCH_NOTIFICATIONS_PATH
-    public static let interface = PERCH_NOTIFICATIONS_INTERFACE
     /// The specification version GetServerInformation reports.
     public static let specVersion = "1.2"
 
