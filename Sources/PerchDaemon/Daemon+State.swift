@@ -19,7 +19,7 @@ extension Daemon {
         for warning in loaded.warnings { Log.warning(warning) }
         executor.execute(service.restore(loaded.state, at: MonotonicClock.now()))
         if !loaded.state.live.isEmpty {
-            Log.info("restored \(service.board.count) notification(s) from \(store.path)")
+            Log.info("restored \(service.boardCount) notification(s) from \(store.path)")
         }
     }
 }

@@ -157,7 +157,7 @@ final class EffectExecutor {
         handOverAccessTree()
         // Last, when the frame and the replies are out.
         let floodTail = heapMoments.floodTail
-        if heapMoments.isMoment(boardCount: service.board.count, centerOpen: scene.isCenterOpen,
+        if heapMoments.isMoment(boardCount: service.boardCount, centerOpen: scene.isCenterOpen,
                                 atRest: !scene.isWaitingForFrame, now: clock()) {
             releaseFreedMemory()
         }
@@ -189,7 +189,7 @@ final class EffectExecutor {
             // Put off, or nothing more to check until the next busy turn.
             idleAlarm.arm(at: heapMoments.idleCheck)
         case .startUpEnded:
-            if service.board.count == 0, !scene.isCenterOpen, !scene.isWaitingForFrame {
+            if service.boardCount == 0, !scene.isCenterOpen, !scene.isWaitingForFrame {
                 heapMoments.filesGaveBack()
                 idleAlarm.arm(at: nil)
                 releaseUnusedMemory()
@@ -205,9 +205,12 @@ final class EffectExecutor {
     /// store keeps what it could not write and retries (see `armTimer`).
     func saveState(compacting: Bool) {
         guard let store else { return turn.records.removeAll() }
+        // Most turns (every frame's) have nothing to write and nothing
+        // waiting: the store is not asked.
+        guard !turn.records.isEmpty || compacting || store.retryDeadline != nil else { return }
         let start = clock()
         let snapshot = { [service, clock] in service.snapshot(at: clock()) }
-        var compacted = store.save(turn.records, snapshot: snapshot, liveCount: service.board.count)
+        var compacted = store.save(turn.records, snapshot: snapshot, liveCount: service.boardCount)
         if compacting { compacted = store.compact(snapshot: snapshot) || compacted }
         if !turn.records.isEmpty || compacted { trace?.record("save", start: start, end: clock()) }
         turn.records.removeAll(keepingCapacity: true)
@@ -260,11 +263,11 @@ final class EffectExecutor {
         // the board already saw.
         let now = scene.frameTime.map { max($0, lastRefresh) } ?? started
         lastRefresh = now
-        if service.board.stackDefaults.markerHeight == 0, service.board.count > 0 {
+        if service.needsMarkerHeight {
             service.setMarkerHeight(scene.markerHeight, at: now)
         }
         service.setStageHeightHint(stageHeightHint())
-        for lane in service.board.stacks.keys {
+        for lane in service.lanes {
             if let height = scene.stageHeight(for: lane) { service.setStageHeight(height, for: lane) }
         }
         // Lay out the toasts next in line (a burst queues many; only those
@@ -334,7 +337,7 @@ final class EffectExecutor {
     func releaseFreedMemory() {
         let start = clock()
         Heap.releaseFree()
-        heapMoments.gaveBack(boardCount: service.board.count, centerOpen: scene.isCenterOpen)
+        heapMoments.gaveBack(boardCount: service.boardCount, centerOpen: scene.isCenterOpen)
         trace?.record("give back", start: start, end: clock())
     }
 

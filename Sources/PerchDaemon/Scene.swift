@@ -363,7 +363,8 @@ final class Scene {
     /// `total`: the stack's notifications, shown and waiting (mako's `%t`).
     private func placeMarker(_ frame: MarkerFrame?, total: Int, key: StageKey, on stage: StageSurface) {
         guard let frame, case .stack(let anchor) = key.lane else {
-            markers.removeValue(forKey: key)
+            // Most stacks never show a marker: no key to hash each frame.
+            if !markers.isEmpty { markers.removeValue(forKey: key) }
             return
         }
         let marker = markers[key] ?? MarkerView(surface: ToastSurface(connection: connection, stage: stage))

@@ -136,6 +136,17 @@ public final class NotificationService {
     /// display timer runs out.
     public var nextDeadline: Instant? { board.nextDeadline }
 
+    // Read here, not as `service.board.…` from the daemon: a read of
+    // `board` from another module copies it first (a retain and release of
+    // every table), and the daemon asks these on every turn and frame.
+
+    /// The toasts on the board: on screen, leaving and queued.
+    public var boardCount: Int { board.count }
+    /// The lanes the board has stacks in.
+    public var lanes: Dictionary<Lane, ToastStack>.Keys { board.stacks.keys }
+    /// The marker's height is not yet known and there is something to show.
+    public var needsMarkerHeight: Bool { board.stackDefaults.markerHeight == 0 && board.count > 0 }
+
     /// The config for a notification already posted (hooks, bindings).
     public func settings(for notification: Notification) -> Resolved {
         plan.resolve(for: notification)
