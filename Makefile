@@ -285,7 +285,8 @@ clean:
 # subset); then Perch's own time per frame: a slide, a reflow, the center
 # scrolling; then where Perch's and mako 1.7.1's resident memory is, by
 # mapping (bench/memory.py), and the instructions each executes per Notify
-# and per close under callgrind (bench/instructions.py; bench/README.md);
+# and per close, and Perch's and the floor client's per animated frame,
+# under callgrind (bench/instructions.py; bench/README.md);
 # then sounds: Notify -> the sink for Perch, mako's on-notify paplay and
 # paplay alone, and Perch's memory with sounds (bench/sound.py; it says so
 # and skips when the audio packages are missing); then Perch's Pss with one
