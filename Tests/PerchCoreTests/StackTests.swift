@@ -24,6 +24,18 @@ private func settled(_ count: Int, _ anchor: Anchor = .topRight) -> ToastStack {
 
 @Suite("Stack layout for every anchor")
 struct AnchorLayoutTests {
+    @Test("each anchor is its own lane: equal only to itself, and a stack per anchor")
+    func anchorsAreDistinctKeys() {
+        for a in Anchor.allCases {
+            for b in Anchor.allCases { #expect((a == b) == (a.rawValue == b.rawValue)) }
+        }
+        var stacks: [Lane: Int] = [:]
+        for (index, anchor) in Anchor.allCases.enumerated() { stacks[.stack(anchor)] = index }
+        stacks[.banner] = -1
+        #expect(stacks.count == Anchor.allCases.count + 1)
+        for (index, anchor) in Anchor.allCases.enumerated() { #expect(stacks[.stack(anchor)] == index) }
+    }
+
     @Test("1, 3 and 8 toasts rest in non-overlapping slots from the anchor, newest nearest",
           arguments: Anchor.allCases)
     func layout(anchor: Anchor) {

@@ -7,6 +7,24 @@ public enum Anchor: String, Sendable, CaseIterable {
     case bottomRight = "bottom-right"
     case bottomCenter = "bottom-center"
 
+    // Compared and hashed by case: for an enum with a String raw value the
+    // standard library's defaults compare and hash the string, and a lane's
+    // stack and stages are looked up by anchor several times a frame.
+    private var ordinal: Int {
+        switch self {
+        case .topLeft: 0
+        case .topRight: 1
+        case .topCenter: 2
+        case .bottomLeft: 3
+        case .bottomRight: 4
+        case .bottomCenter: 5
+        }
+    }
+
+    public static func == (lhs: Anchor, rhs: Anchor) -> Bool { lhs.ordinal == rhs.ordinal }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(ordinal) }
+
     public var isTop: Bool {
         switch self {
         case .topLeft, .topRight, .topCenter: true

@@ -250,7 +250,14 @@ public struct NotificationBoard: Sendable {
     /// The queued notifications each stack waits to have measured before
     /// its queue can move (at most one per stack).
     public var unmeasured: [UInt32] {
-        stacks.values.compactMap(\.unmeasured)
+        // Asked every frame, nearly always for nothing: no array then.
+        guard hasUnmeasured else { return [] }
+        return stacks.values.compactMap(\.unmeasured)
+    }
+
+    public var hasUnmeasured: Bool {
+        for stack in stacks.values where stack.unmeasured != nil { return true }
+        return false
     }
 
     public mutating func setHeight(_ height: Int, of id: UInt32, at now: Instant) {
@@ -359,6 +366,10 @@ public struct NotificationBoard: Sendable {
     }
 
     public var nextDeadline: Instant? {
-        stacks.values.compactMap(\.nextDeadline).min()
+        var earliest: Instant?
+        for stack in stacks.values {
+            if let deadline = stack.nextDeadline, earliest.map({ deadline < $0 }) ?? true { earliest = deadline }
+        }
+        return earliest
     }
 }

@@ -427,7 +427,11 @@ public struct ToastStack: Sendable {
 
     /// The earliest instant a display timer runs out, if any is running.
     public var nextDeadline: Instant? {
-        visible.compactMap(\.timer.deadline).min()
+        var earliest: Instant?
+        for toast in visible {
+            if let deadline = toast.timer.deadline, earliest.map({ deadline < $0 }) ?? true { earliest = deadline }
+        }
+        return earliest
     }
 
     /// Where every visible toast is at `now`, in stage-local surface pixels.
