@@ -53,8 +53,9 @@ public final class EventLoop {
     }
 
     public func setEvents(_ token: Token, _ events: Int16) {
-        guard sources[token.value]?.events != events else { return }
-        sources[token.value]?.events = events
+        // Asked every turn (sd-bus's events): one lookup.
+        guard let index = sources.index(forKey: token.value), sources.values[index].events != events else { return }
+        sources.values[index].events = events
         pollSetIsStale = true
     }
 

@@ -67,7 +67,12 @@ public struct LogThrottle {
     /// When a count is next due; nil when nothing waits to be said (a
     /// window with no repeats ends silently, so it needs no wake-up).
     public var nextDeadline: Instant? {
-        entries.values.filter { $0.repeats > 0 }.map(\.until).min()
+        // Asked twice a loop turn: no arrays.
+        var earliest: Instant?
+        for entry in entries.values where entry.repeats > 0 {
+            if earliest.map({ entry.until < $0 }) ?? true { earliest = entry.until }
+        }
+        return earliest
     }
 
     private static func seconds(_ value: Double) -> String {

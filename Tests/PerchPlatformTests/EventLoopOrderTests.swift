@@ -23,4 +23,28 @@ struct EventLoopOrderTests {
         try loop.runOnce(timeoutMilliseconds: 0)
         #expect(served == ["client 1", "client 2", "listener"])
     }
+
+    @Test("a source's events can change between turns: off, then writable, then readable")
+    func eventsChange() throws {
+        let loop = EventLoop()
+        var ends: [Int32] = [0, 0]
+        #expect(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0)
+        defer { close(ends[0]); close(ends[1]) }
+        var seen: [Int16] = []
+        let token = loop.add(fd: ends[0], events: 0) { seen.append($0) }
+        try loop.runOnce(timeoutMilliseconds: 0)
+        #expect(seen.isEmpty)
+        loop.setEvents(token, Int16(POLLOUT))
+        try loop.runOnce(timeoutMilliseconds: 0)
+        #expect(seen == [Int16(POLLOUT)])
+        _ = write(ends[1], "x", 1)
+        loop.setEvents(token, Int16(POLLIN))
+        loop.setEvents(token, Int16(POLLIN))
+        try loop.runOnce(timeoutMilliseconds: 0)
+        #expect(seen == [Int16(POLLOUT), Int16(POLLIN)])
+        loop.remove(token)
+        loop.setEvents(token, Int16(POLLOUT))
+        try loop.runOnce(timeoutMilliseconds: 0)
+        #expect(seen.count == 2)
+    }
 }
