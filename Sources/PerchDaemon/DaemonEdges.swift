@@ -41,6 +41,9 @@ protocol RecordStore: AnyObject {
     func compact(snapshot: () -> PersistentState) -> Bool
     /// When to try again after a write that failed.
     var retryDeadline: Instant? { get }
+    /// Something waits to be written even with no new records (a snapshot
+    /// due after start-up set a corrupt file aside, a write to retry).
+    var hasWork: Bool { get }
 }
 
 /// The control socket's clients: replies wait in their buffers until

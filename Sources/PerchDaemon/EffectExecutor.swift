@@ -207,7 +207,7 @@ final class EffectExecutor {
         guard let store else { return turn.records.removeAll() }
         // Most turns (every frame's) have nothing to write and nothing
         // waiting: the store is not asked.
-        guard !turn.records.isEmpty || compacting || store.retryDeadline != nil else { return }
+        guard !turn.records.isEmpty || compacting || store.hasWork else { return }
         let start = clock()
         let snapshot = { [service, clock] in service.snapshot(at: clock()) }
         var compacted = store.save(turn.records, snapshot: snapshot, liveCount: service.boardCount)

@@ -140,7 +140,9 @@ public final class StateStore {
         return nextSnapshotAttempt ?? lastFlush.map { $0 + Self.firstRetryDelay }
     }
 
-    private var hasWork: Bool {
+    /// Something waits to be written: records, a compaction, a snapshot in
+    /// place of a journal that cannot be trusted (a state file set aside).
+    public var hasWork: Bool {
         refusal == nil && (pendingLines > 0 || compactionDue || snapshotRequired || journalIsStale)
     }
 

@@ -86,11 +86,15 @@ final class FakeScene: ToastScene {
 final class FakeStore: RecordStore {
     let ledger: Ledger
     var retryDeadline: Instant?
+    /// Set to stand for a write that waits with no new records; a save
+    /// with nothing to write is then said in the ledger.
+    var hasWork = false
     private(set) var saved: [JournalRecord] = []
 
     init(_ ledger: Ledger) { self.ledger = ledger }
 
     func save(_ records: [JournalRecord], snapshot: () -> PersistentState, liveCount: Int) -> Bool {
+        if records.isEmpty, hasWork { ledger.write("save what waits") }
         guard !records.isEmpty else { return false }
         saved += records
         for record in records { ledger.write("save \(Self.describe(record))") }

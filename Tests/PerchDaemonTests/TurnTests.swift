@@ -192,6 +192,20 @@ struct TurnTimerTests {
         #expect(turn.alarm.deadline == turn.now + 0.5)
     }
 
+    @Test("a turn with no records asks the store only when something waits to be written")
+    func waitingWriteIsFlushed() {
+        let turn = TurnHarness()
+        turn.executor.alarmFired()
+        turn.endTurn()
+        #expect(turn.ledger.index(of: "save what waits") == nil)
+        // After start-up set a corrupt state file aside, a snapshot is due
+        // before any record comes.
+        turn.store.hasWork = true
+        turn.executor.alarmFired()
+        turn.endTurn()
+        #expect(turn.ledger.index(of: "save what waits") != nil)
+    }
+
     @Test("the mapped files go back once the daemon has been quiet for the idle wait, and only then")
     func quietGivesBackFiles() throws {
         let turn = TurnHarness()
