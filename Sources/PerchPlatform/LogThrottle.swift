@@ -69,9 +69,7 @@ public struct LogThrottle {
     public var nextDeadline: Instant? {
         // Asked twice a loop turn: no arrays.
         var earliest: Instant?
-        for entry in entries.values where entry.repeats > 0 {
-            if earliest.map({ entry.until < $0 }) ?? true { earliest = entry.until }
-        }
+        for entry in entries.values where entry.repeats > 0 { earliest = .earliest(earliest, entry.until) }
         return earliest
     }
 

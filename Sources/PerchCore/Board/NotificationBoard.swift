@@ -255,7 +255,7 @@ public struct NotificationBoard: Sendable {
         return stacks.values.compactMap(\.unmeasured)
     }
 
-    public var hasUnmeasured: Bool {
+    private var hasUnmeasured: Bool {
         for stack in stacks.values where stack.unmeasured != nil { return true }
         return false
     }
@@ -367,9 +367,7 @@ public struct NotificationBoard: Sendable {
 
     public var nextDeadline: Instant? {
         var earliest: Instant?
-        for stack in stacks.values {
-            if let deadline = stack.nextDeadline, earliest.map({ deadline < $0 }) ?? true { earliest = deadline }
-        }
+        for stack in stacks.values { earliest = .earliest(earliest, stack.nextDeadline) }
         return earliest
     }
 }

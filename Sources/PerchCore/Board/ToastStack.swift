@@ -428,9 +428,7 @@ public struct ToastStack: Sendable {
     /// The earliest instant a display timer runs out, if any is running.
     public var nextDeadline: Instant? {
         var earliest: Instant?
-        for toast in visible {
-            if let deadline = toast.timer.deadline, earliest.map({ deadline < $0 }) ?? true { earliest = deadline }
-        }
+        for toast in visible { earliest = .earliest(earliest, toast.timer.deadline) }
         return earliest
     }
 
