@@ -185,12 +185,13 @@ def floor_run(b, outdir, frames):
 
 
 def floor_per_frame(b, outdir):
-    """Instructions per frame of the floor client: 90 frames less 30."""
+    """(instructions per frame, frames counted) of the floor client: 90
+    frames less 30."""
     short, n_short = floor_run(b, outdir, 30)
     long_, n_long = floor_run(b, outdir, 90)
     if n_long <= n_short:
         raise RuntimeError("floor-client answered %d and %d frames" % (n_short, n_long))
-    return (long_ - short) / (n_long - n_short)
+    return (long_ - short) / (n_long - n_short), n_long - n_short
 
 
 def main():
@@ -245,7 +246,10 @@ def main():
                 print("| %s | %.0f | %d |" % (d.label, per_frame[0], per_frame[1]))
             else:
                 print("| %s | no frame counted | 0 |" % d.label)
-    print("| the floor (floor-client) | %s | 60 |" % ("%.0f" % floor if floor else "failed"))
+    if floor:
+        print("| the floor (floor-client) | %.0f | %d |" % floor)
+    else:
+        print("| the floor (floor-client) | failed | 0 |")
 
 
 if __name__ == "__main__":
