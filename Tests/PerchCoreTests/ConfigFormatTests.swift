@@ -67,4 +67,50 @@ struct GroupCountFormatTests {
         #expect(format.expand(title: "Mail", body: "b", app: "a", markup: false, groupCount: 3) == ("(3) Mail", "b"))
         #expect(format.expand(title: "Mail", body: "b", app: "a", markup: false).title == "(1) Mail")
     }
+
+    @Test("a format that names the body 450 000 times builds no more than a body may hold")
+    func repeatedFieldsAreBounded() throws {
+        let source = "%s\\n" + String(repeating: "%b", count: 450_000)
+        let format = try ToastFormat(parsing: source)
+        let body = String(repeating: "word ", count: 12_000)  // 60 000 bytes
+        let lines = format.expand(title: "Title", body: body, app: "app", markup: true)
+        #expect(lines.title == "Title")
+        #expect(lines.body.utf8.count <= ToastFormat.maximumBodyLength)
+        #expect(lines.body.utf8.count > ToastFormat.maximumBodyLength - 8)
+        #expect(lines.body.hasPrefix(body + body.prefix(100)))
+        #expect(lines.body.hasSuffix("…"))
+    }
+
+    @Test("the title line is bounded as a title is, and a cut never splits a character")
+    func titleLineIsBounded() throws {
+        let format = try ToastFormat(parsing: String(repeating: "%s", count: 100) + "\\n%b")
+        let title = String(repeating: "é", count: 100)  // 200 bytes, each character two
+        let lines = format.expand(title: title, body: "b", app: "a", markup: false)
+        #expect(lines.title.utf8.count <= ToastFormat.maximumTitleLineLength)
+        #expect(lines.title.hasSuffix("é…"))
+        #expect(lines.body == "b")
+        // Escaping counts: the escaped text is what is bounded.
+        let escaped = format.expand(title: String(repeating: "&", count: 100), body: "b", app: "a", markup: true)
+        #expect(escaped.title.utf8.count <= ToastFormat.maximumTitleLineLength)
+        #expect(escaped.title.hasSuffix("…"))
+    }
+
+    @Test("a format that fits is expanded whole, to the byte")
+    func fittingFormatIsWhole() throws {
+        let format = try ToastFormat(parsing: "%s\\n" + String(repeating: "%b", count: 4))
+        let body = String(repeating: "x", count: ToastFormat.maximumBodyLength / 4)
+        #expect(format.expand(title: "t", body: body, app: "a", markup: false).body == String(repeating: body, count: 4))
+    }
+
+    @Test("a config whose format repeats a field absurdly is read, with one warning naming it")
+    func repeatedFieldWarns() {
+        let text = "format=%s\\n" + String(repeating: "%b", count: 5000) + "\n"
+        let (config, diagnostics) = ConfigFile.parse(text: text)
+        #expect(config != nil)
+        #expect(diagnostics.count == 1)
+        #expect(diagnostics.first?.severity == .warning)
+        #expect(diagnostics.first?.message.contains("the format names %b 5000 times") == true)
+        let (_, ordinary) = ConfigFile.parse(text: "format=<b>%s</b> (%a)\\n%b %b\n")
+        #expect(ordinary.isEmpty)
+    }
 }

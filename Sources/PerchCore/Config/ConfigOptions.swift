@@ -190,7 +190,10 @@ enum ConfigOptions {
             $0.resolved.iconPath = $1
         },
         .choice("text-alignment", TextAlignment.self) { $0.resolved.textAlignment = $1; $0.resolved.style.textAlignment = $1 },
-        .value("format", read: { (text) throws(ValueProblem) in try ConfigValues.format(text) }) { $0.resolved.format = $1 },
+        .warned("format", read: { (text) throws(ValueProblem) in
+            let format = try ConfigValues.format(text)
+            return (format, format.warning)
+        }) { $0.resolved.format = $1 },
         .flag("markup") { $0.resolved.markup = $1; $0.resolved.style.markup = $1 },
         .clamped("max-height", 10...100_000, accepted: 10...100_000) { $0.resolved.style.maxHeight = $1 },
         // mako's name for the same thing: a toast's greatest height.

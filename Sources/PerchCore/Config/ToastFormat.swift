@@ -98,12 +98,21 @@ public struct ToastFormat: Equatable, Sendable, CustomStringConvertible {
                        groupCount: Int = 1, id: UInt32 = 0,
                        hidden: Int? = nil, total: Int? = nil,
                        plainTitleLine: Bool = false) -> (title: String, body: String) {
-        var lines = ("", "")
+        // A format may name a field thousands of times (`%b` 450 000 times
+        // fits in a config under its 1 MiB limit), and the body comes from
+        // any client: expanded in full that was 30 GB for one 60 kB body.
+        // Each line is built only up to what a notification's own field may
+        // hold, so the text that reaches markup and layout is never larger
+        // than a notification with that title and body, whatever the format.
+        var titleLine = Self.BoundedLine(limit: Self.maximumTitleLineLength)
+        var bodyLines = Self.BoundedLine(limit: Self.maximumBodyLength)
         var inBody = false
-        func add(_ text: String) {
-            if inBody { lines.1 += text } else { lines.0 += text }
+        func add<Text: StringProtocol>(_ text: Text) {
+            if inBody { bodyLines.append(text) } else { titleLine.append(text) }
         }
         for piece in pieces {
+            // Nothing goes back to the title line once the body has begun.
+            if inBody && bodyLines.isFull { break }
             switch piece {
             case .title: add(markup ? Self.escaped(title) : title)
             case .app: add(markup ? Self.escaped(app) : app)
@@ -114,10 +123,10 @@ public struct ToastFormat: Equatable, Sendable, CustomStringConvertible {
             case .totalCount: add(total.map(String.init) ?? "")
             case .text(let text):
                 if !inBody, let newline = text.firstIndex(of: "\n") {
-                    let head = String(text[..<newline])
-                    lines.0 += plainTitleLine ? Self.withoutTags(head) : head
+                    let head = text[..<newline]
+                    titleLine.append(plainTitleLine ? Self.withoutTags(String(head)) : String(head))
                     inBody = true
-                    lines.1 += text[text.index(after: newline)...]
+                    bodyLines.append(text[text.index(after: newline)...])
                 } else if !inBody, plainTitleLine {
                     add(Self.withoutTags(text))
                 } else {
@@ -125,7 +134,63 @@ public struct ToastFormat: Equatable, Sendable, CustomStringConvertible {
                 }
             }
         }
-        return lines
+        return (titleLine.text, bodyLines.text)
+    }
+
+    /// The most bytes of UTF-8 the title line of an expanded format holds:
+    /// what a notification's title may (a title line is drawn on one line).
+    public static let maximumTitleLineLength = NotificationLimits.maximumTitleLength
+    /// The most bytes the body of an expanded format holds: what a
+    /// notification's body may. Layout cuts it further (to what a card can
+    /// show), but markup is read first, over the whole of it.
+    public static let maximumBodyLength = NotificationLimits.maximumBodyLength
+
+    /// A format names a field more often than this, and the config says
+    /// so: no format a person writes repeats one (mako's own use each once).
+    public static let repeatedFieldWarningCount = 16
+
+    /// What a config reader says about a format that parsed: a field named
+    /// absurdly often, which can only make its text be cut.
+    public var warning: String? {
+        var counts: [String: Int] = [:]
+        for piece in pieces {
+            switch piece {
+            case .title: counts["%s", default: 0] += 1
+            case .body: counts["%b", default: 0] += 1
+            case .app: counts["%a", default: 0] += 1
+            default: break
+            }
+        }
+        let repeated = counts.filter { $0.value > Self.repeatedFieldWarningCount }
+            .sorted { $0.key < $1.key }
+        guard !repeated.isEmpty else { return nil }
+        let named = repeated.map { "\($0.key) \($0.value) times" }.joined(separator: ", ")
+        return "the format names \(named); its title line is cut at \(Self.maximumTitleLineLength) bytes "
+            + "and its body at \(Self.maximumBodyLength)"
+    }
+
+    /// One line of an expanded format, built only up to `limit` bytes of
+    /// UTF-8: past it, the rest is left out and the line ends with "…".
+    struct BoundedLine {
+        let limit: Int
+        private(set) var text = ""
+        private(set) var isFull = false
+
+        init(limit: Int) { self.limit = limit }
+
+        mutating func append<Text: StringProtocol>(_ piece: Text) {
+            guard !isFull else { return }
+            let room = limit - text.utf8.count
+            if piece.utf8.count <= room {
+                text += piece
+                return
+            }
+            // More than `room` bytes (every character is at least one), so
+            // the cut ends with "…" and falls between scalars; only the
+            // characters that may fit are copied, not the whole piece.
+            text += NotificationLimits.truncated(String(piece.prefix(room + 1)), toBytes: room)
+            isFull = true
+        }
     }
 
     /// `text` without its `<…>` tags (a `<` with no `>` after it stays).
