@@ -46,6 +46,11 @@ public final class AccessibilityBridge {
     /// Counts attempts, so that a late reply to an abandoned one is ignored.
     private var attempt = 0
     private var warned = false
+    /// A warning said screen readers were cut off, and they have not been
+    /// told of since: the next registration says they hear Perch again.
+    /// Outlives `disconnect` (the launcher going away turns the switch
+    /// off before the bus is back).
+    private var lossTold = false
     private var retryTimer: DeadlineTimer?
 
     static let timeout = 5.0
@@ -119,6 +124,9 @@ public final class AccessibilityBridge {
         if wanted {
             if case .idle = phase { resolve() }
         } else {
+            // Screen readers lose Perch as they would if its bus broke:
+            // said once, and the registration that follows says so again.
+            if isActive, statusSwitch?.launcherVanished == true { warnOnce("the accessibility bus launcher went away") }
             disconnect()
         }
     }
@@ -171,8 +179,16 @@ public final class AccessibilityBridge {
             guard let self, this == attempt else { return }
             if let problem { return failed(problem) }
             phase = .registered(link)
+            if lossTold {
+                // The warning said screen readers were cut off; say when
+                // they hear notifications again, once per episode.
+                Log.info("accessibility: registered again with the AT-SPI registry; "
+                    + "screen readers hear notifications again")
+            } else {
+                Log.debug("accessibility: registered with the AT-SPI registry as \(link.objects.uniqueName)")
+            }
             warned = false
-            Log.debug("accessibility: registered with the AT-SPI registry as \(link.objects.uniqueName)")
+            lossTold = false
             onNeedsTree()
         }
         onNeedsTree()
@@ -197,6 +213,7 @@ public final class AccessibilityBridge {
     private func warnOnce(_ reason: String) {
         guard !warned else { return }
         warned = true
+        lossTold = true
         Log.warning("accessibility: \(reason); screen readers do not hear notifications until it recovers")
     }
 }

@@ -21,6 +21,9 @@ final class AccessibilitySwitch {
     /// is this object, unretained).
     private var slots: [OpaquePointer] = []
     private(set) var isOn = false
+    /// The switch went off because the launcher left the bus (a crash, a
+    /// session restarting it), not because accessibility was turned off.
+    private(set) var launcherVanished = false
     private var warned = false
 
     static let statusInterface = "org.a11y.Status"
@@ -110,7 +113,13 @@ final class AccessibilitySwitch {
         _ = AccessRead.string(message)
         _ = AccessRead.string(message)
         let newOwner = AccessRead.string(message) ?? ""
-        if newOwner.isEmpty { set(false) } else { query() }
+        if newOwner.isEmpty {
+            launcherVanished = true
+            set(false)
+        } else {
+            launcherVanished = false
+            query()
+        }
     }
 
     private func set(_ on: Bool) {

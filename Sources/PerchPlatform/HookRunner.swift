@@ -38,7 +38,8 @@ public enum HookOutcome: Equatable, Sendable, CustomStringConvertible {
 /// - A hook past its time limit is killed with its whole process group
 ///   (`killOverdue`, driven by the daemon's deadline timer through
 ///   `nextDeadline`), then reaped like any other.
-/// - Failures are one warning line each; nothing here is fatal.
+/// - A failure is one warning line, and the same failure again within
+///   the log's window is counted, not repeated; nothing here is fatal.
 public final class HookRunner {
     /// A hook that ended, kept for tests and diagnostics.
     public struct Finished: Equatable, Sendable {
@@ -167,7 +168,9 @@ public final class HookRunner {
         if entry.outcome.isSuccess {
             Log.debug("hook \(entry.name) (\(program)): \(entry.outcome)")
         } else {
-            Log.warning("hook \(entry.name) (\(program)): \(entry.outcome)")
+            // A slow hook under a flood fails the same way thousands of
+            // times (1 943 lines in 3 s): said once, then counted.
+            Log.throttledWarning("hook \(entry.name) (\(program)): \(entry.outcome)")
         }
         finished.append(entry)
         if finished.count > finishedLimit { finished.removeFirst(finished.count - finishedLimit) }

@@ -32,7 +32,7 @@ public final class SoundOutput {
     private var trouble = Trouble.none
     /// Requests sent and not yet reported on, by ticket: what their log
     /// lines name. Bounded by the socket (a few hundred at most).
-    private var pending: [UInt32: String] = [:]
+    private var pending: [UInt32: (what: String, path: String)] = [:]
     private var nextTicket: UInt32 = 1
     /// A report line not yet ended.
     private var unread: [UInt8] = []
@@ -88,7 +88,7 @@ public final class SoundOutput {
         }
         switch helper.send(request) {
         case .sent:
-            pending[ticket] = "\(what): \(path)"
+            pending[ticket] = (what, path)
         case .full:
             // The helper is stuck: this sound is dropped.
             Log.debug("sound: the helper is not keeping up; \(what) dropped")
@@ -148,7 +148,11 @@ public final class SoundOutput {
         guard let kind = words.first else { return }
         let ticket = words.count > 1 ? UInt32(words[1]) : nil
         let rest = words.count > 2 ? String(words[2]) : ""
-        let what = ticket.flatMap { pending.removeValue(forKey: $0) }
+        let sound = ticket.flatMap { pending.removeValue(forKey: $0) }
+        let what = sound.map { "\($0.what): \($0.path)" }
+        // The same file refused for many notifications is one cause: told
+        // once, then counted.
+        let cause = sound.map { "sound \($0.path)" } ?? "sound"
         switch kind {
         case "played":
             if trouble == .serverFailed {
@@ -156,9 +160,10 @@ public final class SoundOutput {
                 trouble = .none
             }
         case "refused":
-            Log.warning("\(what ?? "sound") refused: \(rest)")
+            Log.throttledWarning("\(what ?? "sound") refused: \(rest)", cause: "\(cause) refused: \(rest)")
         case "failed":
-            Log.warning("\(what ?? "sound") could not be played: \(rest)")
+            Log.throttledWarning("\(what ?? "sound") could not be played: \(rest)",
+                                 cause: "\(cause) could not be played: \(rest)")
         case "server":
             pending.removeAll()
             if trouble != .serverFailed {

@@ -12,7 +12,8 @@
 // are lines:
 //   played ID                 the sound ended (or was cut at the limit)
 //   refused ID REASON         the file may not be played (not a regular
-//                             file, too large, in /proc, unreadable)
+//                             file, too large, in /proc, unreadable, an
+//                             Ogg file whose pages are damaged)
 //   failed ID REASON          libcanberra could not play it
 //   server REASON             no sound server could be reached
 //   library REASON            libcanberra is missing
@@ -39,6 +40,8 @@
 #include <sys/vfs.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "ogg-pages.h"
 
 // The part of libcanberra's API (canberra.h, 0.30) used here, declared
 // from its documentation: the library is opened with dlopen, so no
@@ -214,7 +217,7 @@ static int open_checked(uint32_t id, const char *path) {
     struct stat info;
     struct statfs where;
     const char *problem = NULL;
-    char size[64];
+    char size[64], damage[160];
     if (fstat(fd, &info) != 0) {
         problem = strerror(errno);
     } else if (!S_ISREG(info.st_mode)) {
@@ -226,6 +229,9 @@ static int open_checked(uint32_t id, const char *path) {
     } else if (info.st_size > max_file) {
         snprintf(size, sizeof size, "%lld bytes, more than %lld", (long long)info.st_size, (long long)max_file);
         problem = size;
+    } else if (ogg_looks_like_ogg(fd) && !ogg_pages_intact(fd, info.st_size, damage, sizeof damage)) {
+        // libcanberra would play the good pages and say nothing of the rest.
+        problem = damage;
     }
     if (problem) {
         report("refused %u %s", id, problem);
