@@ -9,6 +9,7 @@
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/timerfd.h>
+#include <sys/vfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -266,4 +267,12 @@ char **perch_environ(void) {
 
 int perch_release_free_heap(void) {
     return malloc_trim(0);
+}
+
+int perch_kernel_file_system(int fd) {
+    struct statfs where;
+    if (fstatfs(fd, &where) != 0) return 0;
+    if (where.f_type == 0x9fa0) return 1;      // PROC_SUPER_MAGIC
+    if (where.f_type == 0x62656572) return 2;  // SYSFS_MAGIC
+    return 0;
 }

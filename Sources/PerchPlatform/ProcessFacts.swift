@@ -37,7 +37,8 @@ public enum ProcessFacts {
 
     /// /proc/PID/NAME as text (a few hundred bytes at most).
     private static func procText(_ pid: pid_t, _ name: String) -> String? {
-        guard let bytes = try? RegularFile.read("/proc/\(pid)/\(name)", limit: 4096, followingSymlinks: false)
+        guard let bytes = try? RegularFile.read("/proc/\(pid)/\(name)", limit: 4096, followingSymlinks: false,
+                                                 kernelFiles: true)
         else { return nil }
         return String(decoding: bytes, as: UTF8.self)
     }

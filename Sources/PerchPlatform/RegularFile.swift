@@ -1,3 +1,4 @@
+import CPerchSystem
 import Glibc
 
 /// Why a file could not be read: the path and what is wrong with it, one
@@ -41,6 +42,8 @@ public struct FileError: Error, CustomStringConvertible, Equatable, Sendable {
 ///   Config files follow links: a config directory is the user's own, and
 ///   dotfile managers (stow, home-manager) make the config a link.
 /// - `O_CLOEXEC`: hooks never inherit it.
+/// - Files of /proc and /sys are refused, though they say they are
+///   regular: what they hold is the kernel's, made as it is read.
 /// - `limit`: a file larger than that is refused before it fills memory
 ///   (`/dev/zero` is not a regular file; a regular file that grows while it
 ///   is read is stopped at the limit too).
@@ -55,8 +58,8 @@ public enum RegularFile {
     }
 
     /// `open`, also giving what `fstat` said of the file (its size, its stamp).
-    static func open(_ path: String, followingSymlinks: Bool, info: inout stat) throws(FileError)
-        -> FileDescriptor?
+    static func open(_ path: String, followingSymlinks: Bool, info: inout stat, kernelFiles: Bool = false)
+        throws(FileError) -> FileDescriptor?
     {
         var flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY
         if !followingSymlinks { flags |= O_NOFOLLOW }
@@ -73,7 +76,8 @@ public enum RegularFile {
             }
             throw FileError(path: path, operation: "open", code: code)
         }
-        return try regularAndBlocking(FileDescriptor(adopting: raw), path: path, info: &info)
+        return try regularAndBlocking(FileDescriptor(adopting: raw), path: path, info: &info,
+                                      kernelFiles: kernelFiles)
     }
 
     /// Opens `path` for writing with `flags` (O_CREAT, O_TRUNC, O_APPEND…)
@@ -104,12 +108,15 @@ public enum RegularFile {
     /// `fd` (opened with O_NONBLOCK) if it is a regular file, made blocking
     /// again for the reads and writes that follow; else the error naming
     /// what it is.
-    private static func regularAndBlocking(_ fd: consuming FileDescriptor, path: String, info: inout stat)
-        throws(FileError) -> FileDescriptor
+    private static func regularAndBlocking(_ fd: consuming FileDescriptor, path: String, info: inout stat,
+                                           kernelFiles: Bool = false) throws(FileError) -> FileDescriptor
     {
         if fstat(fd.rawValue, &info) != 0 { throw FileError(path: path, operation: "fstat") }
         if let kind = kindName(info.st_mode) {
             throw FileError(path: path, problem: "is \(kind), not a regular file", code: EINVAL)
+        }
+        if !kernelFiles, let system = kernelFileSystem(of: fd) {
+            throw FileError(path: path, problem: "is a file of \(system), not data perch reads", code: EINVAL)
         }
         let status = fcntl(fd.rawValue, F_GETFL)
         if status < 0 || fcntl(fd.rawValue, F_SETFL, status & ~O_NONBLOCK) < 0 {
@@ -119,10 +126,14 @@ public enum RegularFile {
     }
 
     /// The whole file at `path`, at most `limit` bytes; nil when there is
-    /// no file there.
-    public static func read(_ path: String, limit: Int, followingSymlinks: Bool) throws(FileError) -> [UInt8]? {
+    /// no file there. `kernelFiles`: a file of /proc or /sys is what is
+    /// wanted (the facts of a process), not refused.
+    public static func read(_ path: String, limit: Int, followingSymlinks: Bool, kernelFiles: Bool = false)
+        throws(FileError) -> [UInt8]?
+    {
         var info = stat()
-        guard let fd = try open(path, followingSymlinks: followingSymlinks, info: &info) else { return nil }
+        guard let fd = try open(path, followingSymlinks: followingSymlinks, info: &info, kernelFiles: kernelFiles)
+        else { return nil }
         let tooLarge = FileError(path: path, problem: "is larger than \(limit) bytes; perch reads no more of it",
                                  code: EFBIG)
         // Refused from its size before it fills memory; read one byte past
@@ -151,6 +162,19 @@ public enum RegularFile {
             bytes.append(contentsOf: chunk[..<got])
         }
         return bytes
+    }
+
+    /// "/proc" or "/sys" when `fd` is a file of the kernel's own: they
+    /// call themselves regular files, but their contents are made as they
+    /// are read (`/proc/self/environ` as an include put the first variable
+    /// of the daemon's environment into the log), and their sizes say
+    /// nothing. None is a config, a state file or an icon.
+    static func kernelFileSystem(of fd: borrowing FileDescriptor) -> String? {
+        switch perch_kernel_file_system(fd.rawValue) {
+        case 1: "/proc"
+        case 2: "/sys"
+        default: nil
+        }
     }
 
     /// "a FIFO", "a directory"…: what a file that is not regular is; nil

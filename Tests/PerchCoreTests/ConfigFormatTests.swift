@@ -113,4 +113,26 @@ struct GroupCountFormatTests {
         let (_, ordinary) = ConfigFile.parse(text: "format=<b>%s</b> (%a)\\n%b %b\n")
         #expect(ordinary.isEmpty)
     }
+
+    @Test("a font of a megabyte is an error that quotes its start and length, not the megabyte")
+    func longFont() {
+        let font = "Sans " + String(repeating: "x", count: 1 << 20)
+        let (config, diagnostics) = ConfigFile.parse(text: "font=\(font)\n")
+        #expect(config == nil)
+        #expect(diagnostics.count == 1)
+        let line = diagnostics.first?.description ?? ""
+        #expect(line.hasPrefix("config:1:6: error: invalid font 'Sans xxx"))
+        #expect(line.hasSuffix("… (1048581 bytes)': a font description of 1048581 bytes is longer than 512"))
+        #expect(line.utf8.count < 200)
+        let (ordinary, none) = ConfigFile.parse(text: "font=Noto Sans, Noto Color Emoji, DejaVu Sans Bold 11\n")
+        #expect(ordinary != nil && none.isEmpty)
+    }
+
+    @Test("an icon path of more than 64 directories is an error")
+    func longPathList() {
+        let many = (0 ..< 65).map { "/icons/\($0)" }.joined(separator: ":")
+        let (config, diagnostics) = ConfigFile.parse(text: "icon-path=\(many)\n")
+        #expect(config == nil)
+        #expect(diagnostics.first?.message.hasSuffix("65 directories; at most 64") == true)
+    }
 }

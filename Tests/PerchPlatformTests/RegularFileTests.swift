@@ -33,6 +33,23 @@ struct RegularFileTests {
         #expect(try RegularFile.read(path, limit: 100, followingSymlinks: false) == Array("anchor=top-left\n".utf8))
     }
 
+    @Test("files of /proc and /sys are refused as the kernel's, not read, unless they are what is wanted")
+    func kernelFiles() throws {
+        for path in ["/proc/self/environ", "/proc/self/status", "/sys/kernel/mm/transparent_hugepage/enabled"]
+        where access(path, R_OK) == 0 {
+            #expect(throws: FileError.self) { try RegularFile.read(path, limit: 1 << 20, followingSymlinks: true) }
+            do {
+                _ = try RegularFile.read(path, limit: 1 << 20, followingSymlinks: true)
+            } catch {
+                #expect(error.problem == "is a file of \(path.hasPrefix("/proc") ? "/proc" : "/sys"), not data perch reads")
+            }
+        }
+        // The facts of a process are read from /proc on purpose.
+        let status = try RegularFile.read("/proc/self/status", limit: 1 << 16, followingSymlinks: false,
+                                          kernelFiles: true)
+        #expect(status.map { String(decoding: $0, as: UTF8.self).hasPrefix("Name:") } == true)
+    }
+
     @Test("no file is nil, not an error")
     func absent() throws {
         let scratch = TemporaryDirectory("regular-test")

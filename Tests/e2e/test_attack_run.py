@@ -146,3 +146,39 @@ def attack_a_slow_hook_under_a_flood_of_2000_is_told_once_then_counted(t):
     hook_lines = log_lines(p, "hook on-dismiss")
     check(len(hook_lines) <= 3, "the hook's lines should be few, not one per post: %d" % len(hook_lines))
     print("2000 posts with a slow on-dismiss hook: %d log lines about hooks" % len(hook_lines))
+
+
+# --------------------------------------------------------------------------
+# Item 7: bounded work on the loop for the user's own config
+
+@test
+def attack_a_megabyte_font_and_an_include_of_proc_are_refused_at_reload_and_the_old_config_stays(t):
+    config = write_config(t, "anchor=top-left\n")
+    p = t.start_perch(args=["-c", config])
+    p.post("Before", timeout=0)
+
+    def reload_with(text):
+        with open(config, "w") as f:
+            f.write(text)
+        start = time.monotonic()
+        r = p.ctl("reload", timeout=10)
+        return r, time.monotonic() - start
+
+    r, took = reload_with("anchor=top-left\nfont=Sans " + "x" * 1000000 + "\n")
+    said = r.stdout + r.stderr
+    check(r.returncode != 0 and "font description of 1000005 bytes is longer than 512" in said,
+          "a 1 MB font should fail the reload, saying so: exit %d, %r" % (r.returncode, said[:500]))
+    check(len(said) < 4096, "the error should not quote the megabyte: %d bytes" % len(said))
+    check(all(len(line) < 4096 for line in p.log().splitlines()), "no log line should hold the megabyte")
+    font_ms = took * 1000
+    r, _ = reload_with("anchor=top-left\ninclude=/proc/self/environ\n")
+    said = r.stdout + r.stderr
+    check(r.returncode != 0 and "'/proc/self/environ': it is a file of /proc" in said,
+          "an include of /proc/self/environ should be refused unread: exit %d, %r" % (r.returncode, said[:500]))
+    for name in ("XDG_RUNTIME_DIR", "WAYLAND_DISPLAY", "HOME", "PATH"):
+        check(name not in said and name not in p.log(),
+              "nothing of the daemon's environment should reach the reply or the log (%s): %r" % (name, said))
+    status = status_answers(p, "after the refused reloads")
+    check([n["title"] for n in p.list()] == ["Before"], "what was shown stays: %r" % p.list())
+    print("reload with a 1 MB font refused in %.0f ms; include of /proc refused; status %r"
+          % (font_ms, {k: status.get(k) for k in ("config",) if k in status}))

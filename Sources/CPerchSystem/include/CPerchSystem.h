@@ -31,6 +31,11 @@ int perch_peer_credentials(int fd, pid_t *pid, uid_t *uid);
 // accept4(2) with SOCK_NONBLOCK | SOCK_CLOEXEC; -1 on error.
 int perch_accept_nonblocking(int listener);
 
+// The file system `fd` lives on, where it is the kernel's own: 1 for
+// procfs, 2 for sysfs, 0 for any other (and when fstatfs fails).
+// <sys/vfs.h> is not part of Swift's Glibc module.
+int perch_kernel_file_system(int fd);
+
 // malloc_trim(0): gives the pages of freed heap memory back to the kernel.
 // Returns 1 when some were released.
 int perch_release_free_heap(void);

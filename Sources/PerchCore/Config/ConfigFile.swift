@@ -76,6 +76,14 @@ struct ConfigParser {
         diagnostics.append(diagnostic)
     }
 
+    /// A value as a message quotes it: whole when short, else its start
+    /// and its length (a 1 MB value is no line for a log or a reply).
+    static func shown(_ value: String) -> String {
+        let longest = 80
+        guard value.utf8.count > longest else { return value }
+        return "\(value.prefix(longest - 20))… (\(value.utf8.count) bytes)"
+    }
+
     private mutating func error(_ context: ParseContext, column: Int, _ message: String, text: String) {
         report(ConfigDiagnostic(file: context.file, line: context.line, column: column, severity: .error,
                                 message: message, text: text))
@@ -217,10 +225,10 @@ struct ConfigParser {
         } catch {
             switch error {
             case .expected(let what):
-                self.error(context, column: value.column, "invalid \(key.text) '\(value.text)': expected \(what)",
+                self.error(context, column: value.column, "invalid \(key.text) '\(Self.shown(value.text))': expected \(what)",
                            text: value.text)
             case .reason(let reason):
-                self.error(context, column: value.column, "invalid \(key.text) '\(value.text)': \(reason)",
+                self.error(context, column: value.column, "invalid \(key.text) '\(Self.shown(value.text))': \(reason)",
                            text: value.text)
             case .part(let message, let offset, let text):
                 self.error(context, column: value.column + offset, message, text: text)

@@ -151,7 +151,7 @@ enum ConfigOptions {
     static let style: [ConfigOption] = [
         .value("font", read: { (text) throws(ValueProblem) in
             guard !text.trimmingBlanks.isEmpty else { throw .expected("a Pango font description like 'Sans 10'") }
-            return text
+            return try ConfigValues.bounded(text, ConfigValues.maximumFontLength, what: "font description")
         }) { draft, font in
             draft.resolved.style.bodyFont = font
             draft.resolved.style.titleFont = ConfigValues.titleFont(forBody: font)

@@ -113,7 +113,28 @@ enum ConfigValues {
     static func pathList(_ text: String, of what: String) throws(ValueProblem) -> [String] {
         let items = text.split(separator: ":").map { String($0).trimmingBlanks }.filter { !$0.isEmpty }
         guard !items.contains(where: { $0.utf8.contains(0) }) else { throw .expected("\(what) separated by ':'") }
+        // Every icon is looked for in each of them.
+        guard items.count <= maximumPathListCount else {
+            throw .reason("\(items.count) \(what); at most \(maximumPathListCount)")
+        }
         return items
+    }
+
+    /// The longest font description read. "Noto Sans, Noto Color Emoji,
+    /// DejaVu Sans Bold Italic 11" is 50 bytes; Pango's parser takes time
+    /// that grows with the text (a 1 MB value held a reload 0.7 s), and a
+    /// font is parsed again for every toast laid out.
+    static let maximumFontLength = 512
+    /// The most themes or directories one list names (`icon-theme`,
+    /// `icon-path`): each is searched for every icon not yet found.
+    static let maximumPathListCount = 64
+
+    /// `text` if it is at most `limit` bytes.
+    static func bounded(_ text: String, _ limit: Int, what: String) throws(ValueProblem) -> String {
+        guard text.utf8.count <= limit else {
+            throw .reason("a \(what) of \(text.utf8.count) bytes is longer than \(limit)")
+        }
+        return text
     }
 
     static func format(_ text: String) throws(ValueProblem) -> ToastFormat {
