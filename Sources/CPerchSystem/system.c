@@ -9,6 +9,7 @@
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/timerfd.h>
+#include <sys/vfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -262,6 +263,13 @@ long perch_receive_message(int socket, void *buffer, size_t size, int *fd) {
 
 char **perch_environ(void) {
     return environ;
+}
+
+int perch_file_system_type(const char *path, long *type) {
+    struct statfs info;
+    if (statfs(path, &info) != 0) return -1;
+    *type = (long)info.f_type;
+    return 0;
 }
 
 int perch_release_free_heap(void) {
