@@ -96,7 +96,7 @@ public final class NotificationsBus {
         self.handlers = handlers
         self.capabilities = capabilities
         self.serverInfo = serverInfo
-        sandboxes = SenderSandboxes(bus: connection.bus, inspect: inspect)
+        sandboxes = SenderSandboxes(connection: connection, inspect: inspect)
         methods = .allocate(capacity: 1)
         methods.initialize(to: perch_bus_methods(
             owner: nil,

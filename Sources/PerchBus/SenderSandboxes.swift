@@ -42,7 +42,8 @@ final class SenderSandboxes {
     /// this leaves the caller unknown (confined to its connection).
     static let queryTimeout = 5.0
 
-    private let bus: OpaquePointer
+    private let connection: BusConnection
+    private var bus: OpaquePointer { connection.bus }
     private let inspect: (pid_t) -> ProcessSandbox
     /// Callers whose sandbox is known, with the order they came in, for
     /// forgetting the oldest.
@@ -54,8 +55,8 @@ final class SenderSandboxes {
     private var waitingCount = 0
 
     /// `inspect` tells what a process's root says (tests give their own).
-    init(bus: OpaquePointer, inspect: @escaping (pid_t) -> ProcessSandbox = ProcessSandbox.of) {
-        self.bus = bus
+    init(connection: BusConnection, inspect: @escaping (pid_t) -> ProcessSandbox = ProcessSandbox.of) {
+        self.connection = connection
         self.inspect = inspect
     }
 
@@ -134,11 +135,13 @@ final class SenderSandboxes {
         // The bus owns the slot from now on and frees it after the answer.
         sd_bus_slot_set_floating(slot, 1)
         sd_bus_slot_unref(slot)
+        connection.awaitedAnswers += 1
     }
 
     /// The bus answered about `sender` (or sd-bus made an error of a
     /// time-out or a lost connection).
     private func answered(_ sender: String, _ reply: OpaquePointer) {
+        connection.awaitedAnswers -= 1
         if sd_bus_message_is_method_error(reply, nil) > 0 {
             let error = sd_bus_message_get_error(reply)
             let name = error?.pointee.name.map { String(cString: $0) } ?? "an error"
