@@ -23,7 +23,10 @@
 // - the sound theme lookup (PerchCore/Sounds/) over the same tree, with
 //   the icon text as the sound name and theme `T`: an index keeps its
 //   bounds, what is found is in the tree, twice the same answer with
-//   nothing told twice, a chain without repeats within its maximum.
+//   nothing told twice, a chain without repeats within its maximum;
+// - a file named .flatpak-info (a sandbox's, read over the same key-file
+//   parser: `FlatpakInfo.appID`) gives a valid app id of at most 255
+//   bytes or a problem whose text has no control character.
 @testable import PerchCore
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -44,6 +47,8 @@ public func fuzzIcons(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
             checkIndex(bytes, path)
         } else if path.hasSuffix(".desktop") {
             checkKeyFile(bytes, path)
+        } else if path.hasSuffix(".flatpak-info") {
+            checkFlatpakInfo(bytes)
         }
     }
 
@@ -117,6 +122,17 @@ private func checkKeyFile(_ bytes: [UInt8], _ path: String) {
     require(keyFile.groups.count <= DesktopKeyFile.Limits().maximumGroups, "\(keyFile.groups.count) groups")
     require(keyFile.groups.values.allSatisfy { $0.count <= DesktopKeyFile.Limits().maximumKeysPerGroup },
             "a group with more keys than the limit")
+}
+
+private func checkFlatpakInfo(_ bytes: [UInt8]) {
+    switch FlatpakInfo.appID(in: bytes) {
+    case .success(let name):
+        require(FlatpakInfo.problem(withAppID: name) == nil && name.utf8.count <= 255, "a bad app id: \(name)")
+    case .failure(let problem):
+        require(!problem.message.isEmpty, "an empty problem")
+        require(!problem.message.unicodeScalars.contains { $0.properties.generalCategory == .control },
+                "a problem with a control character: \(problem.message.debugDescription)")
+    }
 }
 
 private func checkIndex(_ bytes: [UInt8], _ path: String) {

@@ -265,6 +265,13 @@ char **perch_environ(void) {
     return environ;
 }
 
+int perch_file_system_type(const char *path, long *type) {
+    struct statfs info;
+    if (statfs(path, &info) != 0) return -1;
+    *type = (long)info.f_type;
+    return 0;
+}
+
 int perch_release_free_heap(void) {
     return malloc_trim(0);
 }

@@ -186,7 +186,7 @@ public final class BusConnection {
     /// A hang-up or error is handled at once: poll reports it whatever
     /// the events asked for, so holding it would spin.
     private func readable(_ revents: Int16) {
-        if revents & Int16(POLLHUP | POLLERR) == 0, let lastRead,
+        if revents & Int16(POLLHUP | POLLERR) == 0, awaitedAnswers == 0, let lastRead,
            MonotonicClock.now() < lastRead + Self.batchWindow {
             holdUntil = lastRead + Self.batchWindow
             return
@@ -195,6 +195,12 @@ public final class BusConnection {
     }
 
     static let batchWindow = 0.001
+    /// How many answers to this connection's own questions are awaited
+    /// (`SenderSandboxes` asks the bus who a caller is, and the caller's
+    /// calls wait for it): while one is, the socket is read at once, not
+    /// held for the batch window. Held, the answer (back within that
+    /// millisecond) made every new connection's first Notify 1 ms slower.
+    var awaitedAnswers = 0
     /// When messages were last handled.
     private var lastRead: Instant?
     /// Until then the socket is left unread (see `readable`).
@@ -209,7 +215,7 @@ public final class BusConnection {
         guard let token else { return }
         var events = sd_bus_get_events(bus)
         if events < 0 { return lost(events) }
-        if let until = holdUntil, MonotonicClock.now() < until {
+        if let until = holdUntil, awaitedAnswers == 0, MonotonicClock.now() < until {
             events &= ~Int32(POLLIN)
         } else {
             holdUntil = nil

@@ -14,16 +14,23 @@ import PerchPlatform
 /// the daemon calls once per loop turn after saving its state: a client
 /// told an id must find it after a crash. Error replies and the two
 /// queries, which change nothing, are sent at once.
+///
+/// Notify and CloseNotification are handed over with the caller's sandbox
+/// (`SenderSandboxes`): the first call of a connection waits, kept, until
+/// the bus has said which process the caller is, and the calls behind it
+/// from the same caller wait with it.
 public final class NotificationsBus {
     public struct Handlers {
-        /// Notify: the notification's id (non-zero), or an error reply.
+        /// Notify (`sandbox` set to the caller's): the notification's id
+        /// (non-zero), or an error reply.
         public var notify: (BusNotify) -> Result<UInt32, BusError>
-        /// CloseNotification: closes it (the daemon then emits
-        /// NotificationClosed with reason 3), or an error reply.
-        public var closeNotification: (UInt32) -> Result<Void, BusError>
+        /// CloseNotification(id) from a caller in `sandbox` (nil for an
+        /// ordinary client): closes it when the caller may (the daemon then
+        /// emits NotificationClosed with reason 3), or an error reply.
+        public var closeNotification: (_ id: UInt32, _ sandbox: String?) -> Result<Void, BusError>
 
         public init(notify: @escaping (BusNotify) -> Result<UInt32, BusError>,
-                    closeNotification: @escaping (UInt32) -> Result<Void, BusError>) {
+                    closeNotification: @escaping (_ id: UInt32, _ sandbox: String?) -> Result<Void, BusError>) {
             self.notify = notify
             self.closeNotification = closeNotification
         }
@@ -51,6 +58,8 @@ public final class NotificationsBus {
     /// gate keeps everything after it until its activation token is known.
     private var held: [Held] = []
     private var disconnected = false
+    /// Each caller's sandbox, and the calls waiting for it.
+    private let sandboxes: SenderSandboxes
 
     /// Called once if the bus connection is lost (the session's bus daemon
     /// exited). Notifications stop arriving; the daemon decides whether to
@@ -69,20 +78,25 @@ public final class NotificationsBus {
 
     /// As above on the bus at `address` rather than the session bus (tests
     /// use a private bus without touching the process environment).
+    /// `inspect` tells what a caller's process says of its sandbox (tests
+    /// give their own in place of /proc).
     convenience init(loop: EventLoop, address: String?, handlers: Handlers, replace: Bool, capabilities: [String],
-                     serverInfo: (name: String, vendor: String, version: String)) throws(BusStartError) {
+                     serverInfo: (name: String, vendor: String, version: String),
+                     inspect: @escaping (pid_t) -> ProcessSandbox = ProcessSandbox.of) throws(BusStartError) {
         try self.init(connection: BusConnection(loop: loop, address: address), handlers: handlers,
-                      nameRequest: replace, capabilities: capabilities, serverInfo: serverInfo)
+                      nameRequest: replace, capabilities: capabilities, serverInfo: serverInfo, inspect: inspect)
     }
 
     /// Serves the object on `connection`; `nameRequest` is nil on a direct
     /// peer-to-peer connection, where there are no names, else `replace`.
     init(connection: BusConnection, handlers: Handlers, nameRequest replace: Bool?, capabilities: [String],
-         serverInfo: (name: String, vendor: String, version: String)) throws(BusStartError) {
+         serverInfo: (name: String, vendor: String, version: String),
+         inspect: @escaping (pid_t) -> ProcessSandbox = ProcessSandbox.of) throws(BusStartError) {
         self.connection = connection
         self.handlers = handlers
         self.capabilities = capabilities
         self.serverInfo = serverInfo
+        sandboxes = SenderSandboxes(connection: connection, inspect: inspect)
         methods = .allocate(capacity: 1)
         methods.initialize(to: perch_bus_methods(
             owner: nil,
@@ -107,8 +121,9 @@ public final class NotificationsBus {
         methods.deallocate()
         // Unsent ones are dropped: no flushReplies() came after them, so
         // what they tell may not be on disk. Before the connection closes,
-        // as each holds a reference on the bus.
+        // as each (and each kept call) holds a reference on the bus.
         held.removeAll()
+        sandboxes.dropWaiting()
     }
 
     /// This server's unique name on the bus (`:1.42`).
@@ -273,11 +288,15 @@ public final class NotificationsBus {
                 Log.throttledWarning("\(from): and \(request.diagnostics.count - Self.diagnosticsPerNotify) more problems")
             }
         }
-        switch handlers.notify(request) {
-        case .success(let id):
-            return holdReply(to: call, "Notify") { $0.append(id) }
-        case .failure(let failure):
-            return fail(replyError, failure)
+        return withSandbox(of: call, sender: request.sender, replyError) { [unowned self] call, sandbox, replyError in
+            var request = request
+            request.sandbox = sandbox
+            switch handlers.notify(request) {
+            case .success(let id):
+                return holdReply(to: call, "Notify") { $0.append(id) }
+            case .failure(let failure):
+                return fail(replyError, failure)
+            }
         }
     }
 
@@ -288,12 +307,49 @@ public final class NotificationsBus {
         } catch {
             return fail(replyError, error)
         }
-        switch handlers.closeNotification(id) {
-        case .success:
-            return holdReply(to: call, "CloseNotification") { _ in }
-        case .failure(let failure):
-            return fail(replyError, failure)
+        let sender = sd_bus_message_get_sender(call).map { String(cString: $0) }
+        return withSandbox(of: call, sender: sender, replyError) { [unowned self] call, sandbox, replyError in
+            switch handlers.closeNotification(id, sandbox) {
+            case .success:
+                return holdReply(to: call, "CloseNotification") { _ in }
+            case .failure(let failure):
+                return fail(replyError, failure)
+            }
         }
+    }
+
+    /// Carries a call out with its caller's sandbox: at once when that is
+    /// known; else the call is kept and carried out when the bus has told
+    /// (`SenderSandboxes`), an error it then ends in sent from there.
+    /// `carryOut` is a method handler's body (returns 1, or a negative
+    /// errno with the error set); this returns what the handler returns.
+    private func withSandbox(of call: OpaquePointer, sender: String?,
+                             _ replyError: UnsafeMutablePointer<sd_bus_error>?,
+                             _ carryOut: @escaping (OpaquePointer, String?, UnsafeMutablePointer<sd_bus_error>?) -> Int32)
+        -> Int32
+    {
+        if case .known(let sandbox) = sandboxes.status(of: sender) { return carryOut(call, sandbox, replyError) }
+        // Waiting: only a named caller is looked up.
+        guard let sender else { return carryOut(call, nil, replyError) }
+        let kept = KeptCall(retaining: call)
+        let accepted = sandboxes.wait(for: sender) { sandbox in
+            var error = sd_bus_error()
+            defer { sd_bus_error_free(&error) }
+            let result = carryOut(kept.message, sandbox, &error)
+            guard result < 0, sd_bus_message_get_expect_reply(kept.message) > 0 else { return }
+            if sd_bus_error_is_set(&error) > 0 {
+                _ = sd_bus_reply_method_error(kept.message, &error)
+            } else {
+                _ = sd_bus_reply_method_errno(kept.message, -result, nil)
+            }
+        }
+        guard accepted else {
+            return fail(replyError, BusError(name: "org.freedesktop.DBus.Error.LimitsExceeded",
+                                             message: "too many calls wait while Perch finds out who sent them; "
+                                                 + "try again"))
+        }
+        // The reply is this server's to send now (sd_bus_add_object_vtable(3)).
+        return 1
     }
 
     private func getCapabilities(_ call: OpaquePointer) -> Int32 {

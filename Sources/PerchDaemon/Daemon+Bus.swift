@@ -39,10 +39,10 @@ extension Daemon {
                         for problem in problems { Log.warning("icons: \(problem.message)") }
                         return .success(self.executor.post(request, from: nil))
                     },
-                    closeNotification: { [unowned self] id in
-                        let (_, effects) = self.service.dismiss(.id(id), reason: .closedByCall, at: MonotonicClock.now())
-                        self.executor.execute(effects)
-                        // Lenient: closing an id that is already gone is no error.
+                    closeNotification: { [unowned self] id, sandbox in
+                        self.executor.execute(self.service.closeByCall(id, from: sandbox, at: MonotonicClock.now()))
+                        // Lenient: closing an id that is gone (or not the
+                        // sender's to close) is no error.
                         return .success(())
                     }),
                 replace: replace, capabilities: Self.capabilities,

@@ -58,15 +58,20 @@ public enum RegularFile {
     }
 
     /// `open`, also giving what `fstat` said of the file (its size, its stamp).
-    static func open(_ path: String, followingSymlinks: Bool, info: inout stat, kernelFiles: Bool = false)
-        throws(FileError) -> FileDescriptor?
+    /// With `directory`, `path` is a name in that directory (openat(2)),
+    /// and `shownAs` the path messages name it by. `kernelFiles`: a file
+    /// of /proc or /sys is what is wanted, not refused.
+    static func open(_ path: String, in directory: Int32 = AT_FDCWD, shownAs: String? = nil,
+                     followingSymlinks: Bool, info: inout stat, kernelFiles: Bool = false) throws(FileError)
+        -> FileDescriptor?
     {
         var flags = O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY
         if !followingSymlinks { flags |= O_NOFOLLOW }
         var raw: Int32
-        repeat { raw = Glibc.open(path, flags) } while raw < 0 && errno == EINTR
+        repeat { raw = Glibc.openat(directory, path, flags) } while raw < 0 && errno == EINTR
+        let code = raw < 0 ? errno : 0
+        let path = shownAs ?? path
         if raw < 0 {
-            let code = errno
             if code == ENOENT { return nil }
             if code == ELOOP, !followingSymlinks {
                 // O_NOFOLLOW's ELOOP: the last component is a link (a loop
@@ -126,14 +131,20 @@ public enum RegularFile {
     }
 
     /// The whole file at `path`, at most `limit` bytes; nil when there is
-    /// no file there. `kernelFiles`: a file of /proc or /sys is what is
-    /// wanted (the facts of a process), not refused.
-    public static func read(_ path: String, limit: Int, followingSymlinks: Bool, kernelFiles: Bool = false)
+    /// no file there. With `directory` (an open directory's descriptor,
+    /// which stays the caller's), `path` is a name in that directory
+    /// (openat(2)), and `shownAs` the path messages name it by.
+    /// `kernelFiles`: a file of /proc or /sys is what is wanted (the facts
+    /// of a process), not refused.
+    public static func read(_ path: String, in directory: Int32 = AT_FDCWD, shownAs: String? = nil,
+                            limit: Int, followingSymlinks: Bool, kernelFiles: Bool = false)
         throws(FileError) -> [UInt8]?
     {
         var info = stat()
-        guard let fd = try open(path, followingSymlinks: followingSymlinks, info: &info, kernelFiles: kernelFiles)
+        guard let fd = try open(path, in: directory, shownAs: shownAs, followingSymlinks: followingSymlinks,
+                                info: &info, kernelFiles: kernelFiles)
         else { return nil }
+        let path = shownAs ?? path
         let tooLarge = FileError(path: path, problem: "is larger than \(limit) bytes; perch reads no more of it",
                                  code: EFBIG)
         // Refused from its size before it fills memory; read one byte past

@@ -26,10 +26,11 @@ private let full: Notification = {
     notification.category = "email.arrived"
     notification.progress = 40
     notification.replyPlaceholder = "Answer Ann"
+    notification.sandbox = "org.example.Mail"
     return notification
 }()
 
-private let fullJSON = #"{"id":7,"app":"mail","title":"New mail","body":"from Ann","urgency":"critical","icon":"/i.png","timeout":2.5,"actions":[{"id":"default","label":"Open"},{"id":"reply","label":"Reply"}],"resident":true,"category":"email.arrived","progress":40,"reply_placeholder":"Answer Ann"}"#
+private let fullJSON = #"{"id":7,"app":"mail","title":"New mail","body":"from Ann","urgency":"critical","icon":"/i.png","timeout":2.5,"actions":[{"id":"default","label":"Open"},{"id":"reply","label":"Reply"}],"resident":true,"category":"email.arrived","progress":40,"reply_placeholder":"Answer Ann","sandbox":"org.example.Mail"}"#
 
 private let status = StatusReply(
     version: "0.1.0", shown: 1, queued: 2, history: 3, modes: ["do-not-disturb", "work"], doNotDisturb: true,

@@ -16,6 +16,7 @@ private let notifications: [Notification] = {
     full.category = "transfer.complete"
     full.progress = 100
     full.replyPlaceholder = "Reply…"
+    full.sandbox = "org.mozilla.firefox"
     all.append(full)
     // Pixels are not part of the wire form: the line names only the icon.
     var withImage = Notification(id: 4, app: "chat", title: "Ana", body: "hi", iconPath: "avatar")
@@ -102,7 +103,8 @@ struct JournalCodingTests {
             + #""urgency":"critical","icon":"/usr/share/icons/hicolor/48x48/apps/firefox.png","timeout":2.5,"#
             + #""actions":[{"id":"default","label":"Open"},{"id":"show","label":"Show in folder"}],"#
             + #""resident":true,"transient":true,"category":"transfer.complete","progress":100,"#
-            + #""reply_placeholder":"Reply…"},"remaining":2.5,"posted_at":1767225600,"next_id":7}"# + "\n"
+            + #""reply_placeholder":"Reply…","sandbox":"org.mozilla.firefox"},"remaining":2.5,"posted_at":1767225600,"#
+            + #""next_id":7}"# + "\n"
         #expect(String(decoding: record.encoded(), as: UTF8.self) == expected)
         #expect(String(decoding: JournalRecord.gone(id: 3, reason: .closedByCall, closedAt: 5).encoded(),
                        as: UTF8.self) == #"{"gone":3,"reason":"closed-by-call","closed_at":5}"# + "\n")

@@ -13,6 +13,7 @@ private let everything: Notification = {
     notification.progress = 40
     notification.replyPlaceholder = "Reply to \"Ann\"…"
     notification.transient = true
+    notification.sandbox = "org.example.Mail"
     return notification
 }()
 
@@ -79,7 +80,7 @@ struct PersistentStateTests {
         // `image` is deliberately left out: pixels are not saved or listed.
         let labels = Mirror(reflecting: everything).children.compactMap(\.label).filter { $0 != "image" }
         #expect(labels == ["id", "app", "title", "body", "iconPath", "urgency", "timeout", "actions", "resident",
-                           "category", "progress", "replyPlaceholder", "transient"])
+                           "category", "progress", "replyPlaceholder", "transient", "sandbox"])
     }
 
     @Test("modes are kept sorted and without repeats, on load and on change")

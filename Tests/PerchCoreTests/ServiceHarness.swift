@@ -27,7 +27,7 @@ struct ServiceHarness {
     mutating func post(_ title: String, app: String = "app", urgency: Urgency = .normal, timeout: Double?? = nil,
                        replaces: UInt32? = nil, tag: String? = nil, actions: [NotificationAction] = [],
                        resident: Bool = false, transient: Bool = false, from sender: ClientToken? = nil,
-                       at now: Instant = serviceTestStart) -> UInt32 {
+                       sandbox: String? = nil, at now: Instant = serviceTestStart) -> UInt32 {
         var request = NotifyRequest(title: title)
         request.app = app
         request.urgency = urgency
@@ -37,6 +37,7 @@ struct ServiceHarness {
         request.actions = actions
         request.resident = resident
         request.transient = transient
+        request.sandbox = sandbox
         let (id, effects) = service.post(request, from: sender, at: now)
         self.effects += effects
         // As the daemon's refresh at the end of the turn.

@@ -102,6 +102,10 @@ long perch_send_message(int socket, const void *data, size_t length, int fd, int
 // ones are closed. Returns the length, 0 at end of file, -1 with errno.
 long perch_receive_message(int socket, void *buffer, size_t size, int *fd);
 
+// statfs(2)'s f_type for `path` (the file system's magic number, e.g.
+// 0x65735546 for FUSE) in *type; 0, or -1 with errno.
+int perch_file_system_type(const char *path, long *type);
+
 // The process environment (`environ`); NULL after clearenv(3). Swift's
 // Glibc imports `environ` as non-optional, which a NULL would break.
 char **perch_environ(void);

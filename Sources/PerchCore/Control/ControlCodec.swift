@@ -266,6 +266,7 @@ extension ControlProtocol {
         if let category = notification.category { object["category"] = .string(category) }
         if let progress = notification.progress { object["progress"] = .number(Double(progress)) }
         if let placeholder = notification.replyPlaceholder { object["reply_placeholder"] = .string(placeholder) }
+        if let sandbox = notification.sandbox { object["sandbox"] = .string(sandbox) }
         return .object(object)
     }
 

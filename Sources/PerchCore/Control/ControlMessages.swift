@@ -80,6 +80,10 @@ public struct NotifyRequest: Equatable, Sendable {
     public var sound: NotificationSound?
     /// Play nothing (D-Bus suppress-sound).
     public var suppressSound = false
+    /// The sandbox of the D-Bus sender (`Notification.sandbox`): nil for an
+    /// ordinary client, which may replace any notification; otherwise it
+    /// replaces only notifications of the same sandbox.
+    public var sandbox: String?
 
     public init(title: String) {
         self.title = title

@@ -34,6 +34,7 @@ extension ControlReplyObject {
             notification.progress = Int(progress)
         }
         notification.replyPlaceholder = try optionalString("reply_placeholder")
+        notification.sandbox = try optionalString("sandbox")
         return notification
     }
 

@@ -29,6 +29,7 @@ extension BusNotify {
         request.image = image.flatMap(\.toastImage)
         request.sound = sound
         request.suppressSound = suppressSound
+        request.sandbox = sandbox
         return request
     }
 }

@@ -46,6 +46,9 @@ public struct BusNotify: Equatable, Sendable {
     public var expireTimeout: Int32
     /// The caller's unique bus name (`:1.42`), when known.
     public var sender: String?
+    /// The caller's sandbox (`Notification.sandbox`), which the bus finds
+    /// out before it hands the call over; nil for an ordinary client.
+    public var sandbox: String?
     /// What was ignored and why, one line each, for the log.
     public var diagnostics: [String]
 

@@ -48,6 +48,12 @@ public struct Notification: Equatable, Sendable {
     /// Never kept in history, nor shown again after a restart (D-Bus
     /// `transient` hint, control `transient`): a volume popup, a "copied".
     public var transient = false
+    /// Who may replace or close it besides ordinary clients: the app id of
+    /// the Flatpak sandbox its sender ran in (`org.example.App`), or the
+    /// unique bus name (`:1.42`) of a D-Bus sender Perch could not look
+    /// into; nil when an ordinary client (or the user) sent it. See
+    /// `NotificationService.may(_:touch:)`.
+    public var sandbox: String?
 
     public init(id: UInt32 = 0, app: String = "", title: String, body: String = "",
                 iconPath: String? = nil, urgency: Urgency = .normal, timeout: Double? = nil,

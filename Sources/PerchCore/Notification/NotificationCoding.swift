@@ -45,6 +45,7 @@ extension Notification {
             progress = Int(value)
         }
         replyPlaceholder = try object.optionalString("reply_placeholder")
+        sandbox = try object.optionalString("sandbox")
         // `image` (pixels) is not part of the wire form: a restored
         // notification falls back to its icon path.
         try object.rejectUnread()
@@ -247,6 +248,11 @@ extension JSONWriter {
             punctuation(",")
             key("reply_placeholder")
             writeString(placeholder)
+        }
+        if let sandbox = notification.sandbox {
+            punctuation(",")
+            key("sandbox")
+            writeString(sandbox)
         }
         punctuation("}")
     }

@@ -28,6 +28,8 @@ public enum NotificationLimits {
     public static let maximumSynchronousTagLength = 256
     /// A placeholder is a few words in an empty field ("Reply to Ana…").
     public static let maximumReplyPlaceholderLength = 256
+    /// A Flatpak app id and a D-Bus name are both at most 255 bytes.
+    public static let maximumSandboxLength = 255
     /// Pixels per side of image data: four times the largest icon the
     /// config can ask for at scale 1, so nothing visible is lost, and 4 MiB
     /// of RGBA at most instead of the 64 MiB a 4096×4096 image holds.
@@ -64,6 +66,8 @@ public enum NotificationLimits {
         drop(&request.category, "category", maximumCategoryLength, &warnings)
         drop(&request.synchronousTag, "synchronous tag", maximumSynchronousTagLength, &warnings)
         cut(&request.replyPlaceholder, "reply placeholder", maximumReplyPlaceholderLength, &warnings)
+        // Left out, it is an ordinary client's: then no sandbox may touch it.
+        drop(&request.sandbox, "sandbox", maximumSandboxLength, &warnings)
         bound(&request.actions, &warnings)
         bound(timeout: &request.timeout, &warnings)
         bound(progress: &request.progress, &warnings)
@@ -82,6 +86,7 @@ public enum NotificationLimits {
         drop(&notification.iconPath, "icon path", maximumIconPathLength, &warnings)
         drop(&notification.category, "category", maximumCategoryLength, &warnings)
         cut(&notification.replyPlaceholder, "reply placeholder", maximumReplyPlaceholderLength, &warnings)
+        drop(&notification.sandbox, "sandbox", maximumSandboxLength, &warnings)
         bound(&notification.actions, &warnings)
         bound(timeout: &notification.timeout, &warnings)
         bound(progress: &notification.progress, &warnings)

@@ -19,9 +19,10 @@ public struct PresentationOverrides: Equatable, Sendable {
 
 extension NotificationService {
     /// Posts a notification, or updates one in place when it replaces one
-    /// still live (by id, or by synchronous tag). Returns its id: the one it
-    /// asked to replace when that is no longer live (`takeRequested`), else
-    /// the next free one.
+    /// still live (by id, or by synchronous tag) that its sender may touch
+    /// (`may(_:touch:)`). Returns its id: the one it asked to replace when
+    /// that is no longer live (`takeRequested`; never for a sandboxed
+    /// sender), else the next free one.
     public func post(_ request: NotifyRequest, from sender: ClientToken?, at now: Instant)
         -> (id: UInt32, effects: [ServiceEffect])
     {
@@ -40,21 +41,26 @@ extension NotificationService {
         notification.progress = request.progress
         notification.replyPlaceholder = request.replyPlaceholder
         notification.transient = request.transient
+        notification.sandbox = request.sandbox
         var replaces = request.replaces
-        if replaces == nil, let tag = request.synchronousTag { replaces = synchronousTags[tag] }
+        let tag = request.synchronousTag.map { SynchronousTag(sandbox: request.sandbox, name: $0) }
+        if replaces == nil, let tag { replaces = synchronousTags[tag] }
         let sound = SoundRequest(sound: request.sound, suppressed: request.suppressSound)
-        if let id = replaces, liveToast(id: id) != nil {
+        if let id = replaces, let live = liveToast(id: id), Self.may(request.sandbox, touch: live.notification) {
             notification.id = id
             replace(notification, sound: sound, at: now, into: &effects)
             return (id, effects)
         }
-        if let id = replaces, takeRequested(id, at: now, into: &effects) {
+        // Taking the id would take what still carries it out of history
+        // (another app's, perhaps), and the answer would tell a sandboxed
+        // sender whether the id is in use: it gets the counter's.
+        if let id = replaces, request.sandbox == nil, takeRequested(id, at: now, into: &effects) {
             notification.id = id
         } else {
             notification.id = takeID()
         }
         if let sender { senders[notification.id] = sender }
-        if let tag = request.synchronousTag { synchronousTags[tag] = notification.id }
+        if let tag { synchronousTags[tag] = notification.id }
         let overrides = PresentationOverrides(kind: request.kind, anchor: request.anchor, enter: request.enter,
                                               exit: request.exit, bounce: request.bounce)
         show(notification, overrides: overrides, arriving: true, sound: sound, at: now, into: &effects)
@@ -128,10 +134,13 @@ extension NotificationService {
         warnAboutSlowPatterns(resolved, notification, into: &effects)
         // group-by: a live notification equal in every listed field is the
         // same group; the newer one takes its place and counts the group.
+        // Only within a sandbox: grouping closes the older one, which a
+        // sandboxed sender may not do to another's.
         var grouped = false
         if !resolved.groupBy.isEmpty,
            let older = board.all.first(where: { !$0.isLeaving && $0.id != notification.id
                                                 && !isCountToast($0.id)
+                                                && $0.notification.sandbox == notification.sandbox
                                                 && Self.sameGroup($0.notification, notification, resolved.groupBy) })
         {
             groupCounts[notification.id] = (groupCounts[older.id] ?? 1) + 1

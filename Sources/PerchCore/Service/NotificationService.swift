@@ -51,8 +51,9 @@ public final class NotificationService {
     /// How many notifications each live one stands for (group-by): a newer
     /// member of a group takes the older one's place and its count.
     var groupCounts: [UInt32: Int] = [:]
-    /// Live notifications by synchronous tag (x-canonical-private-synchronous).
-    var synchronousTags: [String: UInt32] = [:]
+    /// Live notifications by synchronous tag (x-canonical-private-synchronous),
+    /// each sandbox's tags apart.
+    var synchronousTags: [SynchronousTag: UInt32] = [:]
     /// Where senders asked a notification to go against the config
     /// (kept so a reload does not move it back).
     var overrides: [UInt32: PresentationOverrides] = [:]

@@ -1,3 +1,4 @@
+import Glibc
 import PerchCore
 import PerchPlatform
 @testable import PerchBus
@@ -7,6 +8,8 @@ import PerchPlatform
 final class RecordingDaemon {
     var notifies: [BusNotify] = []
     var closed: [UInt32] = []
+    /// The sandbox each CloseNotification came from, as `closed` is ordered.
+    var closedFrom: [String?] = []
     var nextID: UInt32 = 41
     var closeFailure: BusError?
     /// Runs inside the CloseNotification handler, before it returns.
@@ -19,8 +22,9 @@ final class RecordingDaemon {
                 defer { nextID += 1 }
                 return .success(nextID)
             },
-            closeNotification: { [unowned self] id in
+            closeNotification: { [unowned self] id, sandbox in
                 closed.append(id)
+                closedFrom.append(sandbox)
                 whileClosing?(id)
                 return closeFailure.map { .failure($0) } ?? .success(())
             })
@@ -43,11 +47,14 @@ final class Fixture {
     let daemon = RecordingDaemon()
     let server: NotificationsBus
 
-    init() throws {
+    /// `inspect` stands for what the callers' processes say of their
+    /// sandboxes; by default /proc is read.
+    init(inspect: @escaping (pid_t) -> ProcessSandbox = ProcessSandbox.of) throws {
         bus = try PrivateBus()
         server = try NotificationsBus(loop: loop, address: bus.address, handlers: daemon.handlers, replace: false,
                                       capabilities: Self.capabilities,
-                                      serverInfo: (name: "perch", vendor: "Perch", version: "0.1.0"))
+                                      serverInfo: (name: "perch", vendor: "Perch", version: "0.1.0"),
+                                      inspect: inspect)
         flushEachTurn(server, on: loop)
     }
 
