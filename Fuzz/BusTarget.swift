@@ -313,7 +313,7 @@ private enum ExpectedValue: CustomStringConvertible {
         case (.string(let sent), .string(let read)): return Array(read.utf8) == sent
         case (.image(let w, let h, let stride, let alpha, let bits, let channels, let data), .image(let image)):
             return image == RawImage(width: Int(w), height: Int(h), rowstride: Int(stride), hasAlpha: alpha,
-                                     bitsPerSample: Int(bits), channels: Int(channels), data: data)
+                                     bitsPerSample: Int(bits), channels: Int(channels), reading: data)
         case (.other(let sent), .other(let read)): return sent == read
         default: return false
         }

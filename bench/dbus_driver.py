@@ -128,6 +128,18 @@ class Driver:
                 for i in range(n)]
         return self.calls("Notify", "susssasa{sv}i", args, timeout)
 
+    def notify_image(self, width, height, timeout):
+        """One Notify with an image-data hint of width x height RGBA
+        pixels (a gradient, so nothing can be shared or compressed)."""
+        row = bytes((x * 7 + 13) & 0xFF for x in range(width * 4))
+        pixels = row * height
+        image = dbus.Struct((dbus.Int32(width), dbus.Int32(height), dbus.Int32(width * 4), dbus.Boolean(True),
+                             dbus.Int32(8), dbus.Int32(4), dbus.ByteArray(pixels)), signature="iiibiiay")
+        args = ("bench", dbus.UInt32(0), "", "A large image", "image-data of %dx%d" % (width, height),
+                dbus.Array([], signature="s"), dbus.Dictionary({"image-data": image}, signature="sv"),
+                dbus.Int32(-1))
+        return self.calls("Notify", "susssasa{sv}i", [args], timeout)
+
     def close(self, ids, timeout):
         return self.calls("CloseNotification", "u", [(dbus.UInt32(i),) for i in ids], timeout)
 

@@ -121,7 +121,7 @@ struct BusMessageReader {
     }
 
     /// `(iiibiiay)`: width, height, rowstride, has_alpha, bits_per_sample,
-    /// channels, data. Nothing is checked here; see `RawImage.problem`.
+    /// channels, data. What is checked is `RawImage.problem`'s.
     private func readImage() throws(BusError) -> RawImage {
         try check(sd_bus_message_enter_container(message, code("r"), "iiibiiay"), "reading image data")
         let width = try readBasic("i", Int32(0))
@@ -133,11 +133,13 @@ struct BusMessageReader {
         var bytes: UnsafeRawPointer?
         var size = 0
         try check(sd_bus_message_read_array(message, code("y"), &bytes, &size), "reading image data")
-        // The pointer is into the message, which dies after the handler.
-        let data = bytes.map { [UInt8](UnsafeRawBufferPointer(start: $0, count: size)) } ?? []
+        // The pointer is into the message, which dies after the handler:
+        // the pixels are read from there into the one copy kept.
+        let image = RawImage(width: Int(width), height: Int(height), rowstride: Int(rowstride), hasAlpha: hasAlpha,
+                             bitsPerSample: Int(bitsPerSample), channels: Int(channels),
+                             reading: UnsafeRawBufferPointer(start: bytes, count: bytes == nil ? 0 : size))
         try check(sd_bus_message_exit_container(message), "reading image data")
-        return RawImage(width: Int(width), height: Int(height), rowstride: Int(rowstride), hasAlpha: hasAlpha,
-                        bitsPerSample: Int(bitsPerSample), channels: Int(channels), data: data)
+        return image
     }
 
     /// `operation` is only made when the read failed: a Notify checks

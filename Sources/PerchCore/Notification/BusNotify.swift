@@ -165,6 +165,10 @@ public struct BusNotify: Equatable, Sendable {
         if let problem = raw.problem {
             diagnostics.append("hint \(key) ignored: \(problem)")
         } else {
+            if let sent = raw.scaledFrom {
+                diagnostics.append("hint \(key): image of \(sent.width)×\(sent.height) pixels scaled down to "
+                    + "\(raw.width)×\(raw.height)")
+            }
             image = raw
         }
     }

@@ -203,42 +203,12 @@ public enum NotificationLimits {
     }
 
     /// The image reduced by the smallest whole factor that brings both
-    /// sides within `maximumImageDimension`, each pixel the mean of its
-    /// block. Colours are weighted by alpha: straight-alpha pixels that are
-    /// transparent carry arbitrary colour, which must not bleed into the
-    /// visible ones.
+    /// sides within `maximumImageDimension` (`RawImage.reducedRGBA`).
     static func scaledDown(_ source: ToastImage) -> ToastImage {
-        let factor = (max(source.width, source.height) + maximumImageDimension - 1) / maximumImageDimension
-        let width = (source.width + factor - 1) / factor
-        let height = (source.height + factor - 1) / factor
-        var rgba = [UInt8](repeating: 0, count: width * height * 4)
-        let pixels = source.rgba
-        for y in 0 ..< height {
-            let rows = y * factor ..< min((y + 1) * factor, source.height)
-            for x in 0 ..< width {
-                let columns = x * factor ..< min((x + 1) * factor, source.width)
-                var red = 0, green = 0, blue = 0, alpha = 0
-                for row in rows {
-                    for column in columns {
-                        let at = (row * source.width + column) * 4
-                        let weight = Int(pixels[at + 3])
-                        red += Int(pixels[at]) * weight
-                        green += Int(pixels[at + 1]) * weight
-                        blue += Int(pixels[at + 2]) * weight
-                        alpha += weight
-                    }
-                }
-                let target = (y * width + x) * 4
-                let count = rows.count * columns.count
-                if alpha > 0 {
-                    rgba[target] = UInt8((red + alpha / 2) / alpha)
-                    rgba[target + 1] = UInt8((green + alpha / 2) / alpha)
-                    rgba[target + 2] = UInt8((blue + alpha / 2) / alpha)
-                }
-                rgba[target + 3] = UInt8((alpha + count / 2) / count)
-            }
-        }
+        let reduced = RawImage.reducedRGBA(width: source.width, height: source.height, rowstride: source.width * 4,
+                                           channels: 4, hasAlpha: true, from: source.rgba,
+                                           within: maximumImageDimension)
         // The sizes add up by construction, and both sides are within 4096.
-        return ToastImage(width: width, height: height, rgba: rgba)!
+        return ToastImage(width: reduced.width, height: reduced.height, rgba: reduced.rgba)!
     }
 }

@@ -11,6 +11,22 @@ public struct RawImage: Equatable, Sendable {
     public var bitsPerSample: Int
     public var channels: Int
     public var data: [UInt8]
+    /// How many bytes of pixels the sender sent: `data.count`, unless the
+    /// image was read with `reading:`, which keeps only what it draws.
+    public var byteCount: Int
+    /// The sender's size, when `reading:` reduced the pixels to fit
+    /// `NotificationLimits.maximumImageDimension`.
+    public var scaledFrom: ImageSize?
+
+    /// A width and a height, in pixels.
+    public struct ImageSize: Equatable, Sendable {
+        public var width: Int
+        public var height: Int
+        public init(width: Int, height: Int) {
+            self.width = width
+            self.height = height
+        }
+    }
 
     /// Largest width or height accepted, in pixels: a toast icon is drawn a
     /// few dozen pixels wide, and a bigger claim is a mistake or an attack.
@@ -25,6 +41,99 @@ public struct RawImage: Equatable, Sendable {
         self.bitsPerSample = bitsPerSample
         self.channels = channels
         self.data = data
+        byteCount = data.count
+        scaledFrom = nil
+    }
+
+    /// The sender's `(iiibiiay)` read from `bytes` where they lie (the
+    /// D-Bus message's own memory) in one pass, making the one copy an
+    /// image costs beside the message: pixels packed as RGBA and, past
+    /// `NotificationLimits.maximumImageDimension` a side, reduced as they
+    /// are read (`scaledFrom` says so). A 4096×4096 image was three whole
+    /// copies before (the bytes, the RGBA, then the reduction): a 60 MB
+    /// hint raised the daemon's peak to 198 MB. A description with a
+    /// `problem` keeps no pixels.
+    @inlinable
+    public init<Bytes: RandomAccessCollection>(width: Int, height: Int, rowstride: Int, hasAlpha: Bool,
+                                               bitsPerSample: Int, channels: Int, reading bytes: Bytes)
+        where Bytes.Element == UInt8, Bytes.Index == Int
+    {
+        self.init(width: width, height: height, rowstride: rowstride, hasAlpha: hasAlpha,
+                  bitsPerSample: bitsPerSample, channels: channels, data: [])
+        byteCount = bytes.count
+        guard problem == nil else { return }
+        let reduced = Self.reducedRGBA(width: width, height: height, rowstride: rowstride, channels: channels,
+                                       hasAlpha: hasAlpha, from: bytes,
+                                       within: NotificationLimits.maximumImageDimension)
+        if reduced.width != width || reduced.height != height {
+            scaledFrom = ImageSize(width: width, height: height)
+        }
+        self.width = reduced.width
+        self.height = reduced.height
+        self.rowstride = reduced.width * 4
+        self.hasAlpha = true
+        self.channels = 4
+        data = reduced.rgba
+        byteCount = data.count
+    }
+
+    /// `bytes` (`height` rows of `rowstride`, each `width` pixels of
+    /// `channels` bytes) as packed RGBA, reduced by the smallest whole
+    /// factor that brings both sides within `limit`: each pixel the mean
+    /// of its block, colours weighted by alpha (straight-alpha pixels that
+    /// are transparent carry arbitrary colour, which must not bleed into
+    /// the visible ones). The one way pixels are reduced.
+    @inlinable
+    public static func reducedRGBA<Bytes: RandomAccessCollection>(
+        width: Int, height: Int, rowstride: Int, channels: Int, hasAlpha: Bool, from bytes: Bytes, within limit: Int
+    ) -> (width: Int, height: Int, rgba: [UInt8]) where Bytes.Element == UInt8, Bytes.Index == Int {
+        let factor = max(1, (max(width, height) + limit - 1) / limit)
+        let reducedWidth = (width + factor - 1) / factor
+        let reducedHeight = (height + factor - 1) / factor
+        let base = bytes.startIndex
+        let alphaAt = hasAlpha && channels == 4 ? 3 : nil as Int?
+        if factor == 1 {
+            // Each pixel as it is (a transparent one keeps its colour).
+            var rgba = [UInt8](repeating: 255, count: width * height * 4)
+            for y in 0 ..< height {
+                for x in 0 ..< width {
+                    let at = base + y * rowstride + x * channels
+                    let target = (y * width + x) * 4
+                    rgba[target] = bytes[at]
+                    rgba[target + 1] = bytes[at + 1]
+                    rgba[target + 2] = bytes[at + 2]
+                    if let alphaAt { rgba[target + 3] = bytes[at + alphaAt] }
+                }
+            }
+            return (width, height, rgba)
+        }
+        var rgba = [UInt8](repeating: 0, count: reducedWidth * reducedHeight * 4)
+        for y in 0 ..< reducedHeight {
+            let rows = y * factor ..< min((y + 1) * factor, height)
+            for x in 0 ..< reducedWidth {
+                let columns = x * factor ..< min((x + 1) * factor, width)
+                var red = 0, green = 0, blue = 0, alpha = 0
+                for row in rows {
+                    for column in columns {
+                        let at = base + row * rowstride + column * channels
+                        let weight = alphaAt.map { Int(bytes[at + $0]) } ?? 255
+                        red += Int(bytes[at]) * weight
+                        green += Int(bytes[at + 1]) * weight
+                        blue += Int(bytes[at + 2]) * weight
+                        alpha += weight
+                    }
+                }
+                let target = (y * reducedWidth + x) * 4
+                let count = rows.count * columns.count
+                if alpha > 0 {
+                    rgba[target] = UInt8((red + alpha / 2) / alpha)
+                    rgba[target + 1] = UInt8((green + alpha / 2) / alpha)
+                    rgba[target + 2] = UInt8((blue + alpha / 2) / alpha)
+                }
+                rgba[target + 3] = UInt8((alpha + count / 2) / count)
+            }
+        }
+        return (reducedWidth, reducedHeight, rgba)
     }
 
     /// Why these pixels cannot be drawn as described, or nil when they can.
@@ -49,8 +158,8 @@ public struct RawImage: Equatable, Sendable {
             return "rowstride \(rowstride) is shorter than \(width) pixels of \(channels) bytes"
         }
         let needed = rowstride * (height - 1) + rowBytes
-        if data.count < needed {
-            return "\(data.count) bytes of pixels, \(needed) needed"
+        if byteCount < needed {
+            return "\(byteCount) bytes of pixels, \(needed) needed"
         }
         return nil
     }
@@ -61,18 +170,8 @@ extension RawImage {
     /// cannot be drawn as described.
     public var toastImage: ToastImage? {
         guard problem == nil, bitsPerSample == 8, channels == 3 || channels == 4 else { return nil }
-        var rgba = [UInt8](repeating: 255, count: width * height * 4)
-        for y in 0..<height {
-            let row = y * rowstride
-            for x in 0..<width {
-                let source = row + x * channels
-                let target = (y * width + x) * 4
-                rgba[target] = data[source]
-                rgba[target + 1] = data[source + 1]
-                rgba[target + 2] = data[source + 2]
-                if channels == 4 && hasAlpha { rgba[target + 3] = data[source + 3] }
-            }
-        }
-        return ToastImage(width: width, height: height, rgba: rgba)
+        let packed = Self.reducedRGBA(width: width, height: height, rowstride: rowstride, channels: channels,
+                                      hasAlpha: hasAlpha, from: data, within: Self.maximumDimension)
+        return ToastImage(width: packed.width, height: packed.height, rgba: packed.rgba)
     }
 }
