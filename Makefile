@@ -7,7 +7,10 @@
 #                  unit tests, the unit tests again built in Debian 13,
 #                  e2e tests on sway 1.7 (the host's), sway 1.10 and labwc
 #                  0.8 (the Debian 13 root of scripts/trixie-root, made and
-#                  cached), and a check that no test process survives
+#                  cached), sway 1.12 and labwc 0.20 (the Debian unstable
+#                  root, `scripts/debian-root make sid`, the same way; left
+#                  out with one line when the archive cannot be reached),
+#                  and a check that no test process survives
 #   make test-trixie  the unit tests built against Debian 13's libraries
 #   make link-order   record link/perch.order again (make test says when)
 #   make e2e       only the end-to-end tests (needs a release build);
@@ -78,7 +81,7 @@ export PERCH_BIN_DIR
 # Arguments for Tests/e2e/run.py (e.g. --compositor sway110, -k NAME).
 E2E_ARGS ?=
 
-.PHONY: all deps build link-inputs link-order man test test-packaging test-trixie unit e2e fuzz trixie-root run demo screenshots install uninstall deb clean bench
+.PHONY: all deps build link-inputs link-order man test test-packaging test-trixie unit e2e fuzz trixie-root sid-root run demo screenshots install uninstall deb clean bench
 
 all: build man
 
@@ -110,6 +113,7 @@ test: $(DEPS_STAMP) link-inputs
 	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(CI_FUZZ_SECONDS)
 	$(MAKE) --no-print-directory test-packaging
 	$(MAKE) --no-print-directory trixie-root
+	$(MAKE) --no-print-directory sid-root
 	$(MAKE) --no-print-directory test-trixie
 	$(PYTHON) Tests/e2e/run.py $(E2E_ARGS) || { scripts/check-survivors; exit 1; }
 	scripts/check-survivors
@@ -171,7 +175,7 @@ CI_FUZZ_SECONDS ?= 3
 fuzz:
 	FUZZ_SECONDS=$(FUZZ_SECONDS) scripts/fuzz run
 
-e2e: trixie-root
+e2e: trixie-root sid-root
 	$(PYTHON) Tests/e2e/run.py $(E2E_ARGS) || { scripts/check-survivors; exit 1; }
 	scripts/check-survivors
 
@@ -182,6 +186,15 @@ e2e: trixie-root
 trixie-root:
 	@if [ "$$(id -u)" -eq 0 ]; then scripts/trixie-root make; \
 	else echo "make: not root: no Debian 13 root, the e2e tests run on sway 1.7 only"; fi
+
+# The Debian unstable root the sway 1.12 and labwc 0.20 tests run in (and
+# where Hyprland is tried: docs/compositors.md), made and cached like the
+# Debian 13 root, in /var/cache/perch/sid-root. When unstable's archive
+# cannot be reached, scripts/debian-root says so in one line (exit 75) and
+# the run goes on: run.py then skips those two with a line of its own.
+sid-root:
+	@if [ "$$(id -u)" -ne 0 ]; then echo "make: not root: no Debian unstable root, the e2e tests do not run on sway 1.12 and labwc 0.20"; \
+	else rc=0; scripts/debian-root make sid || rc=$$?; [ $$rc -eq 0 ] || [ $$rc -eq 75 ] || exit $$rc; fi
 
 # In a Wayland session: run the daemon. Without one: the headless demo.
 run: build

@@ -7,9 +7,11 @@ daemon runs as the session user: `perch-test` when the suite runs as root
 (the host's, for all three compositors: wlr-screencopy is the same) and are
 checked pixel by pixel.
 
-The compositor is one of COMPOSITORS: the host's sway 1.7 (`sway17`), or
+The compositor is one of COMPOSITORS: the host's sway 1.7 (`sway17`),
 sway 1.10 (`sway110`) or labwc 0.8 (`labwc`) from the Debian 13 root made by
-scripts/trixie-root (root only). Each looks the same to a test: one
+scripts/trixie-root, or sway 1.12 (`sway112`) or labwc 0.20 (`labwc020`)
+from the Debian unstable root made by `scripts/debian-root make sid` (the
+roots need root). Each looks the same to a test: one
 1280x720 output named HEADLESS-1 with a #336699 background, no compositor
 cursor until a pointer is plugged in, the same user and environment. A test
 says which compositors it runs on with @test(compositors=..., why=...).
@@ -33,15 +35,24 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
 HEADLESS_SWAY = os.path.join(REPO, "scripts", "headless-sway")
 TRIXIE_ROOT_DIR = os.environ.get("PERCH_TRIXIE_ROOT", "/var/cache/perch/trixie-root")
+SID_ROOT_DIR = os.environ.get("PERCH_SID_ROOT", "/var/cache/perch/sid-root")
 
 # The compositors a test can run on, in the order run.py runs them; the
 # value is scripts/headless-sway's HEADLESS_COMPOSITOR.
-COMPOSITORS = {"sway17": "sway", "sway110": "sway110", "labwc": "labwc"}
+COMPOSITORS = {"sway17": "sway", "sway110": "sway110", "labwc": "labwc",
+               "sway112": "sway112", "labwc020": "labwc020"}
 ALL = tuple(COMPOSITORS)
 SWAY17 = ("sway17",)
-SWAYS = ("sway17", "sway110")
-# Those that run in the Debian 13 root (scripts/trixie-root: root only).
-IN_ROOT = ("sway110", "labwc")
+SWAYS = ("sway17", "sway110", "sway112")
+LABWCS = ("labwc", "labwc020")
+# The sways past 1.7: `output NAME unplug`, `power off`, fractional scales.
+NEW_SWAYS = ("sway110", "sway112")
+# Those that run in a Debian root (root only), and which root: they are the
+# ones with the root's foot and wtype, and the protocols sway 1.7 lacks
+# (cursor-shape, ext-idle-notify, layer-shell v4 and later).
+ROOT_OF = {"sway110": TRIXIE_ROOT_DIR, "labwc": TRIXIE_ROOT_DIR,
+           "sway112": SID_ROOT_DIR, "labwc020": SID_ROOT_DIR}
+IN_ROOT = tuple(ROOT_OF)
 # Not a real compositor: the tests written against Tests/e2e/testcomp.py run
 # once, in the sway17 pass.
 TESTCOMP = "testcomp"
@@ -332,7 +343,7 @@ class Session(UserProcesses):
         t0 = time.monotonic()
         self.compositor = compositor
         env = dict(os.environ, HEADLESS_COMPOSITOR=COMPOSITORS[compositor],
-                   PERCH_TRIXIE_ROOT=TRIXIE_ROOT_DIR)
+                   PERCH_TRIXIE_ROOT=TRIXIE_ROOT_DIR, PERCH_SID_ROOT=SID_ROOT_DIR)
         r = subprocess.run([HEADLESS_SWAY, "start"], capture_output=True, text=True, env=env)
         if r.returncode != 0:
             raise TestFailure("headless %s did not start:\n%s" % (compositor, r.stderr))
@@ -387,16 +398,17 @@ class Session(UserProcesses):
 
     def rexec(self, argv, timeout=5, text=True):
         """Runs argv from the compositor's own system as the session user:
-        the Debian 13 root's program for sway110 and labwc (its foot, wtype),
-        the host's otherwise. Returns the CompletedProcess."""
+        the root's program for those in IN_ROOT (its foot, wtype), the
+        host's otherwise. Returns the CompletedProcess."""
         return self.run([HEADLESS_SWAY, "rexec", self.dir, "--"] + list(argv), env=dict(
-            os.environ, PERCH_TRIXIE_ROOT=TRIXIE_ROOT_DIR), timeout=timeout, text=text,
-            as_user=False)
+            os.environ, PERCH_TRIXIE_ROOT=TRIXIE_ROOT_DIR, PERCH_SID_ROOT=SID_ROOT_DIR),
+            timeout=timeout, text=text, as_user=False)
 
     def swaymsg(self, *args, timeout=5):
         """Runs swaymsg against this session's sway (its IPC socket) as the
         session user; returns the CompletedProcess. The host's swaymsg
-        serves sway 1.10 too (the IPC is the same; sway parses commands)."""
+        serves sway 1.10 and 1.12 too (the IPC is the same; sway parses
+        commands)."""
         if not self.is_sway:
             raise TestFailure("swaymsg needs sway; this test runs on %s (mark it "
                               "@test(compositors=SWAYS, why=...))" % self.compositor)
@@ -706,8 +718,8 @@ def write_config(t, text, name="config"):
 
 
 def session_processes(s, name):
-    """Pids of the session's processes called `name` (those in the Debian
-    13 root included: /proc is the host's): their XDG_RUNTIME_DIR is the
+    """Pids of the session's processes called `name` (those in a Debian
+    root included: /proc is the host's): their XDG_RUNTIME_DIR is the
     session's."""
     pids = []
     for entry in os.listdir("/proc"):

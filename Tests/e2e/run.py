@@ -1,18 +1,21 @@
 #!/usr/bin/env python3
 """Run Perch's end-to-end tests.
 
-    python3 Tests/e2e/run.py [--compositor sway17|sway110|labwc|all]
+    python3 Tests/e2e/run.py [--compositor sway17|sway110|labwc|sway112|labwc020|all]
                              [-k SUBSTRING]... [-v] [--list]
 
 Binaries come from $PERCH_BIN_DIR (default .build/release). Each test runs
 in its own headless compositor (scripts/headless-sway) with its own perch,
 once per compositor it is marked for (harness.test): the compositor-facing
-tests on all three, those that never look at the compositor on sway17 only,
+tests on all five, those that never look at the compositor on sway17 only,
 the ones against the test compositor (testcomp.py) once, in the sway17 pass.
 The compositors run one after the other: sway17 (the host's sway 1.7), then
-sway110 and labwc from the Debian 13 root (scripts/trixie-root make; root
-only: without root, or without the root made, they are skipped with a line
-saying so).
+sway110 and labwc from the Debian 13 root (scripts/trixie-root make), then
+sway112 and labwc020 from the Debian unstable root (scripts/debian-root make
+sid). The roots need root: without root, or without a root made (unstable's
+archive could not be reached), its compositors are skipped with a line
+saying so. One compositor's pass (--compositor X) is a unit of work of its
+own: it needs nothing from the others.
 
 Prints `PASS name [compositor]` / `FAIL name [compositor]: reason` per test,
 then the time each compositor took and `N passed, N failed`; exits 1 if any
@@ -54,19 +57,24 @@ def plan(tests, chosen):
 
 def unavailable(comp):
     """Why compositor comp cannot run here, or None."""
-    if comp not in harness.IN_ROOT:
+    root = harness.ROOT_OF.get(comp)
+    if root is None:
         return None
+    if root == harness.TRIXIE_ROOT_DIR:
+        name, make = "Debian 13 root", "scripts/trixie-root make"
+    else:
+        name, make = "Debian unstable root", "scripts/debian-root make sid"
     if not harness.run_as_root():
-        return "runs in the Debian 13 root (scripts/trixie-root), which needs root; not root here"
-    if not os.path.exists(os.path.join(harness.TRIXIE_ROOT_DIR, ".perch-root-ready")):
-        return "no Debian 13 root at %s (make it: scripts/trixie-root make)" % harness.TRIXIE_ROOT_DIR
+        return "runs in the %s (%s), which needs root; not root here" % (name, make)
+    if not os.path.exists(os.path.join(root, ".perch-root-ready")):
+        return "no %s at %s (make it: %s)" % (name, root, make)
     return None
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--compositor", default="all", choices=list(harness.ALL) + ["all"],
-                    help="run the tests marked for this compositor (default: all three)")
+                    help="run the tests marked for this compositor (default: all of them)")
     ap.add_argument("-k", action="append", default=[], help="run tests whose name contains this")
     ap.add_argument("-v", action="store_true", help="show diagnostics of passing tests too")
     ap.add_argument("--list", action="store_true",

@@ -11,7 +11,7 @@ import shutil
 import signal
 import time
 
-from harness import CARD_LEFT, MARGIN, Perch, Session, check, poll, runs_in_column, test
+from harness import CARD_LEFT, MARGIN, NEW_SWAYS, SWAYS, Perch, Session, check, poll, runs_in_column, test
 from test_persistence import wait_serving
 
 PROBE_X = CARD_LEFT + 130
@@ -51,13 +51,13 @@ def a_short_toast_comes_and_goes(t, p, output=None):
 
 
 def power(s, output, on):
-    """Powers an output off or on: `dpms` on sway 1.7, `power` on 1.10."""
+    """Powers an output off or on: `dpms` on sway 1.7, `power` on 1.10 and later."""
     word = "dpms" if s.compositor == "sway17" else "power"
     r = s.swaymsg("output", output, word, "on" if on else "off")
     check(r.returncode == 0, "swaymsg output %s %s failed: %s %s" % (output, word, r.stdout, r.stderr))
 
 
-@test(compositors=("sway110",), why="sway 1.7's headless outputs cannot be powered off (`output NAME dpms off` "
+@test(compositors=NEW_SWAYS, why="sway 1.7's headless outputs cannot be powered off (`output NAME dpms off` "
                                     "fails with 'Failed to commit output')")
 def bad_days_a_screen_blank_cycle_mid_slide_keeps_every_toast_and_its_time(t):
     s = t.sway()
@@ -84,7 +84,7 @@ def bad_days_a_screen_blank_cycle_mid_slide_keeps_every_toast_and_its_time(t):
     a_short_toast_comes_and_goes(t, p)
 
 
-@test(compositors=("sway17", "sway110"), why="outputs made by `swaymsg create_output`; on sway 1.7 they are only "
+@test(compositors=SWAYS, why="outputs made by `swaymsg create_output`; on sway 1.7 they are only "
                                               "plugged (`unplug` is new in sway 1.8)")
 def bad_days_twenty_hot_plugs_in_two_seconds_mid_slide_leave_the_toast_at_rest(t):
     s = t.sway()
@@ -109,7 +109,7 @@ def bad_days_twenty_hot_plugs_in_two_seconds_mid_slide_leave_the_toast_at_rest(t
     a_short_toast_comes_and_goes(t, p, "HEADLESS-1")
 
 
-@test(compositors=("sway17", "sway110"), why="labwc is killed and started the same way, but its headless "
+@test(compositors=SWAYS, why="labwc is killed and started the same way, but its headless "
                                               "session is the same code path; the sways are the ones users restart")
 def bad_days_the_compositor_killed_and_started_again_brings_back_the_toasts_with_their_time_left(t):
     s = t.sway()
@@ -175,7 +175,7 @@ def open_fds(pid):
     return len(os.listdir("/proc/%d/fd" % pid))
 
 
-@test(compositors=("sway110",), why=UNPLUG_WHY)
+@test(compositors=NEW_SWAYS, why=UNPLUG_WHY)
 def bad_days_200_hot_plugs_leave_as_many_fds_and_wayland_objects_as_before(t):
     s = t.sway()
     p = Perch(s, t.bindir, os.path.join(t.tmp, "perch.log"), env=s.env(WAYLAND_DEBUG="client"))

@@ -4,7 +4,7 @@ it; closing it takes it away."""
 
 import time
 
-from harness import ALL, SCREEN_H, SCREEN_W, check, is_bg, poll, runs_in_column, test
+from harness import ALL, IN_ROOT, SCREEN_H, SCREEN_W, check, is_bg, poll, runs_in_column, test
 from pointer import pointer
 
 COMPOSITORS = ALL
@@ -106,7 +106,7 @@ def the_centers_controls_dismiss_an_entry_and_clear_all(t):
     check(rows and max(rows) < 200, "the panel should say it is empty: text rows %s" % rows[-5:])
 
 
-@test(compositors=("sway110", "labwc"), why="typing needs wtype, which is in the Debian 13 root")
+@test(compositors=IN_ROOT, why="typing needs wtype, which is in the Debian roots")
 def the_keyboard_moves_a_focus_ring_and_delete_dismisses_the_focused_entry(t):
     from test_compositors import start_in_root
     p = t.start_perch()

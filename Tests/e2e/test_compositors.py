@@ -7,9 +7,8 @@ import os
 import re
 import time
 
-from harness import (BG, CARD_FILL, MARGIN, SCREEN_H, SCREEN_W, CARD_W, check, is_bg, poll, roughly,
-                     session_processes,
-                     test)
+from harness import (BG, CARD_FILL, IN_ROOT, MARGIN, NEW_SWAYS, SCREEN_H, SCREEN_W, SWAYS, CARD_W, check,
+                     is_bg, poll, roughly, session_processes, test)
 from pointer import pointer
 from test_config import write_config
 
@@ -36,7 +35,7 @@ def card_box(img, x0, top):
     return left, t, right, b
 
 
-@test(compositors=("sway110",), why="`swaymsg output NAME unplug` is new in sway 1.8; sway 1.7's case is in "
+@test(compositors=NEW_SWAYS, why="`swaymsg output NAME unplug` is new in sway 1.8; sway 1.7's case is in "
                                     "test_faults against the test compositor")
 def a_stack_whose_output_is_unplugged_mid_slide_moves_to_the_remaining_output(t):
     s = t.sway()
@@ -65,7 +64,7 @@ def a_stack_whose_output_is_unplugged_mid_slide_moves_to_the_remaining_output(t)
     check([n["id"] for n in p.list()] == [nid], "the notification should still be listed: %s" % p.list())
 
 
-@test(compositors=("sway110", "labwc"), why="sway 1.7 does not offer wp_cursor_shape_v1")
+@test(compositors=IN_ROOT, why="sway 1.7 does not offer wp_cursor_shape_v1")
 def the_cursor_is_an_arrow_over_a_toast_and_a_hand_over_a_button(t):
     s = t.sway()
     env = s.env(WAYLAND_DEBUG="client")
@@ -94,12 +93,12 @@ def the_cursor_is_an_arrow_over_a_toast_and_a_hand_over_a_button(t):
 
 
 def start_in_root(s, argv):
-    """Starts argv from the compositor's own system (the Debian 13 root's
+    """Starts argv from the compositor's own system (its Debian root's
     foot, wtype) in the background; stopped with the session."""
     import subprocess
-    from harness import HEADLESS_SWAY, TRIXIE_ROOT_DIR
+    from harness import HEADLESS_SWAY, SID_ROOT_DIR, TRIXIE_ROOT_DIR
     p = subprocess.Popen([HEADLESS_SWAY, "rexec", s.dir, "--"] + list(argv),
-                         env=dict(os.environ, PERCH_TRIXIE_ROOT=TRIXIE_ROOT_DIR),
+                         env=dict(os.environ, PERCH_TRIXIE_ROOT=TRIXIE_ROOT_DIR, PERCH_SID_ROOT=SID_ROOT_DIR),
                          stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     s.procs.append(p)
     return p
@@ -114,8 +113,8 @@ def card_region_is_plain(img, colour):
     return True
 
 
-@test(compositors=("sway110", "labwc"), why="foot is in the Debian 13 root only (all three report fullscreen "
-                                          "windows through wlr-foreign-toplevel v3; sway 1.7's case is the same code)")
+@test(compositors=IN_ROOT, why="foot is in the Debian roots only (all of them report fullscreen windows "
+                               "through wlr-foreign-toplevel v3; sway 1.7's case is the same code)")
 def a_fullscreen_window_holds_a_normal_toast_shows_a_critical_one_and_the_held_one_comes_after(t):
     s = t.sway()
     p = t.start_perch()
@@ -166,7 +165,7 @@ def a_fullscreen_window_holds_a_normal_toast_shows_a_critical_one_and_the_held_o
     check(gone, "the held toast should expire once shown")
 
 
-@test(compositors=("sway110", "labwc"), why="ext_idle_notifier_v1: sway 1.7 does not offer it")
+@test(compositors=IN_ROOT, why="ext_idle_notifier_v1: sway 1.7 does not offer it")
 def idle_threshold_stops_display_timers_until_the_next_input(t):
     s = t.sway()
     path = write_config(t, "idle-threshold=1000\n")
@@ -189,7 +188,7 @@ def idle_threshold_stops_display_timers_until_the_next_input(t):
     check(took < 3.0, "it took %.1f s after the first key to leave (at most its 2 s plus start-up)" % took)
 
 
-@test(compositors=("sway110",), why="a fractional scale set by IPC: sway 1.7 has integer scales only (its scale 2 "
+@test(compositors=NEW_SWAYS, why="a fractional scale set by IPC: sway 1.7 has integer scales only (its scale 2 "
                                     "case is test_icons' icon_svg_is_drawn_crisp_at_output_scale_2; labwc has no IPC for it)")
 def at_scale_1_5_the_card_is_drawn_at_exactly_1_5(t):
     s = t.sway()
@@ -235,7 +234,7 @@ def at_scale_1_5_the_card_is_drawn_at_exactly_1_5(t):
           "the 450 px buffer should be shown at 300 surface px through wp_viewport")
 
 
-@test(compositors=("sway17", "sway110"), why="a second output needs swaymsg create_output")
+@test(compositors=SWAYS, why="a second output needs swaymsg create_output")
 def output_all_puts_a_copy_on_every_output_and_a_click_on_one_dismisses_the_notification(t):
     s = t.sway()
     r = s.swaymsg("create_output")
@@ -278,7 +277,7 @@ def output_all_puts_a_copy_on_every_output_and_a_click_on_one_dismisses_the_noti
     check(p.proc.poll() is None, "perch died: %s" % p.log()[-1500:])
 
 
-@test(compositors=("sway110",), why="`swaymsg output NAME unplug` is new in sway 1.8")
+@test(compositors=NEW_SWAYS, why="`swaymsg output NAME unplug` is new in sway 1.8")
 def output_all_gives_an_output_that_comes_a_copy_and_lets_one_that_goes_take_its_copy(t):
     s = t.sway()
     path = write_config(t, "output=all\n")

@@ -2,33 +2,35 @@
 binding) gives them the keyboard with a ring on the newest; Up/Down move
 it, Return invokes, 1-9 press buttons, Delete dismisses, Escape gives
 the keyboard back to the window that had it. Keys come from wtype (a
-virtual keyboard) and the window is foot, both from the Debian 13 root,
-on every compositor: sway 1.7's session is reached from the root as
-well, through its runtime directory."""
+virtual keyboard) and the window is foot, both from a Debian root on
+every compositor: the compositor's own root, and for sway 1.7's session
+the Debian 13 root, which reaches it through its runtime directory."""
 
 import os
 import subprocess
 import time
 
 from harness import ALL, CARD_LEFT, check, poll, roughly, runs_in_column, test
-from harness import HEADLESS_SWAY, REPO, TRIXIE_ROOT_DIR
+from harness import REPO, ROOT_OF, TRIXIE_ROOT_DIR
 from test_dbus import X_PROBE
 
 # Which compositors these tests run on (harness.test).
 COMPOSITORS = ALL
-COMPOSITORS_WHY = "layer-shell v4 (sway 1.10, labwc) and v3 (sway 1.7)"
+COMPOSITORS_WHY = "layer-shell v5 (sway 1.12, labwc 0.20), v4 (sway 1.10, labwc 0.8) and v3 (sway 1.7)"
 
-TRIXIE_ROOT = os.path.join(REPO, "scripts", "trixie-root")
+DEBIAN_ROOT = os.path.join(REPO, "scripts", "debian-root")
 
 
 def from_root(t, argv):
-    """Starts argv from the Debian 13 root (its wtype, foot) in the test's
-    session, whichever compositor runs it; stopped with the session."""
+    """Starts argv from a Debian root (its wtype, foot) in the test's
+    session: the compositor's own root, or Debian 13's for the host's
+    sway 1.7; stopped with the session."""
     s = t.sway()
     with open(os.path.join(s.dir, "wayland-display")) as f:
         display = f.read().strip()
-    env = dict(os.environ, WAYLAND_DISPLAY=display, XDG_RUNTIME_DIR=s.dir, PERCH_TRIXIE_ROOT=TRIXIE_ROOT_DIR)
-    p = subprocess.Popen([TRIXIE_ROOT, "exec", TRIXIE_ROOT_DIR, s.dir] + list(argv), env=env,
+    root = ROOT_OF.get(t.compositor, TRIXIE_ROOT_DIR)
+    env = dict(os.environ, WAYLAND_DISPLAY=display, XDG_RUNTIME_DIR=s.dir)
+    p = subprocess.Popen([DEBIAN_ROOT, "exec", root, s.dir] + list(argv), env=env,
                          stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     s.procs.append(p)
     return p

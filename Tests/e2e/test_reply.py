@@ -7,7 +7,7 @@ import subprocess
 import time
 
 from harness import check, test
-from harness import SWAY17
+from harness import IN_ROOT, SWAY17
 from test_dbus import gdbus, start
 
 # Which compositors these tests run on (harness.test).
@@ -89,7 +89,7 @@ def bus_signals(monitor):
     return monitor.communicate(timeout=5)[0].decode()
 
 
-@test(compositors=("sway110", "labwc"), why="typing needs wtype, which is in the Debian 13 root")
+@test(compositors=IN_ROOT, why="typing needs wtype, which is in the Debian roots")
 def typing_in_the_reply_field_and_return_sends_the_reply(t):
     from harness import CARD_LEFT, poll
     from pointer import pointer
@@ -109,7 +109,7 @@ def typing_in_the_reply_field_and_return_sends_the_reply(t):
     type_hi_there_and_return(t, p, nid, monitor, "the field")
 
 
-@test(compositors=("sway110", "labwc"), why="typing needs wtype, which is in the Debian 13 root")
+@test(compositors=IN_ROOT, why="typing needs wtype, which is in the Debian roots")
 def a_reply_typed_in_the_centers_entry_is_sent(t):
     from harness import poll
     from pointer import pointer
