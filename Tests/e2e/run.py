@@ -2,20 +2,20 @@
 """Run Perch's end-to-end tests.
 
     python3 Tests/e2e/run.py [--compositor sway17|sway110|labwc|sway112|labwc020|all]
-                             [-k SUBSTRING]... [-v] [--list]
+                             [-k SUBSTRING]... [-v] [--list] [--jobs N]
 
 Binaries come from $PERCH_BIN_DIR (default .build/release). Each test runs
 in its own headless compositor (scripts/headless-sway) with its own perch,
 once per compositor it is marked for (harness.test): the compositor-facing
 tests on all five, those that never look at the compositor on sway17 only,
 the ones against the test compositor (testcomp.py) once, in the sway17 pass.
-The compositors run one after the other: sway17 (the host's sway 1.7), then
-sway110 and labwc from the Debian 13 root (scripts/trixie-root make), then
-sway112 and labwc020 from the Debian unstable root (scripts/debian-root make
-sid). The roots need root: without root, or without a root made (unstable's
-archive could not be reached), its compositors are skipped with a line
-saying so. One compositor's pass (--compositor X) is a unit of work of its
-own: it needs nothing from the others.
+The compositors' suites run at once, each in a run.py of its own (--jobs,
+default 3: $E2E_JOBS): sway17 (the host's sway 1.7), sway110 and labwc from
+the Debian 13 root (scripts/trixie-root make), sway112 and labwc020 from the
+Debian unstable root (scripts/debian-root make sid). The roots need root:
+without root, or without a root made (unstable's archive could not be
+reached), its compositors are skipped with a line saying so. --jobs 1 runs
+them one after the other in this process.
 
 Prints `PASS name [compositor]` / `FAIL name [compositor]: reason` per test,
 then the time each compositor took and `N passed, N failed`; exits 1 if any
@@ -25,7 +25,10 @@ test failed. Screenshots of failing tests go to test-out/e2e/.
 import argparse
 import importlib
 import os
+import re
+import selectors
 import shutil
+import subprocess
 import sys
 import time
 import traceback
@@ -79,6 +82,9 @@ def main():
     ap.add_argument("-v", action="store_true", help="show diagnostics of passing tests too")
     ap.add_argument("--list", action="store_true",
                     help="list the tests with their compositors (and why not the others) and exit")
+    ap.add_argument("--jobs", type=int, default=int(os.environ.get("E2E_JOBS", "3")),
+                    help="compositors whose suites run at once (default 3, or $E2E_JOBS); 1 runs them "
+                         "one after the other in this process")
     args = ap.parse_args()
 
     for m in MODULES:
@@ -104,6 +110,9 @@ def main():
         # One line, not silence: a run without root tests less.
         print("SKIP %s: %s" % (" and ".join(what), why.replace("runs", "they run" if len(what) > 1 else "runs")),
               flush=True)
+
+    if args.jobs > 1 and len(runs) > 1:
+        return run_in_parallel(runs, args)
 
     # Orphans of the tests' programs come back here to be reaped and, if
     # still running after their test, ended (processes.sweep).
@@ -156,6 +165,90 @@ def main():
     finally:
         shutil.rmtree(bindir, ignore_errors=True)
     print("e2e: %.1fs in total (%s)" % (time.monotonic() - t_all, ", ".join(timings)), file=sys.stderr)
+    print("%d passed, %d failed" % (passed, failed), flush=True)
+    return 1 if failed else 0
+
+
+def run_in_parallel(runs, args):
+    """Each compositor's suite in a run.py of its own (`--compositor X
+    --jobs 1`), up to args.jobs at once, the largest first. A test mostly
+    waits (for animations, timers, a compositor starting), so two or three
+    suites share two cores well; each worker has its own sessions, its own
+    subreaper and its own copy of the binaries, and the suites share
+    nothing but the test user. Their output is passed on a test at a time
+    (a result line with the indented lines after it), never interleaved
+    inside one; the counts are added up."""
+    queue = sorted(runs, key=lambda run: -len(run[1]))
+    selector = selectors.DefaultSelector()
+    children = {}
+    passed = failed = 0
+    timings = []
+    t_all = time.monotonic()
+
+    def start(comp):
+        argv = [sys.executable, os.path.abspath(__file__), "--compositor", comp, "--jobs", "1"]
+        for k in args.k:
+            argv += ["-k", k]
+        if args.v:
+            argv.append("-v")
+        child = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        children[child.stdout.fileno()] = {"proc": child, "comp": comp, "partial": b"", "block": []}
+        selector.register(child.stdout, selectors.EVENT_READ)
+
+    def emit(block):
+        if block:
+            sys.stdout.write("".join(block))
+            sys.stdout.flush()
+
+    def take(state, line):
+        nonlocal passed, failed
+        text = line.decode(errors="replace")
+        counts = re.match(r"^(\d+) passed, (\d+) failed$", text.strip())
+        if counts:
+            passed += int(counts.group(1))
+            failed += int(counts.group(2))
+            return
+        if text.startswith("e2e: "):
+            # "e2e: 10.4s in total (sway110 2 tests 10.4s)": the part in brackets.
+            said = re.search(r"\((.*)\)\s*$", text)
+            timings.append(said.group(1) if said else text.strip()[len("e2e: "):])
+            return
+        if not text.startswith((" ", "\t")):
+            emit(state["block"])
+            state["block"] = []
+        state["block"].append(text if text.endswith("\n") else text + "\n")
+
+    try:
+        while queue and len(children) < args.jobs:
+            start(queue.pop(0)[0])
+        while children:
+            for key, _ in selector.select():
+                state = children[key.fd]
+                chunk = os.read(key.fd, 65536)
+                if chunk:
+                    lines = (state["partial"] + chunk).split(b"\n")
+                    state["partial"] = lines.pop()
+                    for line in lines:
+                        take(state, line + b"\n")
+                    continue
+                if state["partial"]:
+                    take(state, state["partial"])
+                emit(state["block"])
+                selector.unregister(key.fileobj)
+                key.fileobj.close()
+                code = state["proc"].wait()
+                del children[key.fd]
+                if code not in (0, 1):
+                    failed += 1
+                    print("FAIL the %s suite ended with exit status %d" % (state["comp"], code), flush=True)
+                if queue:
+                    start(queue.pop(0)[0])
+    finally:
+        for state in children.values():
+            state["proc"].terminate()
+            state["proc"].wait()
+    print("e2e: %.1fs in total, %d suites at most %d at once (%s)"
+          % (time.monotonic() - t_all, len(runs), args.jobs, "; ".join(timings)), file=sys.stderr)
     print("%d passed, %d failed" % (passed, failed), flush=True)
     return 1 if failed else 0
 
