@@ -189,7 +189,7 @@ final class CenterView {
         makeCatcher(on: output)
         let stage = StageSurface(connection: connection, output: output,
                                  placement: .column(placement.edge == .left ? .topLeft : .topRight, width: center.width),
-                                 margins: placement.margins, layer: .top, acceptsInput: true)
+                                 margins: placement.margins, layer: .top, acceptsInput: true, namespace: .center)
         stage.onConfigure = { [unowned self] in
             self.state.forgetList()
             self.needsDraw = true
@@ -217,7 +217,7 @@ final class CenterView {
     /// clicks.
     private func makeCatcher(on output: Output?) {
         let catcher = StageSurface(connection: connection, output: output, placement: .fullOutput,
-                                   margins: Margins(all: 0), layer: .top, acceptsInput: true)
+                                   margins: Margins(all: 0), layer: .top, acceptsInput: true, namespace: .catcher)
         catcher.onConfigure = { [unowned self, unowned catcher] in
             guard let size = catcher.size else { return }
             catcher.setInputRegion(excluding: self.placement.panelBox(inAreaWidth: size.width, height: size.height))

@@ -75,7 +75,7 @@ final class StageSet {
     func makeCatcher(over key: StageKey) -> StageSurface? {
         guard let stage = stages[key] else { return nil }
         let catcher = StageSurface(connection: connection, output: stage.requestedOutput, placement: .fullOutput,
-                                   margins: Margins(all: 0), layer: .top, acceptsInput: true)
+                                   margins: Margins(all: 0), layer: .top, acceptsInput: true, namespace: .catcher)
         catcher.onConfigure = { [unowned catcher] in catcher.commit() }
         return catcher
     }
@@ -218,7 +218,7 @@ final class StageSet {
         // Banners run across the output's very top.
         let stage = StageSurface(connection: connection, output: output, placement: shape,
                                  margins: key.lane == .banner ? Margins(all: 0) : placement.margins,
-                                 layer: placement.layer)
+                                 layer: placement.layer, namespace: .toasts)
         stage.onConfigure = { [unowned self] in
             self.onConfigure?(key)
             self.onNeedsRefresh?()

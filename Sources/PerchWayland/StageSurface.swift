@@ -66,8 +66,9 @@ public final class StageSurface {
     ///   - acceptsInput: the whole surface takes pointer and touch input
     ///   (the center's panel); a stack's stage takes none, so that clicks
     ///   between toasts reach the windows below.
+    ///   - namespace: what the compositor's layer rules know it by.
     public init(connection: WaylandConnection, output: Output?, placement: Placement, margins: Margins,
-                layer shellLayer: ShellLayer = .overlay, acceptsInput: Bool = false) {
+                layer shellLayer: ShellLayer = .overlay, acceptsInput: Bool = false, namespace: LayerNamespace) {
         let layer: UInt32 = switch shellLayer {
         case .background: ZWLR_LAYER_SHELL_V1_LAYER_BACKGROUND.rawValue
         case .bottom: ZWLR_LAYER_SHELL_V1_LAYER_BOTTOM.rawValue
@@ -78,7 +79,7 @@ public final class StageSurface {
         requestedOutput = output
         surface = wl_compositor_create_surface(connection.compositor)
         layerSurface = zwlr_layer_shell_v1_get_layer_surface(
-            connection.layerShell, surface, output?.proxy, layer, "notifications")
+            connection.layerShell, surface, output?.proxy, layer, namespace.rawValue)
         let opaque = Unmanaged.passUnretained(self).toOpaque()
         wl_surface_add_listener(surface, stageSurfaceListener, opaque)
         zwlr_layer_surface_v1_add_listener(layerSurface, layerSurfaceListener, opaque)
