@@ -4,7 +4,7 @@ A test gets a fresh headless compositor (scripts/headless-sway) and, usually,
 a fresh `perch` running in it. Everything that talks to the compositor or the
 daemon runs as the session user: `perch-test` when the suite runs as root
 (sway refuses root), yourself otherwise. Screenshots come from `grim -t ppm`
-(the host's, for all three compositors: wlr-screencopy is the same) and are
+(the host's, for every compositor: wlr-screencopy is the same) and are
 checked pixel by pixel.
 
 The compositor is one of COMPOSITORS: the host's sway 1.7 (`sway17`),
