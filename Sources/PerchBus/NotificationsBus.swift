@@ -258,6 +258,13 @@ public final class NotificationsBus {
         do {
             request = try BusMessageReader(message: call).readNotify()
         } catch {
+            // The sender is told why; the log, for whoever wonders why an
+            // app's notification never came, says it too: once per cause,
+            // whichever connection sends it (a sender that gets it wrong
+            // gets it wrong every time, `notify-send` from a new one).
+            let sender = sd_bus_message_get_sender(call).map { String(cString: $0) } ?? "?"
+            Log.throttledWarning("D-Bus Notify from \(sender) refused: \(error.message)",
+                                 cause: "D-Bus Notify refused: \(error.message)")
             return fail(replyError, error)
         }
         // A sender that gets a hint wrong gets it wrong every time
@@ -284,7 +291,7 @@ public final class NotificationsBus {
     private func closeNotification(_ call: OpaquePointer, _ replyError: UnsafeMutablePointer<sd_bus_error>?) -> Int32 {
         let id: UInt32
         do {
-            id = try BusMessageReader(message: call).readBasic("u", UInt32(0))
+            id = try BusMessageReader(message: call).readBasic("u", UInt32(0), in: "the id")
         } catch {
             return fail(replyError, error)
         }
