@@ -19,10 +19,44 @@ X_PROBE = CARD_LEFT + 130
 DEST = ["--dest", "org.freedesktop.Notifications", "--object-path", "/org/freedesktop/Notifications"]
 
 
-def start_bus(t):
-    """A private dbus-daemon for the session user; returns its address."""
+# A session bus with no service directories: nothing is started by
+# activation, so a call to a name no one owns gets ServiceUnknown at once
+# (with Debian's session.conf, a call in such a moment starts whichever
+# daemon's service file is installed: dunst's, mako's). The limits are
+# session.conf's: "essentially infinite".
+BUS_WITHOUT_ACTIVATION = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>session</type>
+  <listen>unix:tmpdir=/tmp</listen>
+  <auth>EXTERNAL</auth>
+  <policy context="default">
+    <allow send_destination="*" eavesdrop="true"/>
+    <allow eavesdrop="true"/>
+    <allow own="*"/>
+  </policy>
+  <limit name="max_incoming_bytes">1000000000</limit>
+  <limit name="max_outgoing_bytes">1000000000</limit>
+  <limit name="max_message_size">1000000000</limit>
+  <limit name="max_replies_per_connection">50000</limit>
+  <limit name="max_match_rules_per_connection">50000</limit>
+</busconfig>
+"""
+
+
+def start_bus(t, activation=True):
+    """A private dbus-daemon for the session user; returns its address.
+    `activation=False`: one with no service directories (see
+    BUS_WITHOUT_ACTIVATION)."""
     s = t.sway()
-    proc = s.popen(["dbus-daemon", "--session", "--nofork", "--print-address=1", "--nopidfile"],
+    config = ["--session"]
+    if not activation:
+        path = os.path.join(t.user_dir(), "bus.conf")
+        with open(path, "w") as f:
+            f.write(BUS_WITHOUT_ACTIVATION)
+        os.chmod(path, 0o644)
+        config = ["--config-file=%s" % path]
+    proc = s.popen(["dbus-daemon"] + config + ["--nofork", "--print-address=1", "--nopidfile"],
                    env=s.env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     address = proc.stdout.readline().decode().strip()
     check(address.startswith("unix:"), "dbus-daemon did not print an address: %r" % address)
@@ -30,10 +64,11 @@ def start_bus(t):
     return address
 
 
-def start(t, args=(), extra_env=None):
+def start(t, args=(), extra_env=None, activation=True):
     """A private session bus and perch on it (with `extra_env` in its
-    environment); returns (perch, the environment of the bus's clients)."""
-    address = start_bus(t)
+    environment); returns (perch, the environment of the bus's clients).
+    `activation` as for start_bus."""
+    address = start_bus(t, activation)
     s = t.sway()
     env = s.env(DBUS_SESSION_BUS_ADDRESS=address, **(extra_env or {}))
     from harness import Perch
