@@ -399,4 +399,9 @@ def a_noncharacter_in_a_notify_string_is_refused_naming_the_argument_and_nothing
     told = [line for line in p.log().splitlines() if "refused" in line]
     check(len(told) <= len(said) and all("noncharacter" in line for line in told),
           "at most one log line per refused call: %r" % told)
+    # The control socket takes the same text (docs/protocol.md).
+    nid = p.post("Hello \ufffe", "plane 16's last \U0010ffff")
+    posted = [(n["title"], n["body"]) for n in p.list() if n["id"] == nid]
+    check(posted == [("Hello \ufffe", "plane 16's last \U0010ffff")],
+          "the control socket should take noncharacters as they are: %r" % posted)
     check(p.proc.poll() is None, "perch died")
