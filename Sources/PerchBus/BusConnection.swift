@@ -139,6 +139,13 @@ public final class BusConnection {
         return BusNameOwner.of(name, on: bus, withProcess: false)?.uniqueName == mine
     }
 
+    /// Bounds every later blocking call on this connection to `seconds`
+    /// (sd-bus waits 25 s by default): for the way out, where a bus that
+    /// stopped answering must not hold the exit up.
+    public func limitBlockingCalls(to seconds: Double) {
+        _ = sd_bus_set_method_call_timeout(bus, UInt64(seconds * 1_000_000))
+    }
+
     /// Gives `name` up, or leaves its queue (a blocking round trip): the
     /// bus hands it at once to the next connection queued for it. Every
     /// call the bus routed here under the name before it let go has then
