@@ -138,9 +138,9 @@ public final class NotificationsBus {
     /// Gives the name up — at once to the Perch queued for it, when `perch
     /// --replace` started one — and handles the calls the bus routed here
     /// before it let go, for at most `seconds` (and as long for the bus to
-    /// answer the release): their callers get answers
-    /// rather than the NoReply the bus sends for a process that left. Their
-    /// replies are held like any others: the daemon saves, flushes them
+    /// answer the release): their callers get answers rather than the
+    /// NoReply the bus sends for a process that left. Their replies are
+    /// held like any others: the daemon saves, flushes them
     /// (`flushReplies`), then calls `finishSending`.
     public func releaseName(answeringWithin seconds: Double) {
         guard holdsName, !disconnected else { return }
