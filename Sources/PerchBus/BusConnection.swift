@@ -252,7 +252,13 @@ public final class BusConnection {
         while MonotonicClock.now() < deadline {
             let result = sd_bus_process(bus, nil)
             if result < 0 { return lost(result) }
-            if result == 0 { return }
+            if result > 0 { continue }
+            // Nothing more to read now; but calls kept until the bus says
+            // who sent them (a new caller's sandbox) are still to be
+            // handled: wait for those answers, within the time.
+            guard awaitedAnswers > 0 else { return }
+            let left = deadline - MonotonicClock.now()
+            if left > 0 { _ = sd_bus_wait(bus, UInt64(left * 1_000_000)) }
         }
     }
 
