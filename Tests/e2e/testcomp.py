@@ -436,6 +436,26 @@ class TestCompositor(harness.UserProcesses):
             return None
         return self.wait_for(find, timeout, what="a mapped layer surface")
 
+    def input_of(self, toast_id):
+        """The surface a toast's input lands on: Perch gives each toast a
+        transparent child subsurface for it (ToastInputSurface), which
+        holds still under a finger; the toast itself when it has none."""
+        kids = self.children(toast_id)
+        return kids[0]["id"] if kids else toast_id
+
+    def lands_on(self, reply, toast_id):
+        """Whether a pointer or touch reply's surface is the toast's."""
+        return reply.get("surface") in (toast_id, self.input_of(toast_id))
+
+    def wait_toplevel(self, timeout=10):
+        """A mapped xdg toplevel (a nested compositor's window)."""
+        def find():
+            for s in self.surfaces():
+                if s["role"] == "toplevel" and s["mapped"]:
+                    return s
+            return None
+        return self.wait_for(find, timeout, what="a mapped toplevel")
+
     def wait_toast(self, stage_id, timeout=10):
         """A mapped subsurface of the stage with a buffer."""
         def find():
