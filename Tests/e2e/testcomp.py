@@ -18,7 +18,8 @@ reference is the header comment of its main.c; in short:
     key press|release|tap NAME     keyboard focus ID|none
     seat caps [pointer] [keyboard] [touch]
     output add NAME W H [SCALE] | output remove NAME | output mode NAME W H [SCALE]
-    closed ID | configure ID W H
+    closed ID | configure ID W H   (a layer surface, or an xdg toplevel)
+    close ID | ping                xdg_toplevel.close, xdg_wm_base.ping
     release commit|apply|replace|never|now
     sync [QUIET_MS]                once no request arrived for QUIET_MS ms
 
@@ -34,7 +35,8 @@ Use:
 Set $PERCH_TESTCOMP_WRAPPER (e.g. "valgrind --log-file=/tmp/vg.%p") to run
 the compositor under a tool, $PERCH_TEST_COMPOSITOR to use another binary.
 RawClient (below) speaks the wire protocol directly, to test the compositor
-without Perch.
+without Perch. It also serves xdg_wm_base, so that a wlroots compositor
+can run nested in it with its output as a window (Tests/e2e/nested.py).
 
 A TestCompositor looks like a harness.Session (env, popen, run,
 user_kwargs, screenshot, stop, sway_log), so harness.Perch and Ctx work with
