@@ -97,55 +97,66 @@ public final class BusConnection {
         return String(cString: name)
     }
 
-    /// Asks the bus for a well-known name, blocking until it answers (once,
-    /// at startup). `replace` asks the owner to give it up, which works when
+    /// Where a name request left this connection.
+    public enum NameStanding: Equatable, Sendable {
+        /// The name is this connection's.
+        case owner
+        /// Another connection owns it and did not allow replacement; this
+        /// one waits in the bus's queue for the name and gets it the
+        /// moment the owner releases it or leaves the bus.
+        case queued(behind: BusNameOwner?)
+    }
+
+    /// Asks the bus for a well-known name, blocking until it answers (at
+    /// start-up). `replace` asks the owner to give it up, which works when
     /// it allowed replacement; Perch does not allow it, so a second Perch
-    /// cannot silently take the name from the first.
-    func requestName(_ name: String, replace: Bool) throws(BusStartError) {
-        let flags: UInt64 = replace ? UInt64(SD_BUS_NAME_REPLACE_EXISTING) : 0
+    /// cannot silently take the name from the first. Without `queue` a
+    /// name owned by another is an error; with it this connection joins
+    /// the queue (`sd_bus_request_name` sets DO_NOT_QUEUE unless asked to
+    /// queue), which `perch --replace` does before stopping the old Perch
+    /// so that the name never has no owner.
+    public func requestName(_ name: String, replace: Bool, queue: Bool = false) throws(BusStartError) -> NameStanding {
+        var flags: UInt64 = replace ? UInt64(SD_BUS_NAME_REPLACE_EXISTING) : 0
+        if queue { flags |= UInt64(SD_BUS_NAME_QUEUE) }
         let result = sd_bus_request_name(bus, name, flags)
-        if result >= 0 { return }
+        if result > 0 || result == -EALREADY { return .owner }
+        if result == 0 { return .queued(behind: owner(of: name)) }
         if -result == EEXIST {
-            let owner = describeOwner(of: name)
+            let owner = owner(of: name).map(\.description) ?? "another program"
             throw .nameTaken(owner: replace ? "\(owner), which does not allow replacement" : owner)
         }
         if !isOpen { throw .noBus(reason: "the bus closed the connection: \(errorText(-result))") }
         throw .system(operation: "RequestName(\(name))", code: -result)
     }
 
-    /// The owner of `name` for a message: its unique name and, when the bus
-    /// tells its process id, the program name from /proc/PID/comm.
-    /// (sd-bus can fetch the comm itself, but for its own process it
-    /// reports the calling thread's name instead.)
-    private func describeOwner(of name: String) -> String {
-        var creds: OpaquePointer?
-        // GetNameOwner, then GetConnectionUnixProcessID (or the newer
-        // GetConnectionCredentials) on the bus driver.
-        let mask = UInt64(SD_BUS_CREDS_UNIQUE_NAME | SD_BUS_CREDS_PID)
-        guard sd_bus_get_name_creds(bus, name, mask, &creds) >= 0, let creds else { return "another program" }
-        defer { sd_bus_creds_unref(creds) }
-        var unique: UnsafePointer<CChar>?
-        var description = "another program"
-        if sd_bus_creds_get_unique_name(creds, &unique) >= 0, let unique { description = String(cString: unique) }
-        var pid: pid_t = 0
-        guard sd_bus_creds_get_pid(creds, &pid) >= 0, pid > 0 else { return description }
-        if let program = Self.programName(of: pid) {
-            return "\(description) (\(program), pid \(pid))"
-        }
-        return "\(description) (pid \(pid))"
+    /// Who owns `name` now (a blocking round trip or two); nil when no one
+    /// does or the bus does not say.
+    public func owner(of name: String) -> BusNameOwner? { BusNameOwner.of(name, on: bus) }
+
+    /// Whether `name` is this connection's now (one blocking round trip).
+    public func owns(_ name: String) -> Bool {
+        guard let mine = uniqueName else { return false }
+        return BusNameOwner.of(name, on: bus, withProcess: false)?.uniqueName == mine
     }
 
-    /// /proc/PID/comm without its newline: the first 15 bytes of the
-    /// program's name.
-    private static func programName(of pid: pid_t) -> String? {
-        let fd = Glibc.open("/proc/\(pid)/comm", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { close(fd) }
-        var buffer = [UInt8](repeating: 0, count: 64)
-        let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-        guard count > 0 else { return nil }
-        let name = String(decoding: buffer[..<count], as: UTF8.self)
-        return name.hasSuffix("\n") ? String(name.dropLast()) : name
+    /// Bounds every later blocking call on this connection to `seconds`
+    /// (sd-bus waits 25 s by default): for the way out, where a bus that
+    /// stopped answering must not hold the exit up.
+    public func limitBlockingCalls(to seconds: Double) {
+        _ = sd_bus_set_method_call_timeout(bus, UInt64(seconds * 1_000_000))
+    }
+
+    /// Gives `name` up, or leaves its queue (a blocking round trip): the
+    /// bus hands it at once to the next connection queued for it. Every
+    /// call the bus routed here under the name before it let go has then
+    /// been read (into sd-bus's queue): the bus writes to a connection in
+    /// order, and the reply to ReleaseName comes after them.
+    public func releaseName(_ name: String) {
+        guard isOpen else { return }
+        let result = sd_bus_release_name(bus, name)
+        if result < 0, result != -ESRCH, result != -EADDRINUSE {
+            Log.warning("D-Bus: ReleaseName(\(name)): \(errorText(-result))")
+        }
     }
 
     /// Starts serving the connection on the loop. Done last at startup: the
@@ -228,6 +239,46 @@ public final class BusConnection {
         let deadline = microseconds == .max
             ? nil : Instant(nanoseconds: Int64(clamping: microseconds.multipliedReportingOverflow(by: 1000).partialValue))
         timer?.arm(at: .earliest(deadline, holdUntil))
+    }
+
+    /// Handles every message already received (sd-bus's read queue, and
+    /// what the socket holds) for at most `seconds`. For the way out,
+    /// after `releaseName`: the calls the bus routed here are answered
+    /// instead of being left to the bus, which tells their callers
+    /// NoReply when the process is gone.
+    public func processReceived(within seconds: Double) {
+        guard token != nil else { return }
+        let deadline = MonotonicClock.now() + seconds
+        while MonotonicClock.now() < deadline {
+            let result = sd_bus_process(bus, nil)
+            if result < 0 { return lost(result) }
+            if result > 0 { continue }
+            // Nothing more to read now; but calls kept until the bus says
+            // who sent them (a new caller's sandbox) are still to be
+            // handled: wait for those answers, within the time.
+            guard awaitedAnswers > 0 else { return }
+            let left = deadline - MonotonicClock.now()
+            if left > 0 { _ = sd_bus_wait(bus, UInt64(left * 1_000_000)) }
+        }
+    }
+
+    /// Writes what sd-bus still holds for the socket, waiting at most
+    /// `seconds` for room: at exit, after the last replies. (`sd_bus_flush`
+    /// would wait without end for a bus that stopped reading; the
+    /// process's exit would drop what it holds.)
+    public func flush(within seconds: Double) {
+        let deadline = MonotonicClock.now() + seconds
+        while isOpen {
+            var queued: UInt64 = 0
+            guard sd_bus_get_n_queued_write(bus, &queued) >= 0, queued > 0 else { return }
+            let left = deadline - MonotonicClock.now()
+            guard left > 0 else { return }
+            // sd_bus_process writes before it reads; a call it reads here
+            // (one sent to this connection's unique name) gets no answer.
+            let result = sd_bus_process(bus, nil)
+            if result < 0 { return }
+            if result == 0 { _ = sd_bus_wait(bus, UInt64(left * 1_000_000)) }
+        }
     }
 
     /// The bus is gone (the bus daemon exited or dropped us): stop serving.

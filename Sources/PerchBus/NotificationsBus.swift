@@ -60,6 +60,9 @@ public final class NotificationsBus {
     private var disconnected = false
     /// Each caller's sandbox, and the calls waiting for it.
     private let sandboxes: SenderSandboxes
+    /// Whether this connection asked for org.freedesktop.Notifications (a
+    /// direct peer-to-peer connection has no names).
+    private var holdsName: Bool
 
     /// Called once if the bus connection is lost (the session's bus daemon
     /// exited). Notifications stop arriving; the daemon decides whether to
@@ -87,12 +90,28 @@ public final class NotificationsBus {
                       nameRequest: replace, capabilities: capabilities, serverInfo: serverInfo, inspect: inspect)
     }
 
+    /// Serves the object on `connection`, which has asked for the name
+    /// already (`BusConnection.requestName`, with `queue` when `perch
+    /// --replace` waits for the old Perch to let it go). The calls the
+    /// bus routed to it meanwhile wait, unread or in sd-bus's queue, and
+    /// are handled from the loop's first turn: after the daemon has
+    /// restored its state, so an id it hands out is never one the old
+    /// Perch handed out.
+    public convenience init(claimed connection: BusConnection, handlers: Handlers, capabilities: [String],
+                            serverInfo: (name: String, vendor: String, version: String)) throws(BusStartError) {
+        try self.init(connection: connection, handlers: handlers, nameRequest: nil, capabilities: capabilities,
+                      serverInfo: serverInfo)
+        holdsName = true
+    }
+
     /// Serves the object on `connection`; `nameRequest` is nil on a direct
-    /// peer-to-peer connection, where there are no names, else `replace`.
+    /// peer-to-peer connection, where there are no names, or when the
+    /// name was asked for already; else `replace`.
     init(connection: BusConnection, handlers: Handlers, nameRequest replace: Bool?, capabilities: [String],
          serverInfo: (name: String, vendor: String, version: String),
          inspect: @escaping (pid_t) -> ProcessSandbox = ProcessSandbox.of) throws(BusStartError) {
         self.connection = connection
+        holdsName = replace != nil
         self.handlers = handlers
         self.capabilities = capabilities
         self.serverInfo = serverInfo
@@ -110,7 +129,7 @@ public final class NotificationsBus {
 
         let added = perch_bus_add_notifications(connection.bus, &slot, methods)
         if added < 0 { throw .system(operation: "sd_bus_add_object_vtable", code: -added) }
-        if let replace { try connection.requestName(Self.busName, replace: replace) }
+        if let replace { _ = try connection.requestName(Self.busName, replace: replace) }
         try connection.attach()
     }
 
@@ -128,6 +147,29 @@ public final class NotificationsBus {
 
     /// This server's unique name on the bus (`:1.42`).
     public var uniqueName: String? { connection.uniqueName }
+
+    // MARK: The way out
+
+    /// Gives the name up — at once to the Perch queued for it, when `perch
+    /// --replace` started one — and handles the calls the bus routed here
+    /// before it let go, for at most `seconds` (and as long for the bus to
+    /// answer the release): their callers get answers rather than the
+    /// NoReply the bus sends for a process that left. Their replies are
+    /// held like any others: the daemon saves, flushes them
+    /// (`flushReplies`), then calls `finishSending`.
+    public func releaseName(answeringWithin seconds: Double) {
+        guard holdsName, !disconnected else { return }
+        connection.limitBlockingCalls(to: seconds)
+        connection.releaseName(Self.busName)
+        connection.processReceived(within: seconds)
+    }
+
+    /// Writes what the socket has not taken yet, waiting at most `seconds`
+    /// for room (at exit).
+    public func finishSending(within seconds: Double) {
+        guard !disconnected else { return }
+        connection.flush(within: seconds)
+    }
 
     // MARK: Held replies and signals
 
@@ -273,6 +315,13 @@ public final class NotificationsBus {
         do {
             request = try BusMessageReader(message: call).readNotify()
         } catch {
+            // The sender is told why; the log, for whoever wonders why an
+            // app's notification never came, says it too: once per cause,
+            // whichever connection sends it (a sender that gets it wrong
+            // gets it wrong every time, `notify-send` from a new one).
+            let sender = sd_bus_message_get_sender(call).map { String(cString: $0) } ?? "?"
+            Log.throttledWarning("D-Bus Notify from \(sender) refused: \(error.message)",
+                                 cause: "D-Bus Notify refused: \(error.message)")
             return fail(replyError, error)
         }
         // A sender that gets a hint wrong gets it wrong every time
@@ -303,7 +352,7 @@ public final class NotificationsBus {
     private func closeNotification(_ call: OpaquePointer, _ replyError: UnsafeMutablePointer<sd_bus_error>?) -> Int32 {
         let id: UInt32
         do {
-            id = try BusMessageReader(message: call).readBasic("u", UInt32(0))
+            id = try BusMessageReader(message: call).readBasic("u", UInt32(0), in: "the id")
         } catch {
             return fail(replyError, error)
         }

@@ -52,4 +52,18 @@ final class BusDoor: SignalDoor {
     }
 
     func flushReplies() { bus.flushReplies() }
+
+    /// How long the way out may spend on the calls that came before the
+    /// name was given up, and then on writing the last replies, in
+    /// seconds (well inside the 10 s `perch --replace` waits).
+    static let leaveWait = 2.0
+    static let sendWait = 1.0
+
+    /// The way out, before the last save: the name goes (to a Perch
+    /// queued for it at once), and the calls routed here before it went
+    /// are handled.
+    func leave() { bus.releaseName(answeringWithin: Self.leaveWait) }
+
+    /// The way out, after the last replies were flushed: they are written.
+    func finishSending() { bus.finishSending(within: Self.sendWait) }
 }

@@ -98,10 +98,24 @@ public final class Daemon {
         // Before the state is read: the Perch replaced saves its own on the
         // way out, and this one restores it. The config and the compositor
         // were found fine above, so a replacement that cannot start leaves
-        // the old daemon running.
+        // the old daemon running. The bus name is queued for first, so that
+        // it passes straight from the old daemon to this one (`Handover`);
+        // the calls that reach it wait until this daemon serves.
         var predecessor: Handover.Predecessor?
+        var claimedBus: BusConnection?
         if options.replace {
-            predecessor = try Handover.stopPredecessor(at: socketPath)
+            predecessor = try Handover.predecessor(at: socketPath)
+            if options.dbus { claimedBus = try Handover.queueForBusName(behind: predecessor, loop: loop) }
+            if let predecessor {
+                do {
+                    try Handover.stop(predecessor, servingAt: socketPath)
+                } catch {
+                    // It still runs: the bus must not hand its name over
+                    // to this one as it exits.
+                    claimedBus?.releaseName(NotificationsBus.busName)
+                    throw error
+                }
+            }
         }
         let global = service.global
         hooks = HookRunner(timeout: global.hookTimeout)
@@ -174,10 +188,10 @@ public final class Daemon {
         restoreState()
         watchFullscreenAndIdle()
         if let predecessor { Log.info("took over from perch \(predecessor.version) (pid \(predecessor.pid))") }
-        if options.dbus {
-            // The bus frees the old daemon's name when it has seen its
-            // connection close, a moment after the process is gone.
-            try startBus(replace: options.replace, waitingForName: predecessor == nil ? 0 : Handover.nameWait)
+        if let claimedBus {
+            try serveBus(on: claimedBus)
+        } else if options.dbus, !options.replace {
+            try startBus()
         }
         startAccess()
     }
@@ -202,9 +216,15 @@ public final class Daemon {
         } catch {
             outcome = .compositorLost("event loop: \(error)")
         }
+        // The bus name goes first: at once to a Perch queued for it (the
+        // one `perch --replace` started), and the calls the bus routed here
+        // before it let go are answered (after the save below) instead of
+        // being left to the bus's NoReply.
+        bus?.leave()
         // A clean stop keeps the exact time each notification has left.
         executor.saveState(compacting: true)
         executor.flushOutgoing()
+        bus?.finishSending()
         connection.flush()
         Log.flushThrottled(now: MonotonicClock.now() + 86_400)
         executor.trace?.flush()

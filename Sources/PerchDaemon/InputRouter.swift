@@ -52,6 +52,9 @@ final class InputRouter {
         var id: UInt32
         /// The copy the finger is on.
         var stage: StageKey
+        /// Where the toast's input is held while the finger is on it
+        /// (stage-local surface pixels): its coordinates are relative to it.
+        var origin: (x: Int, y: Int)
         var gesture: TouchGesture
         /// Where the finger is on the toast, card-local surface pixels.
         var localX: Double
@@ -357,29 +360,31 @@ final class InputRouter {
             }
             guard let id = views.id(of: surface), let key = views.stage(of: surface),
                   let toastSurface = views[id]?.copies[key]?.surface else { return }
-            // Gestures work in stage coordinates: the toast moves under the
-            // finger while it swipes.
-            toastSurface.assumeSettled()
-            let origin = toastSurface.appliedPosition
+            // Gestures work in stage coordinates. The toast moves while it
+            // follows the finger, but its input holds still under it: the
+            // finger's coordinates are relative to that place, on
+            // compositors that report them against where the surface was at
+            // the touch-down (sway, labwc) and where it is now (Weston) alike.
+            let origin = toastSurface.holdInput()
             let gesture = TouchGesture(x: x + Double(origin.x), y: y + Double(origin.y), at: instant(time),
                                        width: Double(toastWidth))
-            touches[finger] = Finger(id: id, stage: key, gesture: gesture, localX: x, localY: y)
+            touches[finger] = Finger(id: id, stage: key, origin: origin, gesture: gesture, localX: x, localY: y)
             keyboardTarget = id
             keyboardStage = key
             pressed = (id, surface)
             stages[key]?.allowKeyboardFocus()
             onInput?(.touch(id: id, .down))
         case .motion(let finger, let x, let y, let time):
-            guard var entry = touches[finger], let surface = views[entry.id]?.copies[entry.stage]?.surface else { return }
-            let origin = surface.appliedPosition
+            guard var entry = touches[finger] else { return }
             let wasSwiping = entry.gesture.isSwiping
-            entry.gesture.move(x: x + Double(origin.x), y: y + Double(origin.y), at: instant(time))
+            entry.gesture.move(x: x + Double(entry.origin.x), y: y + Double(entry.origin.y), at: instant(time))
             entry.localX = x
             entry.localY = y
             touches[finger] = entry
             if entry.gesture.isSwiping || wasSwiping { onInput?(.touch(id: entry.id, .pull(entry.gesture.offset))) }
         case .up(let finger, let time):
             guard let entry = touches.removeValue(forKey: finger) else { return }
+            releaseInputIfUntouched(entry)
             let outcome = entry.gesture.release(at: instant(time))
             if outcome == .tap, let view = views[entry.id],
                view.geometry?.isInReplyField(x: entry.localX, y: entry.localY) == true {
@@ -390,18 +395,17 @@ final class InputRouter {
                 ? views[entry.id]?.geometry?.button(at: entry.localX, y: entry.localY)?.id : nil
             onInput?(.touch(id: entry.id, .release(outcome, action: action)))
         case .cancel:
-            let ids = Set(touches.values.map(\.id))
+            let fingers = Array(touches.values)
             touches.removeAll()
-            for id in ids { onInput?(.touch(id: id, .cancel)) }
+            for finger in fingers { releaseInputIfUntouched(finger) }
+            for id in Set(fingers.map(\.id)) { onInput?(.touch(id: id, .cancel)) }
         }
     }
 
-    /// After the stages committed new positions: a finger's coordinates
-    /// are relative to where the compositor had its toast, so learn when
-    /// the compositor has the new positions.
-    func positionsCommitted() {
-        for finger in touches.values {
-            views[finger.id]?.copies[finger.stage]?.surface.trackAppliedPosition()
-        }
+    /// A finger left the toast: once no other is on the same copy, its
+    /// input goes back under the card.
+    private func releaseInputIfUntouched(_ finger: Finger) {
+        guard !touches.values.contains(where: { $0.id == finger.id && $0.stage == finger.stage }) else { return }
+        views[finger.id]?.copies[finger.stage]?.surface.releaseInput()
     }
 }

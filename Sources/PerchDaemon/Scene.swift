@@ -328,10 +328,7 @@ final class Scene {
                 committed = true
             }
         }
-        if committed {
-            router.positionsCommitted()
-            router.grabForRing()
-        }
+        if committed { router.grabForRing() }
         center.present(at: now)
     }
 
@@ -353,7 +350,8 @@ final class Scene {
     @discardableResult
     private func prepare(_ frame: ToastFrame, on stage: StageSurface, key: StageKey, stageWidth: Int) -> ToastSurface? {
         guard let view = views[frame.id] else { return nil }
-        let copy = view.copies[key] ?? views.attach(ToastSurface(connection: connection, stage: stage), to: view, on: key)
+        let copy = view.copies[key]
+            ?? views.attach(ToastSurface(connection: connection, stage: stage, steadyInput: true), to: view, on: key)
         if copy.isStale || copy.drawnOpacity != frame.opacity {
             painter.paint(view, copy, opacity: frame.opacity, stageWidth: stageWidth, scale: stage.scale)
         }

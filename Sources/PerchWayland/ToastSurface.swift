@@ -10,6 +10,14 @@ public final class ToastSurface {
     let surface: OpaquePointer
     private let subsurface: OpaquePointer
     private let connection: WaylandConnection
+    /// Where its input lands, when it has one (a toast; the center's canvas
+    /// and the "+N more" marker take input on their own surface): a
+    /// transparent child that holds still under a finger
+    /// (`holdInput`), so that touch coordinates mean the same on every
+    /// compositor.
+    private var input: ToastInputSurface?
+    /// Stage-local surface pixels where the input stays while held.
+    public private(set) var heldInput: (x: Int, y: Int)?
     /// Two are enough: one the compositor may hold, one to draw into.
     private var buffers: [ShmBuffer] = []
     private var lastPosition: (x: Int, y: Int)?
@@ -22,10 +30,20 @@ public final class ToastSurface {
     private var alphaModifier: OpaquePointer?
     private var multiplier = UInt32.max
 
-    public init(connection: WaylandConnection, stage: StageSurface) {
+    /// - Parameter steadyInput: input goes to a child surface that can be
+    ///   held still under a finger (a toast that follows the finger).
+    public init(connection: WaylandConnection, stage: StageSurface, steadyInput: Bool = false) {
         surface = wl_compositor_create_surface(connection.compositor)
         subsurface = wl_subcompositor_get_subsurface(connection.subcompositor, surface, stage.surface)
         self.connection = connection
+        if steadyInput {
+            input = ToastInputSurface(connection: connection, parent: surface)
+            let region = wl_compositor_create_region(connection.compositor)
+            wl_surface_set_input_region(surface, region)
+            wl_region_destroy(region)
+        } else {
+            input = nil
+        }
         if let manager = connection.alphaModifier {
             alphaModifier = wp_alpha_modifier_v1_get_surface(manager, surface)
         }
@@ -36,40 +54,46 @@ public final class ToastSurface {
     /// Where the toast was last placed (stage-local surface pixels).
     public var position: (x: Int, y: Int) { lastPosition ?? (0, 0) }
 
-    /// The position the compositor is known to use for input events: input
-    /// coordinates are surface-local as of the compositor's state when it
-    /// sent them, which lags what we set. Updated when a wl_display.sync
-    /// sent after the commit comes back — every event dispatched after that
-    /// was made with the new position.
-    public private(set) var appliedPosition: (x: Int, y: Int) = (0, 0)
-    private var syncs: [PositionSync] = []
-    private var syncedPosition: (x: Int, y: Int)?
-
-    /// With no sync in flight, the compositor has our last position: take
-    /// it as the applied one (e.g. when a finger lands on a resting toast).
-    public func assumeSettled() {
-        if syncs.isEmpty, let lastPosition { appliedPosition = lastPosition }
+    /// A finger went down on the toast: its input stays where the toast is
+    /// now (stage-local surface pixels, returned) until `releaseInput`,
+    /// however the toast moves meanwhile, so the finger's coordinates stay
+    /// relative to that place. Taken again while held, the same place.
+    /// (The toast's position as last set: when a finger lands on a toast
+    /// mid-slide, a compositor that had not applied that frame yet is one
+    /// frame's step off, as it would be without the hold.)
+    public func holdInput() -> (x: Int, y: Int) {
+        if let heldInput { return heldInput }
+        let place = position
+        if input != nil { heldInput = place }
+        return place
     }
 
-    /// Call after the stage commit that carried the current position, while
-    /// input coordinates on this toast matter (a finger is on it).
-    public func trackAppliedPosition() {
-        guard let position = lastPosition, syncedPosition.map({ $0 != position }) ?? true else { return }
-        syncedPosition = position
-        let sync = PositionSync(owner: self, position: position, callback: wl_display_sync(connection.display))
-        syncs.append(sync)
+    /// The last finger on it lifted: its input goes back to the card, with
+    /// the stage's next commit.
+    public func releaseInput() {
+        guard heldInput != nil else { return }
+        heldInput = nil
+        placeInput()
     }
 
-    fileprivate func applied(_ sync: PositionSync) {
-        appliedPosition = sync.position
-        syncs.removeAll { $0 === sync }
+    /// Puts the input where it belongs: at the card's top-left, or at the
+    /// held place; the toast's commit carries it to the stage's next one.
+    private func placeInput() {
+        guard let input else { return }
+        let (x, y) = position
+        let place = heldInput.map { ($0.x - x, $0.y - y) } ?? (0, 0)
+        if input.place(x: place.0, y: place.1) { wl_surface_commit(surface) }
     }
 
-    /// How input events name this surface.
-    public var handle: SurfaceHandle { SurfaceHandle(surface) }
+    /// How input events name this surface (the input child, where there
+    /// is one).
+    public var handle: SurfaceHandle { SurfaceHandle(inputTarget) }
+
+    /// The surface input lands on.
+    var inputTarget: OpaquePointer { input?.surface ?? surface }
 
     deinit {
-        syncs.removeAll()
+        input = nil   // the child before its parent
         if let alphaModifier { wp_alpha_modifier_surface_v1_destroy(alphaModifier) }
         if let viewport { wp_viewport_destroy(viewport) }
         wl_subsurface_destroy(subsurface)
@@ -103,6 +127,7 @@ public final class ToastSurface {
                 viewportDestination = destination
             }
         }
+        input?.resize(width: width, height: height)
         wl_surface_set_buffer_scale(surface, Int32(scale.bufferScale))
         wl_surface_attach(surface, buffer.proxy, 0, 0)
         wl_surface_damage_buffer(surface, 0, 0, Int32(buffer.width), Int32(buffer.height))
@@ -128,41 +153,15 @@ public final class ToastSurface {
     }
 
     /// Moves the toast (stage-local surface pixels), effective on the stage's
-    /// next commit. Unchanged positions send nothing.
+    /// next commit. Unchanged positions send nothing; a held input stays
+    /// where it is.
     /// Returns whether it moved (anything to commit).
     @discardableResult
     public func setPosition(x: Int, y: Int) -> Bool {
         if let last = lastPosition, last == (x, y) { return false }
         lastPosition = (x, y)
         wl_subsurface_set_position(subsurface, Int32(x), Int32(y))
+        if heldInput != nil { placeInput() }
         return true
     }
 }
-
-/// One wl_display.sync in flight for a toast's position.
-private final class PositionSync {
-    weak var owner: ToastSurface?
-    let position: (x: Int, y: Int)
-    let callback: OpaquePointer
-
-    init(owner: ToastSurface, position: (x: Int, y: Int), callback: OpaquePointer) {
-        self.owner = owner
-        self.position = position
-        self.callback = callback
-        wl_callback_add_listener(callback, positionSyncListener, Unmanaged.passUnretained(self).toOpaque())
-    }
-
-    deinit {
-        wl_callback_destroy(callback)
-    }
-}
-
-nonisolated(unsafe) private let positionSyncListener: UnsafeMutablePointer<wl_callback_listener> = {
-    let listener = UnsafeMutablePointer<wl_callback_listener>.allocate(capacity: 1)
-    listener.initialize(to: wl_callback_listener(done: { data, _, _ in
-        guard let data else { return }
-        let sync = Unmanaged<PositionSync>.fromOpaque(data).takeUnretainedValue()
-        sync.owner?.applied(sync)
-    }))
-    return listener
-}()

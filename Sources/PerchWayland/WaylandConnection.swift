@@ -246,7 +246,7 @@ public final class WaylandConnection {
         }
         tokenRequests[ObjectIdentifier(request)] = request
         xdg_activation_token_v1_set_serial(token, lastInput.serial, lastInput.seat.proxy)
-        if let surface { xdg_activation_token_v1_set_surface(token, surface.surface) }
+        if let surface { xdg_activation_token_v1_set_surface(token, surface.inputTarget) }
         xdg_activation_token_v1_commit(token)
     }
 

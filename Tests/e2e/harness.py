@@ -339,11 +339,15 @@ class Session(UserProcesses):
     scripts/headless-sway. The sway_* names are kept from when it was
     always sway: they mean the compositor, whichever it is."""
 
-    def __init__(self, workdir, compositor="sway17"):
+    def __init__(self, workdir, compositor="sway17", parent=None):
+        """parent: a Wayland socket to nest the compositor in
+        (headless-sway's HEADLESS_PARENT; Tests/e2e/nested.py)."""
         t0 = time.monotonic()
         self.compositor = compositor
         env = dict(os.environ, HEADLESS_COMPOSITOR=COMPOSITORS[compositor],
                    PERCH_TRIXIE_ROOT=TRIXIE_ROOT_DIR, PERCH_SID_ROOT=SID_ROOT_DIR)
+        if parent:
+            env["HEADLESS_PARENT"] = parent
         r = subprocess.run([HEADLESS_SWAY, "start"], capture_output=True, text=True, env=env)
         if r.returncode != 0:
             raise TestFailure("headless %s did not start:\n%s" % (compositor, r.stderr))

@@ -19,10 +19,44 @@ X_PROBE = CARD_LEFT + 130
 DEST = ["--dest", "org.freedesktop.Notifications", "--object-path", "/org/freedesktop/Notifications"]
 
 
-def start_bus(t):
-    """A private dbus-daemon for the session user; returns its address."""
+# A session bus with no service directories: nothing is started by
+# activation, so a call to a name no one owns gets ServiceUnknown at once
+# (with Debian's session.conf, a call in such a moment starts whichever
+# daemon's service file is installed: dunst's, mako's). The limits are
+# session.conf's: "essentially infinite".
+BUS_WITHOUT_ACTIVATION = """<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+ "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+<busconfig>
+  <type>session</type>
+  <listen>unix:tmpdir=/tmp</listen>
+  <auth>EXTERNAL</auth>
+  <policy context="default">
+    <allow send_destination="*" eavesdrop="true"/>
+    <allow eavesdrop="true"/>
+    <allow own="*"/>
+  </policy>
+  <limit name="max_incoming_bytes">1000000000</limit>
+  <limit name="max_outgoing_bytes">1000000000</limit>
+  <limit name="max_message_size">1000000000</limit>
+  <limit name="max_replies_per_connection">50000</limit>
+  <limit name="max_match_rules_per_connection">50000</limit>
+</busconfig>
+"""
+
+
+def start_bus(t, activation=True):
+    """A private dbus-daemon for the session user; returns its address.
+    `activation=False`: one with no service directories (see
+    BUS_WITHOUT_ACTIVATION)."""
     s = t.sway()
-    proc = s.popen(["dbus-daemon", "--session", "--nofork", "--print-address=1", "--nopidfile"],
+    config = ["--session"]
+    if not activation:
+        path = os.path.join(t.user_dir(), "bus.conf")
+        with open(path, "w") as f:
+            f.write(BUS_WITHOUT_ACTIVATION)
+        os.chmod(path, 0o644)
+        config = ["--config-file=%s" % path]
+    proc = s.popen(["dbus-daemon"] + config + ["--nofork", "--print-address=1", "--nopidfile"],
                    env=s.env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     address = proc.stdout.readline().decode().strip()
     check(address.startswith("unix:"), "dbus-daemon did not print an address: %r" % address)
@@ -30,10 +64,11 @@ def start_bus(t):
     return address
 
 
-def start(t, args=(), extra_env=None):
+def start(t, args=(), extra_env=None, activation=True):
     """A private session bus and perch on it (with `extra_env` in its
-    environment); returns (perch, the environment of the bus's clients)."""
-    address = start_bus(t)
+    environment); returns (perch, the environment of the bus's clients).
+    `activation` as for start_bus."""
+    address = start_bus(t, activation)
     s = t.sway()
     env = s.env(DBUS_SESSION_BUS_ADDRESS=address, **(extra_env or {}))
     from harness import Perch
@@ -302,3 +337,71 @@ def a_replacement_is_told_to_watchers_as_updated(t):
           "perchctl watch should print one updated event for %d with body 90%%; it printed:\n%s" % (nid, out))
     check(not any(e.get("event") == "queued" and e["notification"]["body"] == "90%" for e in events),
           "the replacement is not a new notification, yet watch printed queued for it:\n%s" % out)
+
+
+# Notify calls whose strings hold Unicode noncharacters, by python3-dbus
+# (busctl refuses to send them; libdbus and dbus-daemon follow the
+# specification, which allows them), between two good ones. Prints, as
+# JSON, the good ids and each bad call's error (name, message).
+NONCHARACTERS = r"""
+import json
+import dbus
+bus = dbus.SessionBus()
+n = dbus.Interface(bus.get_object("org.freedesktop.Notifications", "/org/freedesktop/Notifications"),
+                   "org.freedesktop.Notifications")
+def notify(app="app", summary="Good", body="", actions=(), hints=None):
+    return int(n.Notify(app, dbus.UInt32(0), "", summary, body, dbus.Array(actions, signature="s"),
+                        dbus.Dictionary(hints or {}, signature="sv"), dbus.Int32(0)))
+first = notify(summary="Before")
+refused = {}
+for what, kwargs in (("summary", dict(summary="Hello \ufffe")),
+                     ("body", dict(body="a body \uffff")),
+                     ("app_name", dict(app="Mail\ufdd0")),
+                     ("action", dict(actions=["default", "Open \U0010ffff"])),
+                     ("hint", dict(hints={"category": dbus.String("im\ufdef")}))):
+    try:
+        refused[what] = ["answered", notify(**kwargs)]
+    except dbus.exceptions.DBusException as e:
+        refused[what] = [e.get_dbus_name(), e.get_dbus_message()]
+print(json.dumps({"first": first, "refused": refused, "after": notify(summary="After")}))
+"""
+
+
+@test
+def a_noncharacter_in_a_notify_string_is_refused_naming_the_argument_and_nothing_else_changes(t):
+    """Issue 38, item 5: sd-bus refuses strings with Unicode noncharacters
+    (U+FFFE, U+FFFF, U+FDD0–U+FDEF, U+10FFFF…) that D-Bus allows. The
+    caller is told which argument and why; no toast, no id spent, one log
+    line per call at most, and the next Notify is served."""
+    p, env = start(t)
+    r = t.sway().run(["/usr/bin/python3", "-c", NONCHARACTERS], env=env, timeout=20)
+    check(r.returncode == 0, "the python3-dbus client failed: %s" % r.stderr[-1500:])
+    res = json.loads(r.stdout.strip().splitlines()[-1])
+    t.notes.append("refused: %s" % json.dumps(res["refused"], ensure_ascii=False))
+    said = {"summary": "the summary holds a Unicode noncharacter",
+            "body": "the body holds a Unicode noncharacter",
+            "app_name": "the app_name holds a Unicode noncharacter",
+            "action": "actions[1] (the label of action 1) holds a Unicode noncharacter",
+            "hint": 'the value of hint "category" holds a Unicode noncharacter'}
+    for what, start_of_message in said.items():
+        name, message = res["refused"][what]
+        check(name == "org.freedesktop.DBus.Error.InvalidArgs",
+              "a noncharacter in the %s should get InvalidArgs, got %s: %r" % (what, name, message))
+        check(message.startswith(start_of_message) and "sd-bus" in message,
+              "the error for the %s should say %r and that sd-bus refuses it; it says %r"
+              % (what, start_of_message, message))
+    check(res["after"] == res["first"] + 1,
+          "the refused calls should spend no id: %d, then %d" % (res["first"], res["after"]))
+    items = p.list()
+    check([(n["id"], n["title"]) for n in items] == [(res["first"], "Before"), (res["after"], "After")],
+          "only the two good notifications should be there: %r" % [(n["id"], n["title"]) for n in items])
+    card_at_rest(t, count=2)
+    told = [line for line in p.log().splitlines() if "refused" in line]
+    check(len(told) <= len(said) and all("noncharacter" in line for line in told),
+          "at most one log line per refused call: %r" % told)
+    # The control socket takes the same text (docs/protocol.md).
+    nid = p.post("Hello \ufffe", "plane 16's last \U0010ffff")
+    posted = [(n["title"], n["body"]) for n in p.list() if n["id"] == nid]
+    check(posted == [("Hello \ufffe", "plane 16's last \U0010ffff")],
+          "the control socket should take noncharacters as they are: %r" % posted)
+    check(p.proc.poll() is None, "perch died")

@@ -140,7 +140,7 @@ def fault_stage_closed_while_a_second_toast_slides_in(t):
     # Input reaches the toasts on their new surfaces: a tap dismisses one.
     top = tc.surface(kids[0]["id"])
     r = tc.touch_down(0, top["global"][0] + 100, top["global"][1] + 15)
-    check(r["surface"] == top["id"], "the tap should land on the moved toast: %s" % r)
+    check(tc.lands_on(r, top["id"]), "the tap should land on the moved toast: %s" % r)
     tc.touch_up(0)
     tc.wait_for(lambda: len(p.list()) == 1, 3, what="a tap on a moved toast to dismiss it")
     tc.check_no_protocol_errors()

@@ -198,7 +198,7 @@ def touch_tap_dismisses_and_the_sender_hears_dismissed_by_user(t):
     waiter, stage, toast = post_toast(t, tc, p, "Tap me", wait=True)
     x, y = grab_point(toast)
     r = tc.touch_down(0, x, y)
-    check(r["surface"] == toast["id"], "the touch should land on the toast: %s" % r)
+    check(tc.lands_on(r, toast["id"]), "the touch should land on the toast: %s" % r)
     tc.touch_up(0)
     rc, out, err = finish(waiter)
     check(rc == 2 and out.strip() == "dismissed-by-user",
@@ -366,8 +366,8 @@ def touch_two_fingers_swipe_two_toasts_independently(t):
           % (a["position"], b["position"]))
     ax, ay = grab_point(a, 150)
     bx, by = grab_point(b, 150)
-    check(tc.touch_down(1, ax, ay)["surface"] == a["id"], "finger 1 should land on A")
-    check(tc.touch_down(2, bx, by)["surface"] == b["id"], "finger 2 should land on B")
+    check(tc.lands_on(tc.touch_down(1, ax, ay), a["id"]), "finger 1 should land on A")
+    check(tc.lands_on(tc.touch_down(2, bx, by), b["id"]), "finger 2 should land on B")
     # Interleaved slow moves: A to the right by 140, B to the left by 60
     # (steps past the 10 px tap slop, so both follow from the first step).
     for i in range(1, 8):

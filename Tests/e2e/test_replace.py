@@ -6,13 +6,14 @@ start (a broken config) leaves the old one running, and a daemon that is
 not Perch and will not let the bus name go is named without telling the
 user to use the --replace they just used."""
 
+import collections
 import json
 import os
 import signal
 import subprocess
 import time
 
-from harness import CARD_LEFT, MARGIN, Perch, check, poll, runs_in_column, test, write_config
+from harness import CARD_LEFT, MARGIN, Perch, TestFailure, check, poll, runs_in_column, test, write_config
 from harness import SWAY17
 from test_dbus import gdbus, start, start_bus
 from test_persistence import history, wait_in_history
@@ -150,6 +151,122 @@ def replace_with_a_broken_config_leaves_the_old_perch_running_then_a_good_one_ta
           % runs_in_column(t.shots[-1][1], 1280 - MARGIN - 340))
 
 
+# Notify calls over D-Bus, one every argv[3] ms, from one connection
+# (python3-dbus, asynchronous), until argv[1] exists and at least argv[2]
+# were sent; then waits for every answer and prints, as JSON, the ids,
+# which connection answered how many, the errors by name and the longest
+# wait for an answer (s). Prints "answered" once the first answer came.
+FLOOD_ACROSS = r"""
+import json, os, sys, time
+import dbus, dbus.lowlevel, dbus.mainloop.glib
+from gi.repository import GLib
+dbus.mainloop.glib.DBusGMainLoop(set_as_default=True)
+stop_file, at_least, every_ms = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+bus = dbus.SessionBus()
+ids, senders, errors, samples = [], {}, {}, []
+state = {"sent": 0, "answered": 0, "sending": True, "longest": 0.0}
+loop = GLib.MainLoop()
+
+def answered(message, sent_at):
+    state["answered"] += 1
+    state["longest"] = max(state["longest"], time.monotonic() - sent_at)
+    if state["answered"] == 1:
+        print("answered", flush=True)
+    if isinstance(message, dbus.lowlevel.ErrorMessage):
+        name = message.get_error_name()
+        errors[name] = errors.get(name, 0) + 1
+        if len(samples) < 3:
+            samples.append("%s: %s" % (name, message.get_args_list()))
+    else:
+        ids.append(int(message.get_args_list()[0]))
+        senders[message.get_sender()] = senders.get(message.get_sender(), 0) + 1
+    if not state["sending"] and state["answered"] == state["sent"]:
+        loop.quit()
+
+def send():
+    if state["sent"] >= at_least and os.path.exists(stop_file):
+        state["sending"] = False
+        if state["answered"] == state["sent"]:
+            loop.quit()
+        return False
+    call = dbus.lowlevel.MethodCallMessage("org.freedesktop.Notifications", "/org/freedesktop/Notifications",
+                                           "org.freedesktop.Notifications", "Notify")
+    call.append("flood", dbus.UInt32(0), "", "call %d" % state["sent"], "across a replace",
+                dbus.Array([], signature="s"), dbus.Dictionary({}, signature="sv"), dbus.Int32(0),
+                signature="susssasa{sv}i")
+    bus.send_message_with_reply(call, lambda message, at=time.monotonic(): answered(message, at), 60)
+    state["sent"] += 1
+    return True
+
+GLib.timeout_add(every_ms, send)
+GLib.timeout_add(120000, loop.quit)
+loop.run()
+print(json.dumps({"sent": state["sent"], "ids": ids, "senders": senders, "errors": errors, "samples": samples,
+                  "longest": state["longest"]}))
+"""
+
+
+@test
+def replace_during_a_dbus_flood_answers_every_call_and_hands_out_no_id_twice(t):
+    """Issue 38, item 3: `perch --replace` during a D-Bus flood, on a bus
+    with no service directories (a moment without an owner shows as
+    ServiceUnknown, not as another daemon started). The new Perch queues
+    for the name before the old one is stopped, so the name passes
+    straight over; the old one answers what the bus had routed to it
+    before it let go, and the new one answers nothing before it has
+    restored the old one's state."""
+    config = write_config(t, "max-history = 100000\nmax-burst = 0\n")
+    old, env = start(t, args=["-c", config], activation=False)
+    s = t.sway()
+    script = os.path.join(t.user_dir(), "flood.py")
+    with open(script, "w") as f:
+        f.write(FLOOD_ACROSS)
+    os.chmod(script, 0o644)
+    stop = os.path.join(t.user_dir(), "stop")
+    client = s.popen(["/usr/bin/python3", script, stop, "1000", "1"], env=env,
+                     stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if client.stdout.readline().decode().strip() != "answered":
+        raise TestFailure("the flood's first call got no answer; stderr: %r" % client.stderr.read(2000))
+    time.sleep(0.3)
+
+    new = replacement(t, env, ["-c", config])
+    rc = old.wait_exit(12)
+    check(rc == 0, "the old perch should exit 0 on the handover; exit %r, log:\n%s" % (rc, old.log()[-800:]))
+    serving(new)
+    t.perch = new
+    owner, _ = poll(lambda: bus_owner_pid(t, env) == new.proc.pid, 5.0, 0.05)
+    check(owner, "org.freedesktop.Notifications should be the new perch's")
+    # Calls go on for a while against the new one, then the flood ends
+    # (after at least 1000).
+    time.sleep(0.5)
+    with open(stop, "w"):
+        pass
+    try:
+        out, err = client.communicate(timeout=90)
+    except subprocess.TimeoutExpired:
+        client.kill()
+        raise TestFailure("the flood did not end")
+    check(client.returncode == 0, "the flood client failed: %s" % err.decode()[-2000:])
+    res = json.loads(out.decode().strip().splitlines()[-1])
+    sent, ids, errors = res["sent"], res["ids"], res["errors"]
+    t.notes.append("flood: %d calls, answered by %s, errors %s %s; the longest wait for an answer %.0f ms"
+                   % (sent, res["senders"], errors, res["samples"], res["longest"] * 1000))
+    check(len(res["senders"]) == 2 and all(n > 0 for n in res["senders"].values()),
+          "both perches should have answered part of the flood (it should span the handover): %s" % res["senders"])
+    check(not errors, "every call of the flood should be answered, %d of %d got errors: %s (e.g. %s)"
+          % (sum(errors.values()), sent, errors, res["samples"]))
+    check(len(ids) == sent, "every call should get an id: %d of %d" % (len(ids), sent))
+    check(len(set(ids)) == len(ids), "no id should be handed out twice: %d ids, %d distinct"
+          % (len(ids), len(set(ids))))
+    seen = collections.Counter([n["id"] for n in new.list()] + [e["notification"]["id"] for e in history(new)])
+    missing = [i for i in ids if i not in seen]
+    twice = sorted(i for i, n in seen.items() if n > 1)
+    check(not missing, "every answered id should be live or in history in the new perch; %d are not (e.g. %s)"
+          % (len(missing), missing[:5]))
+    check(not twice, "each id once in list and history; twice: %s" % twice[:5])
+    check(new.proc.poll() is None, "the new perch exited (%s)" % new.proc.poll())
+
+
 NAME_HOLDER = r"""
 import os, socket, struct, sys
 
@@ -238,3 +355,39 @@ def replace_when_another_daemon_holds_the_bus_name_names_it_and_does_not_suggest
           "the line should name the daemon that holds the name (python3, pid %d): %r" % (holder.pid, said))
     check("--replace" not in said, "the line must not tell the user to use --replace, just used: %r" % said)
     check(holder.poll() is None, "the other daemon should be left alone")
+
+
+@test
+def replace_when_another_daemon_holds_the_bus_name_leaves_the_old_perch_running(t):
+    """A Perch serves the display without the bus (--no-dbus) while a
+    daemon that is not Perch holds org.freedesktop.Notifications and does
+    not allow replacement: `perch --replace` could never get the name, so
+    it says so (exit 3, naming the holder) before it stops anything; the
+    old Perch goes on serving and the holder keeps the name."""
+    address = start_bus(t)
+    s = t.sway()
+    env = s.env(DBUS_SESSION_BUS_ADDRESS=address)
+    script = os.path.join(t.user_dir(), "holder.py")
+    with open(script, "w") as f:
+        f.write(NAME_HOLDER)
+    os.chmod(script, 0o644)
+    holder = s.popen(["python3", script, "org.freedesktop.Notifications"], env=env, stdout=subprocess.PIPE)
+    check(holder.stdout.readline().decode().strip() == "owned", "the name holder did not get the name")
+    old = Perch(s, t.bindir, os.path.join(t.tmp, "old.log"), env=env, args=["--no-dbus"])
+    t.perch = old
+    old.wait_ready()
+    nid = old.post("Keep me", timeout=0)
+
+    q = replacement(t, env)
+    rc = q.wait_exit(15)
+    said = q.log().strip()
+    t.notes.append("said: %r" % said)
+    check(rc == 3, "perch --replace that cannot get the bus name should exit 3, exit %r: %r" % (rc, said))
+    check(len(said.splitlines()) == 1 and "pid %d" % holder.pid in said and "--replace" not in said,
+          "one line naming the daemon that holds the name (pid %d), without advice to use --replace: %r"
+          % (holder.pid, said))
+    check(old.proc.poll() is None, "the old perch should not have been stopped; it exited %r, log:\n%s"
+          % (old.proc.poll(), old.log()[-600:]))
+    check([n["id"] for n in old.list()] == [nid], "the old perch should still serve its notification: %s"
+          % old.list())
+    check(bus_owner_pid(t, env) == holder.pid, "the name should still be the holder's")

@@ -54,6 +54,39 @@ def layer_client(tc, width=20, height=10, anchor=TOP | RIGHT, margin=5, kb=0):
     return c, ids, struct.unpack("<III", confs[0])
 
 
+def toplevel_client(tc, title="tc-window", commit=True):
+    """A raw client with an xdg_toplevel that made its initial commit (when
+    `commit`). Returns (client, ids dict)."""
+    c = RawClient(tc)
+    ids = {
+        "comp": c.bind("wl_compositor", 4),
+        "shm": c.bind("wl_shm", 1),
+        "wm": c.bind("xdg_wm_base", 1),
+    }
+    ids["surface"] = c.new_id()
+    c.request(ids["comp"], 0, "n", ids["surface"])                      # create_surface
+    ids["xdg"] = c.new_id()
+    c.request(ids["wm"], 2, "no", ids["xdg"], ids["surface"])           # get_xdg_surface
+    ids["toplevel"] = c.new_id()
+    c.request(ids["xdg"], 1, "n", ids["toplevel"])                      # get_toplevel
+    c.request(ids["toplevel"], 2, "s", title)                           # set_title
+    if commit:
+        c.request(ids["surface"], 6)                                     # commit
+    c.roundtrip()
+    return c, ids
+
+
+def toplevel_configures(c, ids):
+    """[(width, height, [states], serial)] from the configure sequences the
+    client got (xdg_toplevel.configure then xdg_surface.configure)."""
+    out = []
+    for top, surf in zip(c.events_for(ids["toplevel"], 0), c.events_for(ids["xdg"], 0)):
+        w, h, n = struct.unpack("<iiI", top[:12])
+        states = list(struct.unpack("<%dI" % (n // 4), top[12:12 + n]))
+        out.append((w, h, states, struct.unpack("<I", surf)[0]))
+    return out
+
+
 def surface_by_object(tc, client_obj_id, client_index=None):
     for s in tc.surfaces():
         if s["object"] == client_obj_id and (client_index is None or s["client"] == client_index):
@@ -78,7 +111,7 @@ def testcomp_starts_and_offers_globals(t):
     tc.sync(20)
     c = RawClient(tc)
     want = {"wl_compositor": 4, "wl_subcompositor": 1, "wl_shm": 1, "zwlr_layer_shell_v1": 4,
-            "wp_viewporter": 1, "wl_output": 4, "wl_seat": 5}
+            "wp_viewporter": 1, "xdg_wm_base": 1, "wl_output": 4, "wl_seat": 5}
     got = {k: v for k, (_, v) in c.globals.items()}
     for iface, version in want.items():
         check(got.get(iface) == version, "global %s should be offered at v%d; globals: %s"
@@ -325,6 +358,185 @@ def testcomp_seat_focus_keys_and_touch(t):
     c.close()
 
 
+@test
+def testcomp_an_xdg_toplevel_fills_the_output_and_takes_touch_and_keys(t):
+    """What a nested compositor's window needs: the initial commit gets a
+    configure at the output's size (activated), the first buffer after the
+    ack maps it at the output's top-left, frame callbacks fire and buffers
+    are released, it gets the keyboard and the touch (surface-local), a
+    null buffer unmaps it, and a `configure` resizes it."""
+    tc = testcomp.attach(t)
+    c, ids = toplevel_client(tc)
+    seat = c.bind("wl_seat", 5)
+    kbd, touch = c.new_id(), c.new_id()
+    c.request(seat, 1, "n", kbd)                                         # get_keyboard
+    c.request(seat, 2, "n", touch)                                       # get_touch
+    c.roundtrip()
+    confs = toplevel_configures(c, ids)
+    check(len(confs) == 1 and confs[0][:3] == (1280, 720, [4]),
+          "the initial commit should get one configure at 1280x720, activated (4): %s" % confs)
+    serial = confs[0][3]
+    s = surface_by_object(tc, ids["surface"])
+    check(s["role"] == "toplevel" and not s["mapped"] and s["toplevel"]["title"] == "tc-window",
+          "a configured toplevel without a buffer is not mapped: %s" % s)
+
+    c.request(ids["xdg"], 4, "u", serial)                                # ack_configure
+    green = premul(0, 255, 0, 255)
+    buf = c.shm_buffer(ids["shm"], 64, 48, [green] * (64 * 48))
+    frame_cb = c.new_id()
+    c.request(ids["surface"], 3, "n", frame_cb)                          # frame
+    c.request(ids["surface"], 1, "oii", buf, 0, 0)
+    c.request(ids["surface"], 6)
+    c.roundtrip()
+    s = surface_by_object(tc, ids["surface"])
+    check(s["mapped"] and s["global"] == [0, 0] and s["outputs"] == ["HEADLESS-1"]
+          and s["toplevel"]["acked_serial"] == serial,
+          "after the ack and a buffer it should be mapped at (0,0) on HEADLESS-1: %s" % s)
+    check(c.events_for(buf, 0), "the buffer should be released after the commit copied it")
+    check(c.events_for(kbd, 1), "a toplevel that maps should get the keyboard (wl_keyboard.enter)")
+    shot = tc.screenshot()
+    check(shot.pixel(10, 10) == (0, 255, 0) and shot.pixel(70, 10) == BG,
+          "the screenshot should show the 64x48 window at the top-left: %s %s"
+          % (fmt(shot.pixel(10, 10)), fmt(shot.pixel(70, 10))))
+    tc.frame(777)
+    c.roundtrip()
+    done = c.events_for(frame_cb, 0)
+    check(done and struct.unpack("<I", done[0])[0] == 777, "frame 777 should fire its callback: %s" % done)
+
+    # Touch lands on it, surface-local.
+    r = tc.touch_down(3, 20, 30)
+    check(r["surface"] == s["id"], "touch on the window: %s" % r)
+    tc.touch_motion(3, 25, 33)
+    tc.touch_up(3)
+    c.roundtrip()
+    down = [struct.unpack("<IIIiii", d) for d in c.events_for(touch, 0)]
+    motion = [struct.unpack("<Iiii", d) for d in c.events_for(touch, 2)]
+    check(down and down[0][3:] == (3, 20 * 256, 30 * 256) and motion and motion[0][1:] == (3, 25 * 256, 33 * 256),
+          "wl_touch down (3, 20, 30) and motion (3, 25, 33) expected: %s %s" % (down, motion))
+
+    # A `configure` resizes it; acking it and a new buffer apply it.
+    r = tc.command("configure %d 800 600" % s["id"])
+    c.roundtrip()
+    confs = toplevel_configures(c, ids)
+    check(confs[-1][:2] == (800, 600) and confs[-1][3] == r["serial"],
+          "`configure` should send 800x600 with its serial: %s %s" % (confs, r))
+
+    # A null buffer unmaps it; the next commit is an initial one again.
+    c.request(ids["surface"], 1, "oii", 0, 0, 0)
+    c.request(ids["surface"], 6)
+    c.roundtrip()
+    s = surface_by_object(tc, ids["surface"])
+    check(not s["mapped"] and not s["toplevel"]["configured"], "a null buffer should unmap it: %s" % s)
+    n = len(toplevel_configures(c, ids))
+    c.request(ids["surface"], 6)
+    c.roundtrip()
+    check(len(toplevel_configures(c, ids)) == n + 1, "the commit after an unmap should get a configure")
+
+    # Popups are dismissed at once.
+    pos = c.new_id()
+    c.request(ids["wm"], 1, "n", pos)                                    # create_positioner
+    c.request(pos, 1, "ii", 10, 10)                                      # set_size
+    c.request(pos, 2, "iiii", 0, 0, 1, 1)                                # set_anchor_rect
+    psurf, pxdg, popup = c.new_id(), c.new_id(), c.new_id()
+    c.request(ids["comp"], 0, "n", psurf)
+    c.request(ids["wm"], 2, "no", pxdg, psurf)
+    c.request(pxdg, 2, "noo", popup, ids["xdg"], pos)                    # get_popup
+    c.roundtrip()
+    check(c.events_for(popup, 1), "a popup should be dismissed (popup_done) at once")
+
+    # The client answers a ping.
+    m = tc.mark()
+    check(tc.command("ping")["pinged"] == 1, "one xdg_wm_base to ping")
+    c.roundtrip()
+    pings = c.events_for(ids["wm"], 0)
+    check(len(pings) == 1, "the client should get one ping: %s" % pings)
+    c.request(ids["wm"], 3, "u", struct.unpack("<I", pings[0])[0])      # pong
+    c.roundtrip()
+    tc.wait_event("pong", since=m)
+    tc.check_no_protocol_errors()
+    c.close()
+
+
+@test
+def testcomp_xdg_shell_rules_are_protocol_errors(t):
+    tc = testcomp.attach(t)
+
+    def expect_error(what, fn, interface, code):
+        m = tc.mark()
+        try:
+            fn()
+            raise TestFailure("%s: no protocol error" % what)
+        except ProtocolError:
+            pass
+        ev = tc.wait_event("protocol_error", since=m)
+        check(ev["interface"] == interface and ev["code"] == code,
+              "%s: expected error %d on %s, got %s" % (what, code, interface, ev))
+        tc.wait_event("client_gone", since=m)
+
+    def buffer_before_ack():
+        c, ids = toplevel_client(tc)
+        buf = c.shm_buffer(ids["shm"], 4, 4, [0] * 16)
+        c.request(ids["surface"], 1, "oii", buf, 0, 0)
+        c.request(ids["surface"], 6)
+        c.roundtrip()
+    expect_error("a buffer before the first ack", buffer_before_ack, "xdg_surface", 3)
+
+    def bad_serial():
+        c, ids = toplevel_client(tc)
+        serial = toplevel_configures(c, ids)[0][3]
+        c.request(ids["xdg"], 4, "u", serial + 1000)
+        c.roundtrip()
+    expect_error("an ack of a serial never sent", bad_serial, "xdg_surface", 4)
+
+    def commit_without_role():
+        c = RawClient(tc)
+        comp, wm = c.bind("wl_compositor", 4), c.bind("xdg_wm_base", 1)
+        s, x = c.new_id(), c.new_id()
+        c.request(comp, 0, "n", s)
+        c.request(wm, 2, "no", x, s)
+        c.request(s, 6)
+        c.roundtrip()
+    expect_error("a commit before a role object", commit_without_role, "xdg_surface", 1)
+
+    def xdg_surface_before_toplevel():
+        c, ids = toplevel_client(tc, commit=False)
+        c.request(ids["xdg"], 0)                                         # destroy
+        c.roundtrip()
+    expect_error("the xdg_surface destroyed before its toplevel", xdg_surface_before_toplevel,
+                 "xdg_surface", 6)
+
+    def layer_surface_too():
+        c = RawClient(tc)
+        comp, wm = c.bind("wl_compositor", 4), c.bind("xdg_wm_base", 1)
+        shell = c.bind("zwlr_layer_shell_v1", 4)
+        s = c.new_id()
+        c.request(comp, 0, "n", s)
+        c.request(wm, 2, "no", c.new_id(), s)
+        c.request(shell, 0, "nouus", c.new_id(), s, 0, 3, "x")
+        c.roundtrip()
+    expect_error("a layer surface from an xdg_surface's wl_surface", layer_surface_too, "zwlr_layer_shell_v1", 0)
+
+    def incomplete_positioner():
+        c, ids = toplevel_client(tc)
+        pos = c.new_id()
+        c.request(ids["wm"], 1, "n", pos)
+        c.request(pos, 1, "ii", 10, 10)                                  # a size, no anchor rect
+        s, x = c.new_id(), c.new_id()
+        c.request(ids["comp"], 0, "n", s)
+        c.request(ids["wm"], 2, "no", x, s)
+        c.request(x, 2, "noo", c.new_id(), ids["xdg"], pos)
+        c.roundtrip()
+    expect_error("a popup from an incomplete positioner", incomplete_positioner, "xdg_wm_base", 5)
+
+    def wm_base_first():
+        c, ids = toplevel_client(tc, commit=False)
+        c.request(ids["wm"], 0)                                          # destroy
+        c.roundtrip()
+    expect_error("xdg_wm_base destroyed before its surfaces", wm_base_first, "xdg_wm_base", 1)
+    check(tc.command("echo alive")["ok"] and tc.surfaces() == [],
+          "the compositor should answer with nothing left: %s" % tc.surfaces())
+
+
 # --------------------------------------------------------------------------
 # With the real daemon
 
@@ -425,14 +637,14 @@ def testcomp_pointer_hover_keeps_the_toast(t):
     gx, gy = s["global"]
     m = tc.mark()
     r = tc.pointer_motion(gx + 150, gy + s["size"][1] // 2)
-    check(r["surface"] == toast["id"], "the pointer should be over the toast: %s" % r)
-    tc.wait_event("pointer_enter", since=m, surface=toast["id"])
+    check(tc.lands_on(r, toast["id"]), "the pointer should be over the toast: %s" % r)
+    tc.wait_event("pointer_enter", since=m, surface=r["surface"])
     time.sleep(3.0)
     ids = [n.get("id") for n in p.list()]
     check(nid in ids, "a hovered toast with a 2 s timeout was gone after 3 s: %s" % ids)
     m = tc.mark()
     tc.pointer_motion(100, 400)
-    tc.wait_event("pointer_leave", since=m, surface=toast["id"])
+    tc.wait_event("pointer_leave", since=m, surface=tc.input_of(toast["id"]))
     gone = tc.wait_for(lambda: nid not in [n.get("id") for n in p.list()], 5,
                        what="the toast to expire after the pointer left")
     check(gone, "unreachable")
@@ -448,7 +660,7 @@ def testcomp_touch_and_keys_reach_perch_without_errors(t):
                     3, what="the toast at rest")
     gx, gy = s["global"]
     r = tc.touch_down(0, gx + 20, gy + 20)
-    check(r["surface"] == toast["id"], "touch down should land on the toast: %s" % r)
+    check(tc.lands_on(r, toast["id"]), "touch down should land on the toast: %s" % r)
     r = tc.touch_motion(0, gx + 25, gy + 22)
     check((r["x"], r["y"]) == (25, 22), "touch motion should be surface-local: %s" % r)
     tc.touch_up(0)

@@ -18,7 +18,8 @@ reference is the header comment of its main.c; in short:
     key press|release|tap NAME     keyboard focus ID|none
     seat caps [pointer] [keyboard] [touch]
     output add NAME W H [SCALE] | output remove NAME | output mode NAME W H [SCALE]
-    closed ID | configure ID W H
+    closed ID | configure ID W H   (a layer surface, or an xdg toplevel)
+    close ID | ping                xdg_toplevel.close, xdg_wm_base.ping
     release commit|apply|replace|never|now
     sync [QUIET_MS]                once no request arrived for QUIET_MS ms
 
@@ -34,7 +35,8 @@ Use:
 Set $PERCH_TESTCOMP_WRAPPER (e.g. "valgrind --log-file=/tmp/vg.%p") to run
 the compositor under a tool, $PERCH_TEST_COMPOSITOR to use another binary.
 RawClient (below) speaks the wire protocol directly, to test the compositor
-without Perch.
+without Perch. It also serves xdg_wm_base, so that a wlroots compositor
+can run nested in it with its output as a window (Tests/e2e/nested.py).
 
 A TestCompositor looks like a harness.Session (env, popen, run,
 user_kwargs, screenshot, stop, sway_log), so harness.Perch and Ctx work with
@@ -435,6 +437,26 @@ class TestCompositor(harness.UserProcesses):
                     return s
             return None
         return self.wait_for(find, timeout, what="a mapped layer surface")
+
+    def input_of(self, toast_id):
+        """The surface a toast's input lands on: Perch gives each toast a
+        transparent child subsurface for it (ToastInputSurface), which
+        holds still under a finger; the toast itself when it has none."""
+        kids = self.children(toast_id)
+        return kids[0]["id"] if kids else toast_id
+
+    def lands_on(self, reply, toast_id):
+        """Whether a pointer or touch reply's surface is the toast's."""
+        return reply.get("surface") in (toast_id, self.input_of(toast_id))
+
+    def wait_toplevel(self, timeout=10):
+        """A mapped xdg toplevel (a nested compositor's window)."""
+        def find():
+            for s in self.surfaces():
+                if s["role"] == "toplevel" and s["mapped"]:
+                    return s
+            return None
+        return self.wait_for(find, timeout, what="a mapped toplevel")
 
     def wait_toast(self, stage_id, timeout=10):
         """A mapped subsurface of the stage with a buffer."""

@@ -74,19 +74,35 @@ func methodCall(serial: UInt32, destination: String?, path: String, interface: S
     return header.bytes + body
 }
 
-/// A Notify body (`susssasa{sv}i`) with no actions and no hints, the
-/// summary and body given as raw bytes.
-func notifyBody(summary: [UInt8], body: [UInt8]) -> [UInt8] {
+/// A Notify body (`susssasa{sv}i`), every string given as raw bytes; hints
+/// have string values.
+func notifyBody(appName: [UInt8] = Array("raw-client".utf8), appIcon: [UInt8] = [], summary: [UInt8],
+                body: [UInt8], actions: [[UInt8]] = [], hints: [(key: [UInt8], value: [UInt8])] = []) -> [UInt8] {
     var writer = WireWriter()
-    writer.string("raw-client")
+    writer.string(appName)
     writer.uint32(0)
-    writer.string("")
+    writer.string(appIcon)
     writer.string(summary)
     writer.string(body)
-    writer.array(elementAlignment: 4) { _ in }
-    writer.array(elementAlignment: 8) { _ in }
+    writer.array(elementAlignment: 4) { for action in actions { $0.string(action) } }
+    writer.array(elementAlignment: 8) { entries in
+        for (key, value) in hints {
+            entries.align(8)
+            entries.string(key)
+            entries.signature("s")
+            entries.string(value)
+        }
+    }
     writer.int32(-1)
     return writer.bytes
+}
+
+/// A call to the bus driver that changes nothing (GetId). The bus handles
+/// a connection's messages in order, so once its reply is back, every
+/// call sent before it has been routed to the connection it was for.
+func busBarrier(serial: UInt32) -> [UInt8] {
+    methodCall(serial: serial, destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
+               interface: "org.freedesktop.DBus", member: "GetId", signature: "", body: [])
 }
 
 /// A message received, as far as the tests look at it.
@@ -99,6 +115,8 @@ struct WireMessage {
     var member: String?
     var replySerial: UInt32?
     var errorName: String?
+    /// The unique name of the connection that sent it (on a bus).
+    var sender: String?
     /// The first body value when it is a `u`.
     var uint32: UInt32?
     /// An error's message (its body's first string).
@@ -212,6 +230,7 @@ final class RawDBusClient {
                     let length = Int(readUInt32(at: offset))
                     let text = String(decoding: inbox[(offset + 4)..<(offset + 4 + length)], as: UTF8.self)
                     if code == 4 { reply.errorName = text }
+                    if code == 7 { reply.sender = text }
                     if code == 3 { reply.member = text }
                     offset += 4 + length + 1
                 case "g":

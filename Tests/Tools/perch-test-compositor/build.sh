@@ -7,7 +7,8 @@
 # OUTDIR defaults to .build/test-tools/ in the repository. Server-side
 # protocol code is generated into OUTDIR/perch-test-compositor-gen/ with
 # wayland-scanner from protocols/wlr-layer-shell-unstable-v1.xml and the
-# system's xdg-shell (referenced by layer-shell) and viewporter XML.
+# system's xdg-shell (layer-shell refers to it; xdg.c serves it) and
+# viewporter XML.
 # Needs (Debian 12): gcc, pkg-config, libwayland-dev, wayland-protocols,
 # libxkbcommon-dev (xkb-data for the keymap at run time).
 # Rebuilds only when a source is newer than the binary (FORCE=1 to force).
@@ -40,7 +41,7 @@ XDG_XML="$WP/stable/xdg-shell/xdg-shell.xml"
 VP_XML="$WP/stable/viewporter/viewporter.xml"
 for f in "$LAYER_XML" "$XDG_XML" "$VP_XML"; do [ -f "$f" ] || die "missing $f"; done
 
-SRCS="main.c surface.c output.c seat.c control.c"
+SRCS="main.c surface.c xdg.c output.c seat.c control.c"
 if [ -x "$BIN" ] && [ "${FORCE:-0}" != 1 ]; then
     stale=0
     for f in $SRCS testcomp.h build.sh; do

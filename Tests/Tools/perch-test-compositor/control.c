@@ -265,6 +265,14 @@ static int screenshot(struct output *o, const char *path, const char *bg, char *
 	for (size_t i = 0; i < len; i += 3) memcpy(cv.data + i, rgb, 3);
 	for (uint32_t layer = 0; layer < 4; layer++) {
 		struct surface *s;
+		if (layer == 2) {
+			/* Windows: above the bottom layer, below the top one. */
+			wl_list_for_each(s, &S.surfaces, link) {
+				int32_t gx, gy;
+				if (s->role != ROLE_TOPLEVEL || toplevel_output(s) != o || !surface_mapped(s)) continue;
+				if (toplevel_global_pos(s, &gx, &gy)) draw_tree(&cv, s, gx, gy);
+			}
+		}
 		wl_list_for_each(s, &S.surfaces, link) {
 			if (s->role != ROLE_LAYER || !s->layer || s->layer->output != o || !surface_mapped(s)) continue;
 			if (s->layer->current.layer != layer) continue;
@@ -649,13 +657,34 @@ static void run_command(char *line)
 			reply_error(cmd, "usage: configure SURFACE_ID W H");
 			return;
 		}
-		if (s->role != ROLE_LAYER || !s->layer || s->layer->closed) {
-			reply_error(cmd, "surface %u is not an open layer surface", s->id);
+		uint32_t serial;
+		if (s->role == ROLE_TOPLEVEL) {
+			if (toplevel_configure(s, (int32_t)w, (int32_t)h, err, sizeof err) < 0) {
+				reply_error(cmd, "%s", err);
+				return;
+			}
+			serial = toplevel_of(s)->last_serial;
+		} else if (s->role == ROLE_LAYER && s->layer && !s->layer->closed) {
+			layer_send_configure(s->layer, (int32_t)w, (int32_t)h);
+			serial = s->layer->last_serial;
+		} else {
+			reply_error(cmd, "surface %u is neither an open layer surface nor a toplevel", s->id);
 			return;
 		}
-		layer_send_configure(s->layer, (int32_t)w, (int32_t)h);
 		reply_begin(&b, cmd);
-		jb_kint(&b, "serial", s->layer->last_serial);
+		jb_kint(&b, "serial", serial);
+		reply_end(&b, true);
+	} else if (strcmp(cmd, "close") == 0) {
+		struct surface *s = arg_surface(cmd, n >= 2 ? a[1] : NULL);
+		if (!s) return;
+		if (toplevel_close(s, err, sizeof err) < 0) {
+			reply_error(cmd, "%s", err);
+			return;
+		}
+		reply_ok(cmd);
+	} else if (strcmp(cmd, "ping") == 0) {
+		reply_begin(&b, cmd);
+		jb_kint(&b, "pinged", xdg_ping_all());
 		reply_end(&b, true);
 	} else if (strcmp(cmd, "release") == 0) {
 		const char *m = n >= 2 ? a[1] : "";

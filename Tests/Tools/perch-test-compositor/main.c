@@ -20,8 +20,8 @@
  *
  * Globals: wl_compositor v4, wl_subcompositor v1, wl_shm v1 (argb8888,
  * xrgb8888; libwayland's pools), zwlr_layer_shell_v1 v4 (or v3), wp_viewporter v1,
- * wl_output v4 (one per output), wl_seat v5 "seat0" (pointer, keyboard with
- * an xkb "us" keymap, touch).
+ * xdg_wm_base v1, wl_output v4 (one per output), wl_seat v5 "seat0" (pointer,
+ * keyboard with an xkb "us" keymap, touch).
  *
  * Behaviour, in short:
  *   - Surface state (attach, damage, frame, buffer scale/transform, input
@@ -42,6 +42,17 @@
  *     buffer unmaps it; the next commit is an initial one again.
  *   - Layer surfaces created without an output go on the first output; with
  *     none, they are closed at their first commit.
+ *   - xdg toplevels (xdg.c; what a nested wlroots compositor shows its
+ *     output in) fill the first output: configured to its logical size with
+ *     the activated state, their window geometry at its top-left, stacked
+ *     above the bottom layer and below the top one. The initial commit (no
+ *     buffer) gets the configure; a buffer before an ack, an unknown serial
+ *     and a commit without a role object are protocol errors. A toplevel
+ *     that maps takes the keyboard focus (unless an exclusive layer surface
+ *     has it). Popups are dismissed (popup_done) as soon as they are made.
+ *     A nested compositor commits a frame whenever its frame callback
+ *     fires: with autoframe on it never goes quiet, so `sync` then waits
+ *     forever.
  *   - Keyboard focus goes to a layer surface with keyboard_interactivity
  *     exclusive (top/overlay layer) when it maps, and to one with on_demand or
  *     exclusive when it is pressed (pointer button or touch down), like sway.
@@ -72,9 +83,10 @@
  *                                (default 336699), or with "rgba" a PAM (P7,
  *                                RGB_ALPHA, straight alpha) -> "width","height"
  *   screenshot PATH [RRGGBB [OUTPUT]]
- *                                compose the output's mapped layer surfaces
- *                                and subsurfaces over RRGGBB (default 336699)
- *                                into a P6 PPM of the output's mode size
+ *                                compose the output's mapped layer surfaces,
+ *                                toplevels and their subsurfaces over RRGGBB
+ *                                (default 336699) into a P6 PPM of the
+ *                                output's mode size
  *   pointer motion X Y           move; enter/leave/motion to the surface under
  *                                it (input regions, top-most subsurface first)
  *                                -> "surface" (or null),"x","y" (local)
@@ -100,7 +112,12 @@
  *                                are reconfigured when their size changes
  *   outputs                      -> "outputs": [{name,width,height,scale,x,y,bound}]
  *   closed ID                    zwlr_layer_surface_v1.closed to layer surface ID
- *   configure ID W H             an extra configure -> "serial"
+ *   configure ID W H             an extra configure (a layer surface, or a
+ *                                toplevel, which keeps that size until the
+ *                                next) -> "serial"
+ *   close ID                     xdg_toplevel.close to toplevel ID
+ *   ping                         xdg_wm_base.ping to every client that bound
+ *                                it -> "pinged" (pong events follow)
  *   release commit|apply|replace|never|now
  *                                when wl_buffer.release is sent: right after
  *                                the copy at commit (default); when the state
@@ -116,7 +133,7 @@
  *   quit                         exit (also on stdin EOF, SIGTERM, SIGINT)
  *
  * Surface object: id, client, object (protocol id), role (layer|subsurface|
- * none), parent, position ([x,y]: subsurface parent-relative; layer global),
+ * toplevel|popup|none), parent, position ([x,y]: subsurface parent-relative; layer global),
  * global ([x,y] or null), size (surface pixels), buffer ([w,h] or null),
  * scale, mapped, commits, has_cached, frame_callbacks, input ("infinite" or
  * [[add|subtract,x,y,w,h]...]), viewport ({destination,source} or null),
@@ -125,7 +142,10 @@
  * requested_size, margins{top,right,bottom,left}, exclusive_zone,
  * keyboard_interactivity (0/1/2), keyboard (none/exclusive/on_demand),
  * configured_size, last_serial, acked_serial, configured, unacked, closed,
- * box [x,y,w,h]}.
+ * box [x,y,w,h]}; for toplevels "toplevel": {title, app_id, alive,
+ * configured_size, last_serial, acked_serial, configured, unacked,
+ * maximized, fullscreen, geometry [x,y,w,h] or null, output}; for popups
+ * "popup": {dismissed}.
  *
  * EVENTS (all have "event"):
  *   ready {socket,pid}             listening
@@ -133,7 +153,7 @@
  *   bind {client,interface,version[,output]}
  *   get_pointer|get_keyboard|get_touch {client}
  *   surface_created {surface,client,object}   surface_destroyed {surface,role}
- *   role {surface,role,parent | namespace,layer,output}
+ *   role {surface,role,parent | namespace,layer,output}   (role toplevel|popup too)
  *   commit {surface,role,seq,cached,[buffer [w,h]|null, buffer_object],scale,frame,
  *           [children [{surface,x,y,mapped}] after applying]}
  *   apply {surface,parent,[buffer]}   a cached subsurface state was applied
@@ -141,6 +161,8 @@
  *   frame_done {fired}             (autoframe only)
  *   configure {surface,serial,width,height}   ack_configure {surface,serial}
  *   closed {surface}   map|unmap {surface,role}
+ *   toplevel_close {surface}  toplevel_destroyed {surface}  popup_done {surface}
+ *   pong {client,serial}
  *   surface_enter|surface_leave {surface,output}
  *   release {surface,buffer}
  *   pointer_enter {surface,x,y}  pointer_leave {surface}

@@ -111,6 +111,7 @@ struct output *output_add(const char *name, int32_t w, int32_t h, int32_t scale)
 	wl_list_insert(S.outputs.prev, &o->link);
 	outputs_layout();
 	o->global = wl_global_create(S.display, &wl_output_interface, 4, o, bind_output);
+	toplevels_output_changed();
 	return o;
 }
 
@@ -142,6 +143,7 @@ void output_remove(struct output *o)
 	struct output *other;
 	wl_list_for_each(other, &S.outputs, link)
 		if (!other->removed) layer_output_changed(other);
+	toplevels_output_changed();
 }
 
 void output_set_mode(struct output *o, int32_t w, int32_t h, int32_t scale)
@@ -156,6 +158,7 @@ void output_set_mode(struct output *o, int32_t w, int32_t h, int32_t scale)
 	struct output *other;
 	wl_list_for_each(other, &S.outputs, link)
 		if (!other->removed) layer_output_changed(other);
+	toplevels_output_changed();
 }
 
 void outputs_fini(void)

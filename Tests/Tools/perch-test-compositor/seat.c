@@ -264,7 +264,16 @@ int keyboard_key(const char *name, bool pressed, char *err, size_t errlen)
 	return 0;
 }
 
-/* A press (pointer or touch) on s: focus its layer surface like sway. */
+/* An exclusive layer surface (top or overlay) keeps the keyboard. */
+static bool exclusive_focus(void)
+{
+	struct surface *f = S.kb_focus;
+	return f && f->role == ROLE_LAYER && f->layer && f->layer->current.keyboard_interactivity == 1 &&
+	       f->layer->current.layer >= 2;
+}
+
+/* A press (pointer or touch) on s: focus its layer surface like sway, or
+ * its window. */
 void seat_focus_on_press(struct surface *s)
 {
 	struct surface *root = surface_root(s);
@@ -276,6 +285,14 @@ void seat_focus_on_press(struct surface *s)
 	}
 	if (root->role == ROLE_LAYER && root->layer && root->layer->current.keyboard_interactivity != 0)
 		keyboard_focus(root);
+	else if (root->role == ROLE_TOPLEVEL && !exclusive_focus()) keyboard_focus(root);
+}
+
+/* A window that maps is activated, as in any desktop, unless a layer
+ * surface holds the keyboard exclusively. */
+void seat_toplevel_mapped(struct surface *s)
+{
+	if (!exclusive_focus()) keyboard_focus(s);
 }
 
 void layer_keyboard_changed(struct layer_surface *l)

@@ -2,6 +2,7 @@
  * perch-test-compositor — wl_compositor, wl_region, wl_surface,
  * wl_subcompositor/wl_subsurface, wp_viewporter/wp_viewport,
  * zwlr_layer_shell_v1/zwlr_layer_surface_v1, buffer copies and releases.
+ * (xdg-shell's roles are in xdg.c.)
  */
 #define _GNU_SOURCE
 #include <stdarg.h>
@@ -28,6 +29,8 @@ const char *role_name(enum surface_role r)
 	switch (r) {
 	case ROLE_SUBSURFACE: return "subsurface";
 	case ROLE_LAYER: return "layer";
+	case ROLE_TOPLEVEL: return "toplevel";
+	case ROLE_POPUP: return "popup";
 	default: return "none";
 	}
 }
@@ -256,7 +259,9 @@ bool surface_mapped(struct surface *s)
 	}
 	case ROLE_SUBSURFACE:
 		return s->sub && s->sub->parent && surface_mapped(s->sub->parent);
-	default:
+	case ROLE_TOPLEVEL:
+		return toplevel_mapped(s);
+	default: /* popups are dismissed before they can map */
 		return false;
 	}
 }
@@ -345,8 +350,14 @@ bool surface_global_pos(struct surface *s, int32_t *x, int32_t *y)
 		ay += s->sub->y;
 		s = s->sub->parent;
 	}
-	if (!s || s->role != ROLE_LAYER || !s->layer) return false;
 	int32_t lx, ly;
+	if (s && s->role == ROLE_TOPLEVEL) {
+		if (!toplevel_global_pos(s, &lx, &ly)) return false;
+		*x = ax + lx;
+		*y = ay + ly;
+		return true;
+	}
+	if (!s || s->role != ROLE_LAYER || !s->layer) return false;
 	if (!layer_global_pos(s->layer, &lx, &ly, NULL, NULL)) return false;
 	*x = ax + lx;
 	*y = ay + ly;
@@ -380,9 +391,28 @@ static struct surface *tree_at(struct surface *s, double x, double y, double *lx
 	return NULL;
 }
 
+static struct surface *toplevel_at(double gx, double gy, double *lx, double *ly)
+{
+	struct surface *s;
+	wl_list_for_each_reverse(s, &S.surfaces, link) {
+		if (s->role != ROLE_TOPLEVEL || !surface_mapped(s)) continue;
+		int32_t ox, oy;
+		if (!toplevel_global_pos(s, &ox, &oy)) continue;
+		struct surface *hit = tree_at(s, gx - ox, gy - oy, lx, ly);
+		if (hit) return hit;
+	}
+	return NULL;
+}
+
+/* Top to bottom: overlay and top layers, toplevels (newest first), then
+ * the bottom and background layers, as sway stacks them. */
 struct surface *surface_at(double gx, double gy, double *lx, double *ly)
 {
 	for (int layer = 3; layer >= 0; layer--) {
+		if (layer == 1) {
+			struct surface *hit = toplevel_at(gx, gy, lx, ly);
+			if (hit) return hit;
+		}
 		struct surface *s;
 		wl_list_for_each_reverse(s, &S.surfaces, link) {
 			if (s->role != ROLE_LAYER || !s->layer || !surface_mapped(s)) continue;
@@ -420,6 +450,7 @@ static void surface_update_outputs(struct surface *s)
 	if (surface_mapped(s)) {
 		struct surface *root = surface_root(s);
 		if (root && root->layer) want = root->layer->output;
+		else if (root && root->role == ROLE_TOPLEVEL) want = toplevel_output(root);
 	}
 	for (int i = 0; i < s->n_entered;) {
 		if (s->entered[i] != want) {
@@ -435,8 +466,7 @@ static void surface_update_outputs(struct surface *s)
 	}
 }
 
-/* After anything that may map, unmap or move surfaces. */
-static void refresh_all(void)
+void refresh_all(void)
 {
 	struct surface *s;
 	wl_list_for_each(s, &S.surfaces, link) {
@@ -449,6 +479,7 @@ static void refresh_all(void)
 			jb_kint(&b, "surface", s->id);
 			jb_kstr(&b, "role", role_name(s->role));
 			ev_end(&b);
+			if (m && s->role == ROLE_TOPLEVEL) seat_toplevel_mapped(s);
 		}
 	}
 	pointer_rebase();
@@ -497,6 +528,7 @@ static void surface_res_destroy(struct wl_resource *r)
 		}
 	}
 	if (s->layer) s->layer->surface = NULL;
+	xdg_surface_gone(s);
 	struct stack_node *n, *tmp;
 	wl_list_for_each_safe(n, tmp, &s->stack, link) {
 		if (!n->sub) continue;
@@ -784,6 +816,7 @@ static bool surface_apply(struct surface *s, uint32_t committed)
 	held_applied(s, s->current.buffer_seq, committed & ST_BUFFER);
 	if (!apply_children(s)) return false;
 	if (s->role == ROLE_LAYER && s->layer) layer_postcommit(s->layer);
+	if (s->xdg) xdg_postcommit(s);
 	return true;
 }
 
@@ -798,6 +831,7 @@ static void surface_commit(struct wl_client *c, struct wl_resource *r)
 	uint32_t buffer_object = attached && s->pending.buffer ? wl_resource_get_id(s->pending.buffer) : 0;
 	if (!copy_pending_buffer(s)) return;
 	if (s->role == ROLE_LAYER && s->layer && !layer_precommit(s->layer)) return;
+	if (s->xdg && !xdg_precommit(s)) return;
 
 	bool cached = s->role == ROLE_SUBSURFACE && s->sub && subsurface_is_sync(s->sub);
 	uint32_t committed;
@@ -1065,9 +1099,9 @@ static void subcompositor_get_subsurface(struct wl_client *c, struct wl_resource
 			   wl_resource_get_id(surface_res));
 		return;
 	}
-	if (s->role != ROLE_NONE && s->role != ROLE_SUBSURFACE) {
+	if ((s->role != ROLE_NONE && s->role != ROLE_SUBSURFACE) || s->xdg) {
 		post_error(r, WL_SUBCOMPOSITOR_ERROR_BAD_SURFACE, "wl_surface@%u already has the %s role",
-			   wl_resource_get_id(surface_res), role_name(s->role));
+			   wl_resource_get_id(surface_res), s->xdg ? "xdg_surface" : role_name(s->role));
 		return;
 	}
 	if (s->sub) {
@@ -1423,7 +1457,7 @@ static void layer_set_keyboard_interactivity(struct wl_client *c, struct wl_reso
 
 static void layer_get_popup(struct wl_client *c, struct wl_resource *r, struct wl_resource *popup)
 {
-	(void)c; (void)r; (void)popup; /* no xdg_wm_base here: popups cannot exist */
+	(void)c; (void)r; (void)popup; /* popups are dismissed as they are made (xdg.c) */
 }
 
 static void layer_ack_configure(struct wl_client *c, struct wl_resource *r, uint32_t serial)
@@ -1481,9 +1515,9 @@ static void layer_shell_get_layer_surface(struct wl_client *c, struct wl_resourc
 		post_error(r, ZWLR_LAYER_SHELL_V1_ERROR_INVALID_LAYER, "invalid layer %u", layer);
 		return;
 	}
-	if (s->role != ROLE_NONE && s->role != ROLE_LAYER) {
+	if ((s->role != ROLE_NONE && s->role != ROLE_LAYER) || s->xdg) {
 		post_error(r, ZWLR_LAYER_SHELL_V1_ERROR_ROLE, "wl_surface@%u already has the %s role",
-			   wl_resource_get_id(surface_res), role_name(s->role));
+			   wl_resource_get_id(surface_res), s->xdg ? "xdg_surface" : role_name(s->role));
 		return;
 	}
 	if (s->layer) {
@@ -1674,6 +1708,7 @@ static void surface_json(struct jbuf *b, struct surface *s)
 	wl_list_for_each(n, &s->stack, link)
 		if (n->sub && n->sub->surface) jb_int(b, n->sub->surface->id);
 	jb_arr_end(b);
+	xdg_json(b, s);
 	if (s->role == ROLE_LAYER) {
 		struct layer_surface *l = s->layer;
 		jb_key(b, "layer");
@@ -1756,6 +1791,7 @@ void compositor_init(void)
 	wl_global_create(S.display, &wl_subcompositor_interface, 1, NULL, bind_subcompositor);
 	wl_global_create(S.display, &zwlr_layer_shell_v1_interface, S.layer_shell_version, NULL, bind_layer_shell);
 	wl_global_create(S.display, &wp_viewporter_interface, 1, NULL, bind_viewporter);
+	xdg_init();
 	/* wl_shm v1 with argb8888 and xrgb8888 (always announced by libwayland). */
 	wl_display_init_shm(S.display);
 }

@@ -125,10 +125,12 @@ struct surface_state {
 	struct wl_list frames;
 };
 
-enum surface_role { ROLE_NONE, ROLE_SUBSURFACE, ROLE_LAYER };
+enum surface_role { ROLE_NONE, ROLE_SUBSURFACE, ROLE_LAYER, ROLE_TOPLEVEL, ROLE_POPUP };
 
 struct subsurface;
 struct layer_surface;
+struct shell_surface;
+struct wm_base;
 struct output;
 
 /* One entry in a parent's stacking list: a child subsurface, or the parent
@@ -148,6 +150,7 @@ struct surface {
 	enum surface_role role;
 	struct subsurface *sub;     /* ROLE_SUBSURFACE, NULL once the wl_subsurface died */
 	struct layer_surface *layer; /* ROLE_LAYER, NULL once the layer surface died */
+	struct shell_surface *xdg;     /* its xdg_surface (xdg.c), NULL before and after one */
 	struct wl_list stack;  /* stack_node, bottom to top, includes self_node */
 	struct stack_node self_node;
 	struct wl_resource *viewport;
@@ -195,6 +198,30 @@ struct layer_surface {
 	int32_t natural_w, natural_h; /* size computed from the client's state at the last automatic configure */
 	int32_t acked_w, acked_h;  /* size of the last acked configure */
 	uint64_t created_seq;
+};
+
+enum xdg_kind { XDG_KIND_NONE, XDG_KIND_TOPLEVEL, XDG_KIND_POPUP };
+
+/* An xdg_surface (xdg.c) and the state of its role object. */
+struct shell_surface {
+	struct wl_resource *resource;
+	struct wl_resource *role_resource; /* xdg_toplevel / xdg_popup; NULL when there is none */
+	struct surface *surface;           /* NULL once the wl_surface died */
+	struct wm_base *base;              /* NULL once the xdg_wm_base died */
+	struct wl_list base_link;          /* wm_base.surfaces */
+	enum xdg_kind kind;
+	bool initial_done;  /* the initial (configure-asking) commit happened */
+	bool configured;    /* a configure was acked since then */
+	uint32_t serials[TC_MAX_SERIALS]; /* sent, not yet acked */
+	int n_serials;
+	uint32_t last_serial, acked_serial;
+	int32_t conf_w, conf_h;         /* last configure sent (surface-local) */
+	int32_t override_w, override_h; /* from a `configure` command; 0: the output's */
+	bool geometry_pending, geometry_set;
+	int32_t pend_x, pend_y, pend_w, pend_h;
+	int32_t geom_x, geom_y, geom_w, geom_h;
+	bool want_maximized, want_fullscreen;
+	char *title, *app_id;
 };
 
 struct output {
@@ -300,11 +327,28 @@ void layer_close(struct layer_surface *l);
 void layer_output_changed(struct output *o);
 void output_going(struct output *o);
 void release_held(bool all, uint32_t surface_id);
+/* After anything that may map, unmap or move surfaces. */
+void refresh_all(void);
 void surfaces_json(struct jbuf *b);
 void surface_one_json(struct jbuf *b, struct surface *s);
 const char *role_name(enum surface_role r);
 void post_error(struct wl_resource *r, uint32_t code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* xdg.c */
+void xdg_init(void);
+bool xdg_precommit(struct surface *s);  /* false after a protocol error */
+void xdg_postcommit(struct surface *s);
+void xdg_surface_gone(struct surface *s);
+void toplevels_output_changed(void);
+struct shell_surface *toplevel_of(struct surface *s);
+struct output *toplevel_output(struct surface *s);
+bool toplevel_mapped(struct surface *s);
+bool toplevel_global_pos(struct surface *s, int32_t *x, int32_t *y);
+int toplevel_configure(struct surface *s, int32_t w, int32_t h, char *err, size_t errlen);
+int toplevel_close(struct surface *s, char *err, size_t errlen);
+int xdg_ping_all(void);
+void xdg_json(struct jbuf *b, struct surface *s);
 
 /* output.c */
 struct output *output_add(const char *name, int32_t w, int32_t h, int32_t scale);
@@ -335,6 +379,7 @@ int keyboard_key(const char *name, bool pressed, char *err, size_t errlen);
 void keyboard_focus(struct surface *s);
 void seat_focus_on_press(struct surface *s);
 void layer_keyboard_changed(struct layer_surface *l);
+void seat_toplevel_mapped(struct surface *s);
 
 /* control.c */
 void control_init(void);
