@@ -1,4 +1,4 @@
-"""Touch through a real compositor: sway 1.10 and labwc 0.8, nested in
+"""Touch through a real compositor: sway 1.10 and 1.12, labwc 0.8 and 0.20, nested in
 perch-test-compositor (Tests/e2e/nested.py), route the touch the test
 compositor injects to Perch with their own touch handling.
 
@@ -18,10 +18,10 @@ the finger (+20, +60, +120, +200 px for a finger at +20, +40, +60, +80:
 a short drag flung the toast away). A toast's input now holds still under
 a finger (ToastInputSurface) and both kinds agree.
 
-labwc 0.8 nests and delivers touch like sway: no reason to leave it out.
-Any compositor from a root can be added to COMPOSITORS (the host's sway
-1.7 cannot nest: its wlroots needs linux-dmabuf or wl_drm from its
-parent). Each test takes about 5 s per compositor.
+labwc nests and delivers touch like sway: no reason to leave it out.
+Every compositor from a root runs them (the host's sway 1.7 cannot nest:
+its wlroots needs linux-dmabuf or wl_drm from its parent). Each test
+takes about 5 s per compositor.
 """
 
 import os
@@ -29,9 +29,9 @@ import subprocess
 import time
 
 import nested
-from harness import CARD_LEFT, CARD_TOP, TestFailure, check, find_card, test
+from harness import CARD_LEFT, CARD_TOP, IN_ROOT, TestFailure, check, find_card, test
 
-COMPOSITORS = ("sway110", "labwc")
+COMPOSITORS = IN_ROOT
 COMPOSITORS_WHY = "needs a compositor that can nest in the test compositor (a root's wlroots)"
 
 STEP_GAP = 0.13      # between drag steps: > 100 ms, so no fling speed
