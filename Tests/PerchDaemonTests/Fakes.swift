@@ -93,7 +93,13 @@ final class FakeStore: RecordStore {
 
     init(_ ledger: Ledger) { self.ledger = ledger }
 
-    func save(_ records: [JournalRecord], snapshot: () -> PersistentState, liveCount: Int) -> Bool {
+    /// The counters saves were given: the id mark the store would keep.
+    private(set) var counters: [UInt32] = []
+
+    func mustReserve(past nextID: UInt32) -> Bool { false }
+
+    func save(_ records: [JournalRecord], snapshot: () -> PersistentState, liveCount: Int, nextID: UInt32) -> Bool {
+        counters.append(nextID)
         if records.isEmpty, hasWork { ledger.write("save what waits") }
         guard !records.isEmpty else { return false }
         saved += records
@@ -101,7 +107,7 @@ final class FakeStore: RecordStore {
         return false
     }
 
-    func compact(snapshot: () -> PersistentState) -> Bool {
+    func compact(snapshot: () -> PersistentState, nextID: UInt32) -> Bool {
         ledger.write("save snapshot of \(snapshot().live.count) live")
         return true
     }
