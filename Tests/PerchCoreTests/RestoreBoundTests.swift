@@ -17,7 +17,7 @@ struct RestoreBoundTests {
 
     @Test("past max-queued and max-visible the oldest go to history as suppressed, unplaced; the newest are placed")
     func bounded() {
-        var h = ServiceHarness("max-visible=2\nmax-queued=3\nmax-history=1000")
+        var h = ServiceHarness("max-visible=2\nmax-queued=3\nmax-history=1000\non-dismiss=/bin/true")
         let effects = h.service.restore(state(50), at: serviceTestStart)
         h.advance(to: serviceTestStart)
         #expect(h.service.board.all.map(\.id) == Array(46 ... 50))
@@ -34,6 +34,8 @@ struct RestoreBoundTests {
             return nil
         }
         #expect(added.allSatisfy { $0 > 45 })
+        // From an earlier run, seen by no one in this one: no hook each.
+        #expect(!effects.contains { if case .hook = $0 { true } else { false } })
         #expect(h.service.nextID == 51)
     }
 

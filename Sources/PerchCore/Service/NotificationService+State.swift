@@ -24,9 +24,9 @@ extension NotificationService {
     /// `max-queued` went down, or a file made by hand may hold tens of
     /// thousands. Past the limit the oldest go straight to history as
     /// `suppressed`, as the flood rule would have sent them (a critical one
-    /// only after every other), without being resolved, laid out or
-    /// placed: placing each only to push it out again took seconds at
-    /// start for 50 000, with nothing answered.
+    /// only after every other), with their `gone` records but no hook,
+    /// without being laid out or placed: placing each only to push it out
+    /// again took seconds at start for 50 000, with nothing answered.
     ///
     /// The ones kept are placed without the flood rule's bound: until the
     /// end of the turn measures them, all of them are queued, and bounding
@@ -54,7 +54,7 @@ extension NotificationService {
         let postedAt = Dictionary(state.live.map { ($0.notification.id, $0.postedAt) }, uniquingKeysWith: { $1 })
         let kept = Self.newest(restoring, keeping: restoreLimit)
         for (notification, keep) in zip(restoring, kept) where !keep {
-            retire(notification, reason: .suppressed, at: now, into: &effects)
+            retire(notification, reason: .suppressed, runningHooks: false, at: now, into: &effects)
         }
         for (notification, keep) in zip(restoring, kept) where keep {
             show(notification, overrides: PresentationOverrides(), boundingWaiting: false, at: now, into: &effects)
