@@ -10,11 +10,12 @@ past 4096 lines), but one it must read without hanging: a journal grows
 while snapshots fail, a config may lower `max-queued`, and the file may be
 made by hand.
 
-The journal is written in the format the binary under test reads: the
-one before checksums (no header, plain lines: every Perch reads it), and,
-with `sealed` in BENCH_RESTORE_FORMATS, the current one (a sealed header
-naming generation 0, each line ending with its CRC-32, as
-docs/protocol.md says), which only a Perch with checksums reads.
+The journal is written in a format the binary under test reads: `plain`,
+the one before checksums (no header, plain lines: every Perch reads it),
+and `sealed`, the current one (a sealed header naming generation 0, each
+line ending with its CRC-32, as docs/protocol.md says), which only a
+Perch with checksums reads. Which formats each binary gets: BINDIR:FORMATS
+on the command line (`/tmp/old:plain`), else BENCH_RESTORE_FORMATS.
 
 Each start gets a fresh state directory and the same journal; runs
 alternate between the binaries given. Per binary and format: the median
@@ -22,8 +23,8 @@ time to the first answer over BENCH_RESTORE_ROUNDS (3) starts, with its
 spread, the daemon's CPU time until then, and what `status` counts
 (shown, queued, history) once it answers.
 
-Usage: python3 bench/restore.py [BINDIR ...]        (default: .build/release)
-       python3 bench/restore.py /tmp/old .build/release
+Usage: python3 bench/restore.py [BINDIR[:FORMATS] ...]     (default: .build/release)
+       python3 bench/restore.py /tmp/old:plain .build/release:plain,sealed
        BENCH_RESTORE_N=10000 BENCH_RESTORE_FORMATS=plain,sealed python3 bench/restore.py
 Needs a headless sway as the e2e tests do (run as root, it runs Perch as
 the test user: PERCH_TEST_USER). Prints one table to stdout, progress to
@@ -157,35 +158,37 @@ def cell(values, fmt):
 
 
 def main():
-    sources = sys.argv[1:] or [os.environ.get("PERCH_BIN_DIR", os.path.join(harness.REPO, ".build", "release"))]
-    bindirs = [(src, harness.prepare_bindir(src)) for src in sources]
-    data = {fmt: journal(fmt, N) for fmt in FORMATS}
+    given = sys.argv[1:] or [os.environ.get("PERCH_BIN_DIR", os.path.join(harness.REPO, ".build", "release"))]
+    runs = []  # (source, bindir, formats)
+    for arg in given:
+        source, _, formats = arg.partition(":")
+        runs.append((source, harness.prepare_bindir(source), [f for f in formats.split(",") if f] or FORMATS))
+    data = {fmt: journal(fmt, N) for _, _, formats in runs for fmt in formats}
     processes.become_subreaper()
-    session = harness.Session(os.path.dirname(bindirs[0][1]))
-    results = {(src, fmt): [] for src, _ in bindirs for fmt in FORMATS}
+    session = harness.Session(os.path.dirname(runs[0][1]))
+    results = {(source, fmt): [] for source, _, formats in runs for fmt in formats}
     try:
         for round_index in range(ROUNDS):
-            order = bindirs if round_index % 2 == 0 else list(reversed(bindirs))
-            for src, bindir in order:
-                for fmt in FORMATS:
+            order = runs if round_index % 2 == 0 else list(reversed(runs))
+            for source, bindir, formats in order:
+                for fmt in formats:
                     r = one_start(session, bindir, fmt, data[fmt], round_index)
-                    results[(src, fmt)].append(r)
-                    print("round %d, %s, %s: %s" % (round_index + 1, src, fmt, json.dumps(r)), file=sys.stderr,
+                    results[(source, fmt)].append(r)
+                    print("round %d, %s, %s: %s" % (round_index + 1, source, fmt, json.dumps(r)), file=sys.stderr,
                           flush=True)
     finally:
         session.stop()
-    print("Restoring a journal of %d live notifications (%d bytes plain), %d starts each: "
-          "seconds from exec to the first `status` answer" % (N, len(data.get("plain", b"")) or len(journal("plain", N)),
-                                                              ROUNDS))
+    print("Restoring a journal of %d live notifications (%d bytes plain), %d starts each: seconds from exec to "
+          "the first `status` answer, and the CPU the daemon used until then" % (N, len(journal("plain", N)), ROUNDS))
     print()
     print("| binary | journal | to first answer (s) | CPU until then (ms) | shown | waiting | history |")
     print("|---|---|---|---|---|---|---|")
-    for src, _ in bindirs:
-        for fmt in FORMATS:
-            rs = results[(src, fmt)]
+    for source, _, formats in runs:
+        for fmt in formats:
+            rs = results[(source, fmt)]
             last = next((r for r in reversed(rs) if r["seconds"] is not None), {})
             print("| %s | %s | %s | %s | %s | %s | %s |" % (
-                src, fmt, cell([r["seconds"] for r in rs], "%.2f"), cell([r.get("cpu_ms") for r in rs], "%.0f"),
+                source, fmt, cell([r["seconds"] for r in rs], "%.2f"), cell([r.get("cpu_ms") for r in rs], "%.0f"),
                 last.get("shown", "—"), last.get("queued", "—"), last.get("history", "—")))
 
 
