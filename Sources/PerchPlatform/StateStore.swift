@@ -377,6 +377,9 @@ public final class StateStore {
         if contents.lostRecords > 0 {
             lost.append(contents.lostRecords == 1 ? "1 record" : "\(contents.lostRecords) records")
         }
+        // A line that held no record of it (one without a seal added to
+        // a whole file) costs nothing but itself.
+        if lost.isEmpty { lost.append("a line that is none of its records") }
         let verb = lost.count == 1 && contents.lostRecords <= 1 ? "is" : "are"
         return "state file \(path) is damaged (\(contents.firstDamage ?? "")): \(lost.joined(separator: " and ")) "
             + "could not be read and \(verb) left out, the \(contents.keptRecords) records that could be read are "

@@ -180,16 +180,19 @@ extension PersistentState {
     public static func read(file bytes: [UInt8], historyCapacity: Int = History.defaultCapacity)
         throws(StateError) -> StateFileContents
     {
-        var lines: [(number: Int, content: SealedLine.Content)] = []
+        // Where each line is (numbered from 1; empty ones are skipped).
+        // Each is parsed only when its turn comes, so that one record's
+        // tree is in memory at a time, not the whole file's.
+        var lines: [(number: Int, range: Range<Int>)] = []
         var number = 0
         var start = 0
         while start < bytes.count {
             let end = bytes[start...].firstIndex(of: UInt8(ascii: "\n")) ?? bytes.count
             number += 1
-            if end > start { lines.append((number, SealedLine.read(bytes[start ..< end]))) }
+            if end > start { lines.append((number, start ..< end)) }
             start = end + 1
         }
-        guard lines.contains(where: { if case .sealed = $0.content { true } else { false } }) else {
+        guard lines.contains(where: { SealedLine.isWhole(bytes[$0.range]) }) else {
             return try readDocument(bytes, historyCapacity: historyCapacity)
         }
 
@@ -206,7 +209,7 @@ extension PersistentState {
         var live: [LiveNotification] = []
         for (index, line) in lines.enumerated() {
             let value: JSONValue
-            switch line.content {
+            switch SealedLine.read(bytes[line.range]) {
             case .sealed(let object):
                 value = object
             case .plain:

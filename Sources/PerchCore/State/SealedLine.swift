@@ -81,6 +81,13 @@ public enum SealedLine {
         }
     }
 
+    /// Whether `line` (without its newline) is sealed and its checksum
+    /// matches, without parsing it.
+    public static func isWhole(_ line: ArraySlice<UInt8>) -> Bool {
+        guard let expected = seal(of: line) else { return false }
+        return CRC32.checksum(line[line.startIndex ..< line.endIndex - sealLength]) == expected
+    }
+
     /// The checksum the line's seal states, or nil when it ends otherwise.
     private static func seal(of line: ArraySlice<UInt8>) -> UInt32? {
         // At least `{` before the seal.
