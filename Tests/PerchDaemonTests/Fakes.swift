@@ -93,13 +93,17 @@ final class FakeStore: RecordStore {
 
     init(_ ledger: Ledger) { self.ledger = ledger }
 
-    /// The counters saves were given: the id mark the store would keep.
-    private(set) var counters: [UInt32] = []
+    /// The id mark the store keeps (nil: none is kept), moved a block on
+    /// when a save's counter passes it, as `StateStore` does.
+    var mark: UInt32?
 
-    func mustReserve(past nextID: UInt32) -> Bool { false }
+    func mustReserve(past nextID: UInt32) -> Bool { mark.map { nextID > $0 } ?? false }
 
     func save(_ records: [JournalRecord], snapshot: () -> PersistentState, liveCount: Int, nextID: UInt32) -> Bool {
-        counters.append(nextID)
+        if mustReserve(past: nextID) {
+            ledger.write("save id mark past \(nextID)")
+            mark = nextID + 1024
+        }
         if records.isEmpty, hasWork { ledger.write("save what waits") }
         guard !records.isEmpty else { return false }
         saved += records
