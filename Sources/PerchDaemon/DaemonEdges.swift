@@ -35,10 +35,14 @@ protocol ToastScene: AnyObject {
 
 /// Where the turn's records go (`StateStore`).
 protocol RecordStore: AnyObject {
-    /// Appends the records (or compacts into a snapshot); true when it
-    /// compacted.
-    func save(_ records: [JournalRecord], snapshot: () -> PersistentState, liveCount: Int) -> Bool
-    func compact(snapshot: () -> PersistentState) -> Bool
+    /// Writes the id mark when `nextID` (the service's counter) has reached
+    /// it, then appends the records (or compacts into a snapshot); true
+    /// when it compacted.
+    func save(_ records: [JournalRecord], snapshot: () -> PersistentState, liveCount: Int, nextID: UInt32) -> Bool
+    /// A snapshot, and the id mark at exactly `nextID` (a clean stop).
+    func compact(snapshot: () -> PersistentState, nextID: UInt32) -> Bool
+    /// The id mark must move before an id below `nextID` may be told.
+    func mustReserve(past nextID: UInt32) -> Bool
     /// When to try again after a write that failed.
     var retryDeadline: Instant? { get }
     /// Something waits to be written even with no new records (a snapshot

@@ -206,12 +206,14 @@ final class EffectExecutor {
     func saveState(compacting: Bool) {
         guard let store else { return turn.records.removeAll() }
         // Most turns (every frame's) have nothing to write and nothing
-        // waiting: the store is not asked.
-        guard !turn.records.isEmpty || compacting || store.hasWork else { return }
+        // waiting: the store is not asked. An id handed out without a
+        // record (a count toast's) still needs the id mark to cover it.
+        let nextID = service.nextID
+        guard !turn.records.isEmpty || compacting || store.hasWork || store.mustReserve(past: nextID) else { return }
         let start = clock()
         let snapshot = { [service, clock] in service.snapshot(at: clock()) }
-        var compacted = store.save(turn.records, snapshot: snapshot, liveCount: service.boardCount)
-        if compacting { compacted = store.compact(snapshot: snapshot) || compacted }
+        var compacted = store.save(turn.records, snapshot: snapshot, liveCount: service.boardCount, nextID: nextID)
+        if compacting { compacted = store.compact(snapshot: snapshot, nextID: nextID) || compacted }
         if !turn.records.isEmpty || compacted { trace?.record("save", start: start, end: clock()) }
         turn.records.removeAll(keepingCapacity: true)
         // A snapshot held all of the state as JSON for a moment.

@@ -107,8 +107,9 @@ public final class JournalFile {
     /// (a journal that grew while snapshots failed may be larger than any
     /// one file Perch reads whole). Nil when there is no journal.
     /// `generation` is the snapshot's: a journal that does not follow it
-    /// is not replayed (`JournalReplay.mismatch`).
-    public static func replay(_ path: String, over state: PersistentState, generation: UInt64 = 0)
+    /// is not replayed (`JournalReplay.mismatch`); nil when the snapshot's
+    /// could not be read (the journal's is then taken).
+    public static func replay(_ path: String, over state: PersistentState, generation: UInt64? = 0)
         throws(FileError) -> JournalReplay?
     {
         // Not followed: a link planted at the journal's name in a shared
@@ -116,7 +117,7 @@ public final class JournalFile {
         guard let fd = try RegularFile.open(path, followingSymlinks: false) else { return nil }
         var replay = JournalReplay(over: state, generation: generation)
         var chunk = [UInt8](repeating: 0, count: 64 << 10)
-        while replay.error == nil, replay.mismatch == nil {
+        while replay.mismatch == nil {
             let count = chunk.withUnsafeMutableBytes { Glibc.read(fd.rawValue, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }

@@ -111,7 +111,7 @@ public enum StateFile {
     }
 
     /// Makes a rename (or a new entry) in `directory` durable.
-    private static func syncDirectory(_ directory: String) throws(SystemError) {
+    static func syncDirectory(_ directory: String) throws(SystemError) {
         let raw = try retryingOnInterrupt("open \(directory)") {
             open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         }
@@ -151,6 +151,27 @@ public enum StateFile {
             suffix += 1
         }
         try retryingOnInterrupt("rename \(path) to \(target)") { rename(path, target) }
+        try syncDirectory(parentDirectory(of: path))
+        return target
+    }
+
+    /// Keeps the file at `path` as it is under a second name,
+    /// `path.corrupt-<now>` (or with `.1`, `.2`, … appended, as
+    /// `setAside` names them), and returns that name. A hard link: no byte
+    /// is copied (a full disk does not stop it), the file stays where it
+    /// is for the reader, and the next snapshot, renamed over `path`,
+    /// leaves the kept one as it was. Only for files replaced by rename,
+    /// never for the journal, which is truncated in place.
+    public static func keepCopy(_ path: String, now: Int64) throws(SystemError) -> String {
+        let base = "\(path).corrupt-\(now)"
+        var target = base
+        var info = stat()
+        var suffix = 1
+        while lstat(target, &info) == 0 {
+            target = "\(base).\(suffix)"
+            suffix += 1
+        }
+        try retryingOnInterrupt("link \(path) to \(target)") { link(path, target) }
         try syncDirectory(parentDirectory(of: path))
         return target
     }

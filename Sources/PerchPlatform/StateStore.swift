@@ -2,8 +2,9 @@ import Glibc
 import PerchCore
 
 /// The state on disk and its one owner: the snapshot (`state.json`, the
-/// whole state, replaced atomically) and its journal (`state.json.journal`,
-/// the changes since, one line each, replayed over the snapshot at start).
+/// whole state, replaced atomically), its journal (`state.json.journal`,
+/// the changes since, one line each, replayed over the snapshot at start),
+/// and the id mark (`state.json.ids`, see `IDMark`).
 ///
 /// What it promises:
 /// - Every change handed to `save` ends up in the snapshot or the journal;
@@ -25,6 +26,26 @@ import PerchCore
 ///   however many turns it lasts and whichever file it hits.
 /// - What it writes, it would read: the snapshot and every journal line
 ///   stay within `NotificationLimits.maximumStateSize`, the reader's limit.
+/// - An id is never handed out twice, whatever becomes of the snapshot
+///   and the journal: `save` writes and syncs the id mark before the
+///   turn's replies go out whenever the counter has reached it (a block of
+///   `IDMark.block` ids at a time), and `load` starts the counter at the
+///   furthest of the mark, the snapshot's counter, the journal's and every
+///   id they hold. A mark that cannot be read (or is missing beside files
+///   that had one) costs one warning and a further block, never an id.
+///   A clean stop (`compact`) writes the exact counter: no gap.
+/// - Damage costs only what it touches: every line of the snapshot and of
+///   the journal carries its CRC-32 (`SealedLine`), so a flipped bit is
+///   noticed even where the line still parses, and every record whose
+///   line is whole is kept. One warning per damaged file says how many
+///   records were left out; the damaged snapshot is kept as it was beside
+///   the next one (`state.json.corrupt-<time>`, a hard link), a damaged
+///   journal is set aside. A snapshot whose header is lost takes its
+///   generation from the journal (the one the store appends to follows
+///   the snapshot beside it).
+/// - Files from before checksums (a snapshot document of format 1, a
+///   journal of plain lines) load as they did, and the first snapshot
+///   after the start rewrites them sealed.
 ///
 /// One thread: the daemon's loop calls it once per turn.
 public final class StateStore {
@@ -48,6 +69,8 @@ public final class StateStore {
     /// The snapshot's path.
     public let path: String
     public var journalPath: String { path + ".journal" }
+    /// The id mark's path (`IDMark`).
+    public var markPath: String { path + ".ids" }
 
     /// Past this many journal lines (or four per live notification, if
     /// more), the next turn writes a snapshot instead: compaction rewrites
@@ -98,6 +121,17 @@ public final class StateStore {
     /// When `save` or `compact` last had something to do.
     private var lastFlush: Instant?
 
+    /// The id mark on disk: no id at or past it has been told (nil: none
+    /// yet). The counter reaching it is what makes `save` write a new one.
+    private var mark: UInt32?
+    /// What `load` read of the mark file (which slot to write first).
+    private var markReading: IDMark.Reading?
+    private var markFile: IDMarkFile?
+    /// The mark on disk could not be read, or was missing: write a new one
+    /// at the first save, whatever the counter.
+    private var markRewrite = false
+    private var markFails = false
+
     private let clock: () -> Instant
     private let log: (Severity, String) -> Void
 
@@ -143,7 +177,15 @@ public final class StateStore {
     /// Something waits to be written: records, a compaction, a snapshot in
     /// place of a journal that cannot be trusted (a state file set aside).
     public var hasWork: Bool {
-        refusal == nil && (pendingLines > 0 || compactionDue || snapshotRequired || journalIsStale)
+        refusal == nil
+            && (pendingLines > 0 || compactionDue || snapshotRequired || journalIsStale || markRewrite || markFails)
+    }
+
+    /// Whether the id mark must move before an id below `nextID` (the
+    /// counter: the next id to hand out) may be told: `save` then writes
+    /// it, even in a turn with no records.
+    public func mustReserve(past nextID: UInt32) -> Bool {
+        refusal == nil && (markRewrite || IDMark.reservation(for: nextID, mark: mark) != nil)
     }
 
     /// Why the state directory was refused at `load` (one line for the
@@ -180,10 +222,11 @@ public final class StateStore {
 
     // MARK: Loading
 
-    /// Reads the snapshot and replays the journal over it, then opens the
-    /// journal for appending. A file that cannot be used is renamed to
-    /// `<name>.corrupt-<now>` (`now` in Unix seconds) and Perch goes on
-    /// without it; values that can be fixed are fixed. Never fails.
+    /// Reads the id mark and the snapshot and replays the journal over it,
+    /// then opens the journal for appending. A file that cannot be used at
+    /// all is renamed to `<name>.corrupt-<now>` (`now` in Unix seconds) and
+    /// Perch goes on without it; a damaged one gives up only its damaged
+    /// records; values that can be fixed are fixed. Never fails.
     public func load(now: Int64, historyCapacity: Int) -> Loaded {
         var warnings: [String] = []
         var state = PersistentState(history: History(capacity: historyCapacity))
@@ -191,34 +234,48 @@ public final class StateStore {
             refusal = "\(problem); history, modes and notifications are not kept on disk this run"
             return Loaded(state: state, warnings: [], compactionDue: false)
         }
+        let (markReading, markProblem) = loadMark(now: now)
+
         var found = false
+        // The snapshot's generation; nil when it cannot be read (the
+        // journal's is taken then: it is the one appended after it).
+        var snapshotGeneration: UInt64? = 0
+        // A file written by a Perch that keeps an id mark.
+        var markExpected = false
         do throws(FileError) {
             if let bytes = try StateFile.read(path) {
                 found = true
-                var fixed: [String] = []
                 do throws(StateError) {
-                    state = try PersistentState(decoding: bytes, historyCapacity: historyCapacity, warnings: &fixed,
-                                                generation: &generation)
-                    warnings += fixed.map { "state file \(path): \($0)" }
+                    let contents = try PersistentState.read(file: bytes, historyCapacity: historyCapacity)
+                    state = contents.state
+                    snapshotGeneration = contents.generation
+                    markExpected = contents.version == PersistentState.version
+                    warnings += contents.warnings.map { "state file \(path): \($0)" }
+                    if contents.isDamaged { warnings.append(damagedSnapshot(contents, now: now)) }
                 } catch {
-                    warnings.append(setAside(path, "state file", because: error.message, now: now).message)
+                    snapshotGeneration = nil
+                    warnings.append("state file \(path) cannot be used (\(error.message)); "
+                        + keptCopy(now: now, going: "going on without it"))
                 }
             }
         } catch {
             // Unreadable (too large, a FIFO, a link, EIO): set it aside too, so that
             // the next snapshot does not destroy what is there.
             found = true
+            snapshotGeneration = nil
             warnings.append(setAside(path, "state file", because: error.description, now: now).message)
         }
 
         var keptLines = 0
         var keptBytes: Int?
         do throws(FileError) {
-            if let replay = try JournalFile.replay(journalPath, over: state, generation: generation) {
+            if let replay = try JournalFile.replay(journalPath, over: state, generation: snapshotGeneration) {
                 state = replay.state
+                generation = snapshotGeneration ?? replay.generation ?? 0
                 warnings += replay.warnings.map { "state journal \(journalPath): \($0)" }
-                found = found || replay.applied > 0 || replay.error != nil || replay.tornLength > 0
+                found = found || replay.applied > 0 || replay.damagedLines > 0 || replay.tornLength > 0
                     || replay.mismatch != nil
+                markExpected = markExpected || (replay.isSealed && replay.applied > 0)
                 if let mismatch = replay.mismatch, mismatch.journalIsOlder {
                     // The double fault: a snapshot was written, emptying
                     // the journal failed, and the daemon stopped. Kept as
@@ -234,14 +291,18 @@ public final class StateStore {
                     // and a fresh journal follows it.
                     warnings.append(setAside(journalPath, "state journal", because: reason, now: now).message)
                     keptBytes = 0
-                } else if let error = replay.error {
-                    let reason = "\(error.message); the \(replay.applied) records before it are kept"
+                } else if let damage = replay.firstDamage {
+                    let lines = replay.damagedLines == 1 ? "1 line" : "\(replay.damagedLines) lines"
+                    let reason = "damaged: \(damage); \(lines) could not be read and \(replay.damagedLines == 1 ? "is" : "are") "
+                        + "left out, the \(replay.applied) records around them are kept"
                     let (moved, message) = setAside(journalPath, "state journal", because: reason, now: now)
                     warnings.append(message)
                     // Moved, its good records are in memory only, and new
                     // ones appended to a fresh journal would be replayed
                     // without them: appends wait for a snapshot with all
-                    // of it. Still in place, it is cut back to those.
+                    // of it. Still in place, it is kept (its damaged lines
+                    // are left out again at the next start) but for a
+                    // torn last line.
                     snapshotRequired = moved
                     keptBytes = moved ? 0 : replay.validLength
                     keptLines = moved ? 0 : replay.applied
@@ -253,14 +314,31 @@ public final class StateStore {
                             + "(\(replay.tornLength) bytes, a crash while writing) and is ignored")
                     }
                 }
+            } else {
+                generation = snapshotGeneration ?? 0
             }
         } catch {
             found = true
+            generation = snapshotGeneration ?? 0
             // Nothing of it was replayed, so the state is the snapshot's,
             // and so is a fresh journal's. One that could not even be moved
             // is emptied: appends after what cannot be read would be lost.
             warnings.append(setAside(journalPath, "state journal", because: error.description, now: now).message)
             keptBytes = 0
+        }
+
+        // Ids go on from the furthest counter anything on disk has. When
+        // the mark cannot be read, or is missing beside files that came
+        // with one, the newest copy of it may have been further still: a
+        // block more, so that no id is given twice.
+        let furthest = IDMark.furthest([state.nextID] + (markReading?.slots.compactMap { $0 } ?? [])) ?? 1
+        state.nextID = furthest
+        if markProblem != nil || (markReading == nil && markExpected) {
+            state.nextID = IDMark.advance(furthest, by: IDMark.block)
+            let why = markProblem.map { "cannot be read (\($0))" } ?? "is missing"
+            warnings.append("id mark \(markPath) \(why): ids go on from \(state.nextID), a block past the "
+                + "furthest the state files hold, so that none is given twice")
+            markRewrite = true
         }
 
         do {
@@ -274,6 +352,48 @@ public final class StateStore {
         }
         compactionDue = found
         return Loaded(state: state, warnings: warnings, compactionDue: found)
+    }
+
+    /// Reads the id mark: what it holds, and what is wrong with it (nil
+    /// when nothing is, or there is no mark). One that is no file Perch
+    /// can use (a link, a FIFO) is set aside, so that a new one can be
+    /// written.
+    private func loadMark(now: Int64) -> (IDMark.Reading?, String?) {
+        do throws(FileError) {
+            let reading = try IDMarkFile.read(markPath)
+            mark = reading?.mark
+            markReading = reading
+            return (reading, reading?.problem)
+        } catch {
+            let moved = (try? StateFile.setAside(markPath, now: now)).map { "moved it to \($0)" } ?? "it stays"
+            return (nil, "\(error.description); \(moved)")
+        }
+    }
+
+    /// The one warning for a snapshot that was read but had damage in it.
+    private func damagedSnapshot(_ contents: StateFileContents, now: Int64) -> String {
+        var lost: [String] = []
+        if contents.headerLost { lost.append("its header (generation and id counter)") }
+        if contents.lostRecords > 0 {
+            lost.append(contents.lostRecords == 1 ? "1 record" : "\(contents.lostRecords) records")
+        }
+        // A line that held no record of it (one without a seal added to
+        // a whole file) costs nothing but itself.
+        if lost.isEmpty { lost.append("a line that is none of its records") }
+        let verb = lost.count == 1 && contents.lostRecords <= 1 ? "is" : "are"
+        return "state file \(path) is damaged (\(contents.firstDamage ?? "")): \(lost.joined(separator: " and ")) "
+            + "could not be read and \(verb) left out, the \(contents.keptRecords) records that could be read are "
+            + "kept; " + keptCopy(now: now, going: "the next snapshot replaces it")
+    }
+
+    /// Keeps the snapshot as it is under a `.corrupt-<now>` name, and the
+    /// end of the warning that says so.
+    private func keptCopy(now: Int64, going: String) -> String {
+        do {
+            return "kept it as \(try StateFile.keepCopy(path, now: now)); \(going)"
+        } catch {
+            return "keeping a copy failed (\(error)); \(going)"
+        }
     }
 
     /// Renames a file that cannot be used out of the way, and the line
@@ -292,15 +412,26 @@ public final class StateStore {
 
     // MARK: Saving
 
-    /// Saves one loop turn's changes, before its replies go out: the
-    /// records in one journal write, or a snapshot instead when one is due
-    /// (after start-up, or when the journal is long compared with
+    /// Saves one loop turn's changes, before its replies go out: first the
+    /// id mark, when `nextID` (the service's counter) has reached it; then
+    /// the records in one journal write, or a snapshot instead when one is
+    /// due (after start-up, or when the journal is long compared with
     /// `liveCount`). `snapshot` is only called for a snapshot. Cheap when
     /// there is nothing to do, so it can be called every turn. Returns
     /// whether a snapshot was written (the state was in memory as JSON).
     @discardableResult
-    public func save(_ records: [JournalRecord], snapshot: () -> PersistentState, liveCount: Int) -> Bool {
+    public func save(_ records: [JournalRecord], snapshot: () -> PersistentState, liveCount: Int,
+                     nextID: UInt32) -> Bool {
         guard refusal == nil else { return false }
+        if mustReserve(past: nextID) { reserve(nextID, exactly: false, clock()) }
+        // A compaction due now holds the turn's records: tried first, so
+        // that they are not encoded for nothing (the first turn after a
+        // restore may retire thousands).
+        if compactionDue, !journalIsStale, nextSnapshotAttempt.map({ clock() >= $0 }) ?? true,
+           writeSnapshot(snapshot(), clock()) {
+            lastFlush = clock()
+            return true
+        }
         for record in records {
             for warning in record.appendBounded(to: &pending) { log(.warning, "state journal: \(warning)") }
             pendingLines += 1
@@ -308,18 +439,53 @@ public final class StateStore {
         return flush(snapshot: snapshot, liveCount: liveCount, force: false)
     }
 
-    /// Writes a snapshot now, whatever the back-off: for start-up and a
-    /// clean stop. When it fails, what is waiting goes to the journal, as
-    /// in `save`. Returns whether the snapshot was written.
+    /// Writes a snapshot now, whatever the back-off, and the id mark at
+    /// exactly `nextID`, so that the next start skips no id: for a clean
+    /// stop (no id is handed out after it; one that were would move the
+    /// mark again at its save). When the snapshot fails, what is waiting
+    /// goes to the journal, as in `save`. Returns whether the snapshot was
+    /// written.
     @discardableResult
-    public func compact(snapshot: () -> PersistentState) -> Bool {
+    public func compact(snapshot: () -> PersistentState, nextID: UInt32) -> Bool {
         guard refusal == nil else { return false }
         compactionDue = true
         let written = flush(snapshot: snapshot, liveCount: 0, force: true)
         if pendingLines > 0 {
             log(.error, "\(pendingLines) change(s) could be written neither to \(path) nor to its journal")
         }
+        if mark != nextID || markRewrite { reserve(nextID, exactly: true, clock()) }
         return written
+    }
+
+    /// Writes the id mark: a block past `nextID`, or (`exactly`) `nextID`
+    /// itself in both slots. A failure is part of the store's failure
+    /// episode; the ids are handed out all the same (the journal holds
+    /// them, and a daemon that stopped answering would be worse), and the
+    /// write is tried again at the next save.
+    private func reserve(_ nextID: UInt32, exactly: Bool, _ now: Instant) {
+        let target: UInt32
+        if exactly {
+            target = nextID
+        } else if markRewrite {
+            target = IDMark.advance(nextID, by: IDMark.block)
+        } else if let reserved = IDMark.reservation(for: nextID, mark: mark) {
+            target = reserved
+        } else {
+            return
+        }
+        do {
+            if markFile == nil { markFile = try IDMarkFile(path: markPath, reading: markReading) }
+            try markFile?.write(target, bothSlots: exactly)
+        } catch {
+            markFails = true
+            noteFailure("cannot save the id mark \(markPath): \(error); ids handed out meanwhile are kept by the "
+                + "journal alone", now)
+            return
+        }
+        mark = target
+        markRewrite = false
+        markFails = false
+        noteRecovery(now)
     }
 
     private func flush(snapshot: () -> PersistentState, liveCount: Int, force: Bool) -> Bool {
@@ -431,7 +597,9 @@ public final class StateStore {
 
     /// Ends the episode once both files work and nothing waits.
     private func noteRecovery(_ now: Instant) {
-        guard !snapshotFails, !journalFails, pendingLines == 0, let since = failure.recover() else { return }
+        guard !snapshotFails, !journalFails, !markFails, pendingLines == 0, let since = failure.recover() else {
+            return
+        }
         log(.info, "state saved to \(path) again, after failing for \(Int((now - since).rounded())) s")
     }
 

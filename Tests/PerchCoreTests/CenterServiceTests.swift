@@ -232,7 +232,7 @@ struct CenterServiceTests {
     @Test("a forgotten record reads back, and one without an id is refused")
     func forgottenRecord() throws {
         let line = String(decoding: JournalRecord.forgotten(id: 9).encoded(), as: UTF8.self)
-        #expect(line == #"{"forgotten":9}"# + "\n")
+        #expect(line == #"{"forgotten":9,"crc":"2322a805"}"# + "\n")
         #expect(try JournalRecord(json: JSON.parse(Array(#"{"forgotten":9}"#.utf8))) == .forgotten(id: 9))
         #expect(throws: StateError.self) { try JournalRecord(json: JSON.parse(Array(#"{"forgotten":0}"#.utf8))) }
         #expect(throws: StateError.self) { try JournalRecord(json: JSON.parse(Array(#"{"forgotten":"9"}"#.utf8))) }

@@ -42,8 +42,10 @@ private let notifications: [Notification] = {
 private let remainings: [Double?] = [nil, 0, 5, 2.5, 1e-7, 86_400, .nan, .infinity, -0.0]
 private let times: [Int64] = [0, 1_767_225_600, -1, 1 << 53, -(1 << 53), Int64.max, Int64.min]
 
+/// The line the JSON tree of `record` makes, sealed as the journal seals
+/// its lines.
 private func treeLine(_ record: JournalRecord) -> [UInt8] {
-    JSON.serializedBytes(record.json(), terminator: UInt8(ascii: "\n"))
+    SealedLine.line(JSON.serializedBytes(record.json()))
 }
 
 /// Bytes as text that tells every byte apart (String equality would take
@@ -104,10 +106,10 @@ struct JournalCodingTests {
             + #""actions":[{"id":"default","label":"Open"},{"id":"show","label":"Show in folder"}],"#
             + #""resident":true,"transient":true,"category":"transfer.complete","progress":100,"#
             + #""reply_placeholder":"Reply…","sandbox":"org.mozilla.firefox"},"remaining":2.5,"posted_at":1767225600,"#
-            + #""next_id":7}"# + "\n"
+            + #""next_id":7,"crc":"3343bcc1"}"# + "\n"
         #expect(String(decoding: record.encoded(), as: UTF8.self) == expected)
         #expect(String(decoding: JournalRecord.gone(id: 3, reason: .closedByCall, closedAt: 5).encoded(),
-                       as: UTF8.self) == #"{"gone":3,"reason":"closed-by-call","closed_at":5}"# + "\n")
+                       as: UTF8.self) == #"{"gone":3,"reason":"closed-by-call","closed_at":5,"crc":"bed2ecb7"}"# + "\n")
     }
 
     @Test("every line written reads back as the record it came from")
@@ -116,7 +118,11 @@ struct JournalCodingTests {
             let record = JournalRecord.live(LiveNotification(notification: notification, remaining: 3,
                                                              postedAt: 100), nextID: 2)
             let line = record.boundedEncoding().bytes
-            let read = try JournalRecord(json: try JSON.parse(line.dropLast()))
+            guard case .sealed(let object) = SealedLine.read(line.dropLast()) else {
+                Issue.record("the line is not sealed: \(exact(line))")
+                continue
+            }
+            let read = try JournalRecord(json: object)
             var expected = notification
             expected.image = nil
             _ = NotificationLimits.bound(&expected, includingImage: false)

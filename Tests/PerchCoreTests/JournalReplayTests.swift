@@ -29,21 +29,99 @@ struct JournalReplayTests {
         }
         pieces.finish()
         #expect(pieces.state == whole.state)
-        #expect(pieces.applied == 5 && pieces.validLength == bytes.count && pieces.error == nil)
+        #expect(pieces.applied == 5 && pieces.validLength == bytes.count && pieces.firstDamage == nil)
         #expect(pieces.state.live.map(\.notification.id) == [2, 3])
         #expect(pieces.state.nextID == 4)
     }
 
-    @Test("a bad line stops the replay; the records before it stay applied and end at validLength")
-    func badLineKeepsPrefix() {
-        let good = records[0].encoded() + records[1].encoded()
+    @Test("a bad line is left out and counted; the records after it are applied too")
+    func badLineLeftOut() {
+        let bytes = records[0].encoded() + records[1].encoded() + line("garbage") + records[2].encoded()
         var replay = JournalReplay(over: PersistentState())
-        replay.feed(good + line("garbage") + records[2].encoded())
+        replay.feed(bytes)
         replay.finish()
-        #expect(replay.applied == 2)
-        #expect(replay.validLength == good.count)
-        #expect(replay.error?.message.hasPrefix("journal record 3: not JSON") == true)
-        #expect(replay.state.live.map(\.notification.id) == [1, 2])
+        #expect(replay.applied == 3)
+        #expect(replay.damagedLines == 1)
+        #expect(replay.validLength == bytes.count)
+        #expect(replay.firstDamage?.hasPrefix("line 3: not JSON") == true)
+        #expect(replay.state.live.map(\.notification.id) == [2])
+        #expect(replay.state.history.entries.map(\.notification.id) == [1])
+    }
+
+    @Test("a line whose checksum does not match is left out, however well it parses")
+    func checksumMismatch() {
+        var flipped = records[1].encoded()
+        // "t2" becomes "t3": still JSON, still a record.
+        let title = flipped.firstIndex(of: UInt8(ascii: "2"))!
+        flipped[title] = UInt8(ascii: "3")
+        var replay = JournalReplay(over: PersistentState(), generation: 1)
+        replay.feed(StateGeneration.journalHeader(1) + records[0].encoded() + flipped + records[4].encoded())
+        replay.finish()
+        #expect(replay.firstDamage == "line 3: its checksum does not match")
+        #expect(replay.damagedLines == 1 && replay.applied == 2)
+        #expect(replay.state.live.map(\.notification.id) == [1, 3])
+        #expect(replay.state.nextID == 4)
+    }
+
+    @Test("a line without a checksum is damage in a journal with a sealed header, and read in one from before checksums")
+    func plainLines() {
+        let plain = line(#"{"modes":["dnd"]}"#)
+        var sealed = JournalReplay(over: PersistentState(), generation: 1)
+        sealed.feed(StateGeneration.journalHeader(1) + plain)
+        sealed.finish()
+        #expect(sealed.firstDamage == "line 2: it has no checksum")
+        #expect(sealed.state.modes.isEmpty)
+        var old = JournalReplay(over: PersistentState(), generation: 1)
+        old.feed(line(#"{"generation":1}"#) + plain + records[0].encoded())
+        old.finish()
+        #expect(old.firstDamage == nil && !old.isSealed)
+        #expect(old.state.modes == ["dnd"])
+        #expect(old.applied == 2)
+    }
+
+    @Test("a damaged header: the journal is taken to follow the snapshot, and its records are applied")
+    func damagedHeader() {
+        var header = StateGeneration.journalHeader(4)
+        header[header.firstIndex(of: UInt8(ascii: "4"))!] = UInt8(ascii: "5")
+        var replay = JournalReplay(over: PersistentState(), generation: 4)
+        replay.feed(header + records.flatMap { $0.encoded() })
+        replay.finish()
+        #expect(replay.headerLost && replay.mismatch == nil)
+        #expect(replay.firstDamage == "line 1: the header: its checksum does not match")
+        #expect(replay.generation == 4)
+        #expect(replay.applied == records.count)
+    }
+
+    @Test("over a snapshot whose generation is lost, the journal's own is taken")
+    func unknownSnapshotGeneration() {
+        var replay = JournalReplay(over: PersistentState(), generation: nil)
+        replay.feed(StateGeneration.journalHeader(9) + records[0].encoded())
+        replay.finish()
+        #expect(replay.mismatch == nil && replay.generation == 9 && replay.applied == 1)
+    }
+
+    @Test("replayed with an index by id, a long journal gives what the records give one by one")
+    func indexMatchesApply() {
+        var expected = PersistentState(live: [LiveNotification(notification: note(90), remaining: nil, postedAt: 1)])
+        var bytes: [UInt8] = []
+        for id: UInt32 in 1 ... 300 {
+            var lines: [JournalRecord] = [.live(LiveNotification(notification: note(id), remaining: 1, postedAt: 1),
+                                               nextID: id + 1)]
+            if id % 3 == 0 { lines.append(.gone(id: id - 1, reason: .expired, closedAt: 2)) }
+            if id % 7 == 0 { lines.append(.live(LiveNotification(notification: note(id / 2), remaining: 2,
+                                                                 postedAt: 3), nextID: id + 1)) }
+            if id % 11 == 0 { lines.append(.gone(id: 90, reason: .dismissedByUser, closedAt: 4)) }
+            for record in lines {
+                expected.apply(record)
+                bytes += record.encoded()
+            }
+        }
+        var replay = JournalReplay(over: PersistentState(live: [LiveNotification(notification: note(90),
+                                                                                 remaining: nil, postedAt: 1)]))
+        replay.feed(bytes)
+        replay.finish()
+        _ = expected.makeConsistent()
+        #expect(replay.state == expected)
     }
 
     @Test("a torn last line is measured and ignored")
@@ -52,7 +130,7 @@ struct JournalReplayTests {
         var replay = JournalReplay(over: PersistentState())
         replay.feed(good + Array(#"{"modes":["#.utf8))
         replay.finish()
-        #expect(replay.applied == 1 && replay.error == nil)
+        #expect(replay.applied == 1 && replay.firstDamage == nil)
         #expect(replay.validLength == good.count)
         #expect(replay.tornLength == 10)
     }
@@ -63,12 +141,12 @@ struct JournalReplayTests {
         replay.feed(line(#"{"live":{"id":1,"app":"a","title":"t","body":"","urgency":"normal","timeout":1e300},"#
             + #""remaining":1e10,"posted_at":1,"next_id":2}"#))
         replay.finish()
-        #expect(replay.error == nil)
+        #expect(replay.firstDamage == nil)
         #expect(replay.state.live.first?.remaining == NotificationLimits.longestDisplayTime)
         #expect(replay.state.live.first?.notification.timeout == NotificationLimits.longestDisplayTime)
         #expect(replay.warnings == [
-            #"journal record 1: "live": timeout of 1e+300 s is longer than 86400 s; cut to that"#,
-            #"journal record 1: "remaining" is 10000000000.0 s, more than any display time; cut to 86400 s"#,
+            #"journal line 1: "live": timeout of 1e+300 s is longer than 86400 s; cut to that"#,
+            #"journal line 1: "remaining" is 10000000000.0 s, more than any display time; cut to 86400 s"#,
         ])
     }
 
@@ -82,21 +160,28 @@ struct JournalReplayTests {
         #expect(replay.warnings == [#""next_id" 1 would hand out id 2 again; moved to 3"#])
     }
 
-    @Test("a live record with id 0 is an error")
+    @Test("a live record with id 0 is a damaged line")
     func zeroLiveID() {
         var replay = JournalReplay(over: PersistentState())
         replay.feed(JournalRecord.live(LiveNotification(notification: note(0), remaining: 1, postedAt: 1), nextID: 1)
             .encoded())
-        #expect(replay.error?.message == #"journal record 1: "live.id" must be a notification id"#)
+        #expect(replay.firstDamage == #"line 1: "live.id" must be a notification id"#)
+        #expect(replay.applied == 0)
     }
 
-    @Test("a line longer than any record Perch writes is an error, without waiting for its end")
+    @Test("a line longer than any record Perch writes is left out, without holding it, and the replay goes on")
     func overlongLine() {
         var replay = JournalReplay(over: PersistentState())
         let chunk = [UInt8](repeating: UInt8(ascii: "a"), count: 1 << 20)
-        for _ in 0 ... (JournalReplay.maximumLineLength >> 20) { replay.feed(chunk) }
-        #expect(replay.error?.message.hasPrefix("journal record 1: longer than") == true)
+        let chunks = (JournalReplay.maximumLineLength >> 20) + 2
+        for _ in 0 ..< chunks { replay.feed(chunk) }
+        #expect(replay.firstDamage?.hasPrefix("line 1: longer than") == true)
         #expect(replay.validLength == 0)
+        replay.feed(line("") + records[0].encoded())
+        replay.finish()
+        #expect(replay.damagedLines == 1 && replay.applied == 1)
+        #expect(replay.validLength == chunks * chunk.count + 1 + records[0].encoded().count)
+        #expect(replay.tornLength == 0)
     }
 
     @Test("a record's bounded encoding cuts a 9 MB body, and reads back")
@@ -108,7 +193,7 @@ struct JournalReplayTests {
         let (bytes, warnings) = record.boundedEncoding()
         #expect(bytes.count < NotificationLimits.maximumBodyLength + 1_000)
         #expect(warnings == ["notification 4: body of 9437184 bytes cut to 65536"])
-        guard case .live(let item, _) = try JournalRecord(json: JSON.parse(bytes.dropLast())) else {
+        guard case .live(let item, _) = try JournalRecord(json: sealedObject(bytes)) else {
             Issue.record("expected a live record")
             return
         }
@@ -132,7 +217,7 @@ struct JournalGenerationTests {
     func matching() {
         let header = StateGeneration.journalHeader(4)
         let replayed = replay(header + body, over: 4)
-        #expect(replayed.mismatch == nil && replayed.error == nil)
+        #expect(replayed.mismatch == nil && replayed.firstDamage == nil)
         #expect(replayed.generation == 4)
         #expect(replayed.applied == records.count)
         #expect(replayed.validLength == header.count + body.count)
@@ -145,7 +230,7 @@ struct JournalGenerationTests {
         #expect(replayed.mismatch == JournalMismatch(journal: journal, snapshot: snapshot))
         #expect(replayed.mismatch?.journalIsOlder == (journal < snapshot))
         #expect(replayed.applied == 0 && replayed.state == PersistentState())
-        #expect(replayed.error == nil && replayed.tornLength == 0)
+        #expect(replayed.firstDamage == nil && replayed.tornLength == 0)
     }
 
     @Test("a journal without a header is generation 0: replayed over a snapshot without one, not over a newer one")
@@ -158,14 +243,15 @@ struct JournalGenerationTests {
         #expect(over.applied == 0)
     }
 
-    @Test("a header out of range is an error; a header after the first line is a bad record")
+    @Test("a header out of range is a damaged header; a header after the first line is a damaged line")
     func badHeaders() {
         let outOfRange = replay(line(#"{"generation":-1}"#) + body, over: 0)
-        #expect(outOfRange.error?.message.hasPrefix("the journal's first line: \"generation\" must be") == true)
+        #expect(outOfRange.firstDamage?.hasPrefix("line 1: the header: \"generation\" must be") == true)
+        #expect(outOfRange.applied == records.count)
         let late = replay(StateGeneration.journalHeader(1) + records[0].encoded() + StateGeneration.journalHeader(1),
                           over: 1)
         #expect(late.applied == 1)
-        #expect(late.error != nil)
+        #expect(late.damagedLines == 1)
     }
 
     @Test("a snapshot written with a generation reads back the same state and that generation")

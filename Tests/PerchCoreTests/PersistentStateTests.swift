@@ -47,7 +47,7 @@ struct PersistentStateTests {
         #expect(decoded.nextID == 42)
     }
 
-    @Test("the state file is one line of JSON in the documented shape")
+    @Test("the state file is sealed lines in the documented shape")
     func pinnedText() {
         let state = PersistentState(
             history: History(entries: [HistoryEntry(notification: Notification(id: 1, app: "a", title: "t"),
@@ -58,11 +58,26 @@ struct PersistentStateTests {
             nextID: 3)
         let text = String(decoding: state.encoded(), as: UTF8.self)
         #expect(text == #"""
-            {"version":1,"next_id":3,"modes":["dnd"],\#
-            "history":[{"notification":{"id":1,"app":"a","title":"t","body":"","urgency":"normal"},"reason":"expired","closed_at":100}],\#
-            "live":[{"notification":{"id":2,"app":"","title":"u","body":"","urgency":"normal","timeout":0},"remaining":null,"posted_at":90}]}
+            {"version":2,"generation":0,"next_id":3,"records":3,"crc":"9d102666"}
+            {"modes":["dnd"],"crc":"d5095ab9"}
+            {"history":{"id":1,"app":"a","title":"t","body":"","urgency":"normal"},"reason":"expired","closed_at":100,"crc":"8ecb7f27"}
+            {"live":{"id":2,"app":"","title":"u","body":"","urgency":"normal","timeout":0},"remaining":null,"posted_at":90,"crc":"0335fb17"}
 
             """#)
+    }
+
+    @Test("the document of the format before checksums keeps its exact text, and is still read")
+    func pinnedDocument() throws {
+        let state = PersistentState(modes: ["dnd"], live: [LiveNotification(notification: Notification(id: 2, title: "u"),
+                                                                            remaining: 1.5, postedAt: 90)],
+                                    nextID: 3)
+        let text = JSON.serialize(state.json(generation: 4))
+        #expect(text == #"{"version":1,"generation":4,"next_id":3,"modes":["dnd"],"history":[],"#
+            + #""live":[{"notification":{"id":2,"app":"","title":"u","body":"","urgency":"normal"},"remaining":1.5,"#
+            + #""posted_at":90}]}"#)
+        let contents = try PersistentState.read(file: Array(text.utf8))
+        #expect(contents.state == state && contents.generation == 4 && contents.version == 1)
+        #expect(!contents.isDamaged)
     }
 
     @Test("a notification decodes from exactly what ControlProtocol.encode writes")
@@ -154,7 +169,7 @@ struct BadState: Sendable, CustomTestStringConvertible {
         BadState(name: "not JSON", text: #"{"version":1,"#, message: "not JSON: invalid JSON at byte"),
         BadState(name: "an empty file", text: "", message: "not JSON: invalid JSON at byte 0"),
         BadState(name: "not an object", text: "[]", message: "the state must be a JSON object"),
-        edit("a newer version", #""version":1"#, #""version":2"#, #""version" is 2; this Perch reads version 1"#),
+        edit("a newer version", #""version":1"#, #""version":3"#, #""version" is 3; this Perch reads versions 1 and 2"#),
         edit("a version that is not a number", #""version":1"#, #""version":"1""#, #""version" must be an integer"#),
         edit("no version", #""version":1,"#, "", #""version" is missing"#),
         edit("no next id", #""next_id":2,"#, "", #""next_id" is missing"#),

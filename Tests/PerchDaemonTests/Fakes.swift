@@ -93,7 +93,17 @@ final class FakeStore: RecordStore {
 
     init(_ ledger: Ledger) { self.ledger = ledger }
 
-    func save(_ records: [JournalRecord], snapshot: () -> PersistentState, liveCount: Int) -> Bool {
+    /// The id mark the store keeps (nil: none is kept), moved a block on
+    /// when a save's counter passes it, as `StateStore` does.
+    var mark: UInt32?
+
+    func mustReserve(past nextID: UInt32) -> Bool { mark.map { nextID > $0 } ?? false }
+
+    func save(_ records: [JournalRecord], snapshot: () -> PersistentState, liveCount: Int, nextID: UInt32) -> Bool {
+        if mustReserve(past: nextID) {
+            ledger.write("save id mark past \(nextID)")
+            mark = nextID + 1024
+        }
         if records.isEmpty, hasWork { ledger.write("save what waits") }
         guard !records.isEmpty else { return false }
         saved += records
@@ -101,7 +111,7 @@ final class FakeStore: RecordStore {
         return false
     }
 
-    func compact(snapshot: () -> PersistentState) -> Bool {
+    func compact(snapshot: () -> PersistentState, nextID: UInt32) -> Bool {
         ledger.write("save snapshot of \(snapshot().live.count) live")
         return true
     }

@@ -206,6 +206,22 @@ struct TurnTimerTests {
         #expect(turn.ledger.index(of: "save what waits") != nil)
     }
 
+    @Test("the id mark is moved when the counter passes it, before the turn's replies, even in a turn with no record")
+    func idMarkBeforeReplies() throws {
+        let turn = TurnHarness()
+        turn.store.mark = 1
+        turn.post("hello")
+        turn.endTurn()
+        let mark = try #require(turn.ledger.index(of: "save id mark past 2"))
+        let reply = try #require(turn.ledger.index(of: "control"))
+        #expect(mark < turn.ledger.index(of: "save live")! && mark < reply)
+        // An id handed out with no record (a count toast's) still moves it.
+        turn.store.mark = 1
+        turn.executor.alarmFired()
+        turn.endTurn()
+        #expect(turn.ledger.lines.filter { $0 == "save id mark past 2" }.count == 2)
+    }
+
     @Test("the mapped files go back once the daemon has been quiet for the idle wait, and only then")
     func quietGivesBackFiles() throws {
         let turn = TurnHarness()

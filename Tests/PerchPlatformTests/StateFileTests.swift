@@ -121,12 +121,12 @@ struct StateFileTests {
     func loadNewerVersion() throws {
         let directory = TemporaryDirectory("state-test")
         let path = "\(directory.path)/state.json"
-        try StateFile.write(bytes(#"{"version":2}"#), to: path)
+        try StateFile.write(bytes(#"{"version":3}"#), to: path)
         guard case .corrupt(_, let reason) = StateFile.load(path, now: 5) else {
             Issue.record("expected .corrupt")
             return
         }
-        #expect(reason == #""version" is 2; this Perch reads version 1"#)
+        #expect(reason == #""version" is 3; this Perch reads versions 1 and 2"#)
         #expect(!exists(path))
     }
 

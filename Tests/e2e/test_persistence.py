@@ -1,6 +1,7 @@
 """What survives a restart: history, modes and the notifications on screen
 are kept in $XDG_STATE_HOME/perch/state.json; nothing a client was told
-about is lost to a crash; a damaged state file is set aside, not trusted."""
+about is lost to a crash; a damaged state file gives up only its damaged
+lines, and an id is never handed out twice."""
 
 import glob
 import json
@@ -299,10 +300,12 @@ def corrupt_state_file_is_set_aside_with_a_warning(t):
         check(f.read() == garbage, "%s should hold the original bytes" % aside[0])
     check(os.path.basename(aside[0]) in "\n".join(warned),
           "the warning should say where the file went (%s): %r" % (aside[0], warned))
-    # Perch saves again from a fresh state: the file is valid JSON, and a
-    # notification posted now survives a restart.
+    # Perch saves again from a fresh state: the file is sealed lines whose
+    # header names the format, and a notification posted now survives a
+    # restart.
     with open(path, "rb") as f:
-        check(json.loads(f.read()).get("version") == 1, "perch should write a valid %s again" % path)
+        header = json.loads(f.readline())
+    check(header.get("version") == 2 and "crc" in header, "perch should write a valid %s again: %r" % (path, header))
     p.post("Fresh start", timeout=0)
     p.proc.send_signal(signal.SIGKILL)
     p.proc.wait(5)
@@ -328,3 +331,124 @@ def corrupt_state_file_is_set_aside_with_a_warning(t):
             contents.append(f.read())
     check(wrong in contents and garbage in contents, "both set-aside files should keep their bytes")
     check(q.proc.poll() is None, "perch exited (%s)" % q.proc.poll())
+
+
+# --------------------------------------------------------------------------
+# Damage (issue 38, item 2): a flipped bit costs the line it is in, never
+# the rest of the file, and never an id handed out before.
+
+def stop(p, how="term"):
+    """Stops perch: SIGTERM (expecting exit 0, the state saved whole) or
+    SIGKILL (what was written by then stays as it is)."""
+    if how == "term":
+        p.proc.send_signal(signal.SIGTERM)
+        check(p.wait_exit(5) == 0, "perch should exit 0 on SIGTERM")
+    else:
+        p.proc.kill()
+        p.proc.wait(5)
+    p.log_file.close()
+
+
+def start(t):
+    q = t.start_perch(wait=False)
+    wait_serving(q)
+    return q
+
+
+def flip(path, needle, at=0, bit=0):
+    """Flips bit `bit` of the byte `at` bytes into the first `needle` in the
+    file (in place, so its owner and mode stay); returns the byte's offset."""
+    with open(path, "r+b") as f:
+        data = f.read()
+        check(needle in data, "%r should be in %s" % (needle, path))
+        offset = data.index(needle) + at
+        f.seek(offset)
+        f.write(bytes([data[offset] ^ (1 << bit)]))
+    return offset
+
+
+def warnings_naming(p, path):
+    return [line for line in p.log().splitlines() if "warning:" in line and path in line]
+
+
+@test
+def a_bit_flipped_in_the_state_file_costs_its_line_not_the_snapshot_nor_an_id(t):
+    # Before: the whole snapshot set aside (five live notifications and the
+    # mode gone) and ids back to 1, handed out again.
+    p = t.start_perch()
+    ids = [p.post("Kept %d" % i, timeout=0, app="flip") for i in range(5)]
+    p.ctl_ok("mode", "set", "work")
+    stop(p)
+    path = os.path.join(state_dir(t), "state.json")
+    # The quote that ends a title becomes '#': the structure breaks there.
+    flip(path, b'"Kept 2"', at=7)
+    q = start(t)
+    listed = ids_of(q.list())
+    check(listed == ids[:2] + ids[3:], "every notification but the damaged one should be back: listed %r, posted %r"
+          % (listed, ids))
+    check(ok(q, "mode") == {"modes": ["work"]}, "the mode should be back: %r" % ok(q, "mode"))
+    nid = q.post("After the damage", timeout=0)
+    check(nid > max(ids), "ids must never be handed out twice: new id %d after %s" % (nid, ids))
+    said = warnings_naming(q, path)
+    check(len(said) == 1 and "damaged" in said[0] and "1 record" in said[0],
+          "one warning should say the state file is damaged and what it cost; log:\n%s" % q.log())
+    check(glob.glob(path + ".corrupt-*"), "the damaged file should be kept beside: %r" % os.listdir(state_dir(t)))
+
+
+@test
+def a_bit_flipped_in_a_journal_line_costs_that_record_not_the_ones_after_nor_an_id(t):
+    # Before: the records after the bad line dropped, and the next id went
+    # back to the snapshot's.
+    p = t.start_perch()
+    first = [p.post("Snapshot %d" % i, timeout=0) for i in range(3)]
+    stop(p)
+    q = start(t)
+    # The first turn that saves after a start writes a snapshot; the posts
+    # after it are appended to the journal.
+    warm = q.post("Folded into the snapshot", timeout=0)
+    later = [q.post("Journal %d" % i, timeout=0) for i in range(4)]
+    stop(q, how="kill")  # these four are in the journal only
+    journal = os.path.join(state_dir(t), "state.json.journal")
+    flip(journal, b'"Journal 0"', at=10)
+    r = start(t)
+    listed = ids_of(r.list())
+    check(listed == first + [warm] + later[1:], "all but the damaged record should be back: listed %r, posted %r, "
+          "%d, then %r" % (listed, first, warm, later))
+    nid = r.post("After the damage", timeout=0)
+    check(nid > max(later), "ids must never be handed out twice: new id %d after %s" % (nid, later))
+    said = warnings_naming(r, journal)
+    check(len(said) == 1 and "damaged" in said[0], "one warning should say the journal is damaged; log:\n%s"
+          % r.log())
+
+
+@test
+def a_bit_flipped_where_the_state_still_parses_is_noticed_not_shown(t):
+    # A letter of a title: still JSON, still a notification. Before: shown
+    # with the wrong title, nothing said.
+    p = t.start_perch()
+    ids = [p.post("Title %d" % i, timeout=0) for i in range(3)]
+    stop(p)
+    path = os.path.join(state_dir(t), "state.json")
+    flip(path, b'"Title 1"', at=1)  # 'T' becomes 'U'
+    q = start(t)
+    titles = [n["title"] for n in q.list()]
+    check("Uitle 1" not in titles, "a damaged record must not be shown as if whole: %r" % titles)
+    check(ids_of(q.list()) == [ids[0], ids[2]], "the others should be back: %r" % q.list())
+    said = warnings_naming(q, path)
+    check(len(said) == 1 and "checksum" in said[0], "one warning should say a checksum did not match; log:\n%s"
+          % q.log())
+
+
+@test
+def a_full_board_comes_back_whole_after_a_restart(t):
+    # Five on screen and max-queued (20) waiting. Before: restoring put all
+    # 25 in the queue before any was measured, the flood rule bounded that
+    # queue to 20, and the five oldest went to history as suppressed.
+    p = t.start_perch()
+    ids = [p.post("Board %d" % i, timeout=0, app="app %d" % i) for i in range(25)]
+    check(ids_of(p.list()) == ids, "all 25 should be live before the restart: %r" % ids_of(p.list()))
+    stop(p)
+    q = start(t)
+    listed = ids_of(q.list())
+    check(listed == ids, "all 25 should be live after the restart: listed %r" % listed)
+    check(history(q) == [], "nothing should have gone to history: %s" % json.dumps(history(q))[:300])

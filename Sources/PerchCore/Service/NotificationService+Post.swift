@@ -128,7 +128,8 @@ extension NotificationService {
     /// - Parameter sound: what the sender asked to hear; nil for one that
     ///   comes back, which is heard only once, when it first came.
     func show(_ notification: Notification, overrides: PresentationOverrides, arriving: Bool = false,
-              sound: SoundRequest? = nil, at now: Instant, into effects: inout [ServiceEffect]) {
+              sound: SoundRequest? = nil, boundingWaiting: Bool = true, at now: Instant,
+              into effects: inout [ServiceEffect]) {
         var notification = notification
         var resolved = resolve(&notification)
         warnAboutSlowPatterns(resolved, notification, into: &effects)
@@ -169,16 +170,16 @@ extension NotificationService {
             return
         }
         if overrides != PresentationOverrides() { self.overrides[notification.id] = overrides }
-        place(notification, resolved, overrides: overrides, at: now, into: &effects)
+        place(notification, resolved, overrides: overrides, boundingWaiting: boundingWaiting, at: now, into: &effects)
     }
 
     /// Puts a new notification on the board, then bounds what waits
-    /// (`max-queued`). A withheld one waits off screen (see `applyHold`;
-    /// the scene hears of it when it comes back); any other goes to its
-    /// lane's stack, measured once it is next in line for the screen
-    /// (`unmeasured`).
+    /// (`max-queued`; not with `boundingWaiting` false: see `restore`). A
+    /// withheld one waits off screen (see `applyHold`; the scene hears of
+    /// it when it comes back); any other goes to its lane's stack, measured
+    /// once it is next in line for the screen (`unmeasured`).
     func place(_ notification: Notification, _ resolved: Resolved, overrides: PresentationOverrides,
-               at now: Instant, into effects: inout [ServiceEffect]) {
+               boundingWaiting: Bool = true, at now: Instant, into effects: inout [ServiceEffect]) {
         let (lane, motion) = placement(of: notification, resolved, overrides: overrides)
         if isWithheld(notification) {
             board.add(notification, height: nil, lane: lane, motion: motion, suspended: true, at: now)
@@ -186,7 +187,7 @@ extension NotificationService {
             effects.append(.addToast(presentation(of: notification, resolved, lane: lane)))
             board.add(notification, height: nil, lane: lane, motion: motion, at: now)
         }
-        boundWaiting(at: now, into: &effects)
+        if boundingWaiting { boundWaiting(at: now, into: &effects) }
     }
 
     /// One warning per pattern that gave up (the section did not apply):

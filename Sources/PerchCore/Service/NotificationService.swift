@@ -208,8 +208,12 @@ public final class NotificationService {
 
     /// A notification is gone for good: into history, recorded, and told
     /// to its sender, subscribers, D-Bus and the on-dismiss hook — now,
-    /// whatever its toast still has to animate.
-    func retire(_ notification: Notification, reason: DismissReason, at now: Instant,
+    /// whatever its toast still has to animate. Without `runningHooks`
+    /// (one an earlier run kept, retired as the state is restored) no hook
+    /// runs: nobody saw it in this run, and tens of thousands at start
+    /// would be as many hook processes, or warnings that they could not
+    /// start.
+    func retire(_ notification: Notification, reason: DismissReason, runningHooks: Bool = true, at now: Instant,
                 into effects: inout [ServiceEffect]) {
         let entry = HistoryEntry(notification: notification, reason: reason, closedAt: wallClock())
         // A count toast is the service's own: never recorded, no sender to
@@ -234,6 +238,7 @@ public final class NotificationService {
         let settings = plan.hooksAndHistory(for: notification)
         // The config's `history=false` (mako's key): gone, but not kept.
         if !settings.history { forgetInHistory(notification.id, into: &effects) }
+        guard runningHooks else { return }
         hook(settings.hooks.onDismiss, name: "on-dismiss", notification, reason: reason, into: &effects)
     }
 

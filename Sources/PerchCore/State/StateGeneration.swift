@@ -22,9 +22,9 @@ public enum StateGeneration {
     /// JSON numbers are exact up to 2^53; a store writes one a snapshot.
     public static let range = 0 ... (1 << 53)
 
-    /// The journal's first line for `generation`, with its newline.
+    /// The journal's first line for `generation`, sealed, with its newline.
     public static func journalHeader(_ generation: UInt64) -> [UInt8] {
-        Array("{\"generation\":\(generation)}\n".utf8)
+        SealedLine.line(Array("{\"generation\":\(generation)}".utf8))
     }
 
     /// The generation a journal line names, when it is a header line (an

@@ -3,6 +3,10 @@
 /// notifications fast while still writing every acknowledged notification
 /// before its id is replied; the full state is rewritten only now and then
 /// (compaction).
+///
+/// Each line is sealed (`SealedLine`: its CRC-32 as the last member), so
+/// that the replay tells a damaged line from a good one, leaves out only
+/// the damaged one, and goes on.
 public enum JournalRecord: Equatable, Sendable {
     /// A notification went live (posted, replaced, or restored).
     case live(LiveNotification, nextID: UInt32)
@@ -87,9 +91,10 @@ public enum JournalRecord: Equatable, Sendable {
         return UInt32(number)
     }
 
-    /// The journal line: compact JSON and a newline, the bytes
-    /// `JSON.serializedBytes(json())` gives, written straight (one line per
-    /// Notify and per close: the tree cost more than the writing).
+    /// The journal line: compact JSON, sealed (`SealedLine`), and a
+    /// newline; the object is the bytes `JSON.serializedBytes(json())`
+    /// gives, written straight (one line per Notify and per close: the
+    /// tree cost more than the writing).
     public func encoded() -> [UInt8] {
         // A line is a few hundred bytes: grown once.
         var bytes: [UInt8] = []
@@ -104,6 +109,7 @@ public enum JournalRecord: Equatable, Sendable {
         var writer = JSONWriter()
         swap(&writer.output, &bytes)
         defer { swap(&writer.output, &bytes) }
+        let start = writer.output.count
         switch self {
         case .live(let item, let nextID):
             writer.punctuation("{")
@@ -144,6 +150,7 @@ public enum JournalRecord: Equatable, Sendable {
             // Rare (a mode changed): the tree's cost does not matter.
             writer.write(json())
         }
+        SealedLine.seal(&writer.output, objectStartingAt: start)
         writer.punctuation("\n")
     }
 
@@ -206,139 +213,17 @@ extension PersistentState {
         }
     }
 
-    /// Replays a journal's lines. A last line without its newline is a write
-    /// the crash cut short and is ignored; any other bad line is an error
-    /// (the records before it stay applied).
+    /// Replays a journal's lines (see `JournalReplay`); returns how many
+    /// records were applied. A last line without its newline is a write
+    /// the crash cut short and is ignored. A damaged line is an error,
+    /// thrown after the replay: every record that could be read is applied.
     public mutating func replay(journal bytes: [UInt8]) throws(StateError) -> Int {
         var replay = JournalReplay(over: self)
         replay.feed(bytes)
         replay.finish()
         self = replay.state
-        if let error = replay.error { throw error }
+        if let damage = replay.firstDamage { throw StateError(damage) }
+        if let mismatch = replay.mismatch { throw StateError("the journal does not follow the state: \(mismatch.description)") }
         return replay.applied
-    }
-}
-
-/// Replays a journal over a state, fed in chunks of any size, so that a
-/// journal that grew long (the snapshot could not be written for a while)
-/// is read without holding all of it in memory at once.
-///
-/// The first bad line stops the replay: the records before it are applied
-/// and `validLength` says where they end, so the caller can keep them and
-/// set the rest aside. Later lines cannot be trusted to follow from a state
-/// that misses one of their predecessors.
-///
-/// The journal's first line names the snapshot generation it follows
-/// (`StateGeneration`); one that names another, or a journal without that
-/// line over a snapshot of generation 1 or more, is not replayed at all
-/// (`mismatch`).
-public struct JournalReplay {
-    public private(set) var state: PersistentState
-    /// The generation of the snapshot `state` was read from.
-    public let snapshotGeneration: UInt64
-    /// The journal's generation, once its first line is read: nil for a
-    /// journal without one (written before generations) or still empty.
-    public private(set) var generation: UInt64?
-    /// The journal does not follow the snapshot: nothing of it was applied.
-    public private(set) var mismatch: JournalMismatch?
-    /// Records applied.
-    public private(set) var applied = 0
-    /// Bytes from the start of the journal to the end of the last line
-    /// applied (or skipped as empty): what a journal that is kept and
-    /// appended to must be cut back to.
-    public private(set) var validLength = 0
-    /// Why the replay stopped early, if it did.
-    public private(set) var error: StateError?
-    /// Bytes after the last newline when the journal ended: a record whose
-    /// write a crash cut short (0 when the journal ended on a newline).
-    public private(set) var tornLength = 0
-    /// What was fixed in the records read, and by `finish()`.
-    public private(set) var warnings: [String] = []
-
-    /// A line longer than this is no record Perch wrote (see
-    /// `JournalRecord.boundedEncoding()`).
-    public static let maximumLineLength = NotificationLimits.maximumStateSize
-
-    /// The bytes of a line not yet ended by a newline.
-    private var partial: [UInt8] = []
-    /// How many bytes of `partial` are known to hold no newline.
-    private var scanned = 0
-
-    /// Lines seen, the header included: the first one may be the header.
-    private var lines = 0
-
-    /// A replay over `state`, read from a snapshot of `generation`.
-    public init(over state: PersistentState, generation: UInt64 = 0) {
-        self.state = state
-        snapshotGeneration = generation
-    }
-
-    /// Whether the replay has stopped (an error, or another generation).
-    private var stopped: Bool { error != nil || mismatch != nil }
-
-    /// Applies every line that `chunk` completes, keeping the rest for the
-    /// next chunk; after an error or a mismatch, does nothing.
-    public mutating func feed(_ chunk: some Collection<UInt8>) {
-        guard !stopped else { return }
-        partial.append(contentsOf: chunk)
-        var start = 0
-        // A long line comes in many chunks: search only the new bytes.
-        var from = scanned
-        while !stopped, let newline = partial[from...].firstIndex(of: UInt8(ascii: "\n")) {
-            apply(line: partial[start ..< newline])
-            if !stopped { validLength += newline + 1 - start }
-            start = newline + 1
-            from = start
-        }
-        partial.removeFirst(start)
-        scanned = partial.count
-        if !stopped, partial.count > Self.maximumLineLength {
-            error = StateError("journal record \(applied + 1): longer than \(Self.maximumLineLength) bytes")
-        }
-    }
-
-    /// The journal ended: what is left without a newline is ignored, and
-    /// the state is made consistent (see `PersistentState.makeConsistent`).
-    public mutating func finish() {
-        if !stopped { tornLength = partial.count }
-        partial = []
-        warnings += state.makeConsistent()
-    }
-
-    private mutating func apply(line: ArraySlice<UInt8>) {
-        if line.isEmpty { return }
-        let value: JSONValue
-        do {
-            value = try JSON.parse(line)
-        } catch {
-            self.error = StateError("journal record \(applied + 1): not JSON: \(error)")
-            return
-        }
-        lines += 1
-        if lines == 1 {
-            // The header, or (a journal from before generations) a record.
-            let header: UInt64?
-            do {
-                header = try StateGeneration.header(value)
-            } catch {
-                self.error = StateError("the journal's first line: \(error.message)")
-                return
-            }
-            if (header ?? 0) != snapshotGeneration {
-                mismatch = JournalMismatch(journal: header, snapshot: snapshotGeneration)
-                return
-            }
-            generation = header
-            if header != nil { return }
-        }
-        do {
-            var fixed: [String] = []
-            state.apply(try JournalRecord(json: value, warnings: &fixed))
-            warnings += fixed.map { "journal record \(applied + 1): \($0)" }
-        } catch {
-            self.error = StateError("journal record \(applied + 1): \(error.message)")
-            return
-        }
-        applied += 1
     }
 }
