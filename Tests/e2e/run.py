@@ -82,6 +82,9 @@ def main():
     ap.add_argument("-v", action="store_true", help="show diagnostics of passing tests too")
     ap.add_argument("--list", action="store_true",
                     help="list the tests with their compositors (and why not the others) and exit")
+    ap.add_argument("--shard", default=None, metavar="K/N",
+                    help="run only every Nth of the chosen tests, from the Kth (0-based): a part of a suite, "
+                         "as the parallel run hands them out")
     ap.add_argument("--jobs", type=int, default=int(os.environ.get("E2E_JOBS", "3")),
                     help="compositors whose suites run at once (default 3, or $E2E_JOBS); 1 runs them "
                          "one after the other in this process")
@@ -99,8 +102,18 @@ def main():
             print("%s: %d tests" % (comp, len(mine)), file=sys.stderr)
         return 0
 
+    shard = None
+    if args.shard:
+        try:
+            k, n = (int(x) for x in args.shard.split("/"))
+            assert 0 <= k < n
+        except (ValueError, AssertionError):
+            ap.error("--shard takes K/N with 0 <= K < N")
+        shard = (k, n)
     runs, skipped = [], {}
     for comp, mine in plan(tests, chosen):
+        if shard:
+            mine = mine[shard[0]::shard[1]]
         why = unavailable(comp)
         if why is None:
             runs.append((comp, mine))
@@ -161,12 +174,17 @@ def main():
                         took, ctx.session.start_time if ctx.session else 0))
                 for line in diag:
                     print("    " + line, flush=True)
-            timings.append("%s %d tests %.1fs" % (comp, len(mine), time.monotonic() - t_comp))
+            timings.append("%s%s %d tests %.1fs" % (comp, " " + args.shard if args.shard else "", len(mine),
+                                                     time.monotonic() - t_comp))
     finally:
         shutil.rmtree(bindir, ignore_errors=True)
     print("e2e: %.1fs in total (%s)" % (time.monotonic() - t_all, ", ".join(timings)), file=sys.stderr)
     print("%d passed, %d failed" % (passed, failed), flush=True)
     return 1 if failed else 0
+
+
+# Tests a worker of the parallel run takes at most from one suite.
+SHARD_SIZE = 100
 
 
 def run_in_parallel(runs, args):
@@ -178,15 +196,28 @@ def run_in_parallel(runs, args):
     nothing but the test user. Their output is passed on a test at a time
     (a result line with the indented lines after it), never interleaved
     inside one; the counts are added up."""
-    queue = sorted(runs, key=lambda run: -len(run[1]))
+    # A suite much larger than the others (sway 1.7's has every test that
+    # does not look at the compositor) is cut in parts of about the size
+    # of the others, so that it is not the one the whole run waits for.
+    queue = []
+    for comp, mine in runs:
+        parts = max(1, -(-len(mine) // SHARD_SIZE))
+        for k in range(parts):
+            queue.append((comp, "%d/%d" % (k, parts) if parts > 1 else None, len(mine[k::parts])))
+    queue.sort(key=lambda unit: -unit[2])
+    units = len(queue)
     selector = selectors.DefaultSelector()
     children = {}
     passed = failed = 0
     timings = []
     t_all = time.monotonic()
 
-    def start(comp):
+    def start(unit):
+        comp, part, _ = unit
         argv = [sys.executable, os.path.abspath(__file__), "--compositor", comp, "--jobs", "1"]
+        if part:
+            argv += ["--shard", part]
+            comp = "%s %s" % (comp, part)
         for k in args.k:
             argv += ["-k", k]
         if args.v:
@@ -220,7 +251,7 @@ def run_in_parallel(runs, args):
 
     try:
         while queue and len(children) < args.jobs:
-            start(queue.pop(0)[0])
+            start(queue.pop(0))
         while children:
             for key, _ in selector.select():
                 state = children[key.fd]
@@ -242,13 +273,13 @@ def run_in_parallel(runs, args):
                     failed += 1
                     print("FAIL the %s suite ended with exit status %d" % (state["comp"], code), flush=True)
                 if queue:
-                    start(queue.pop(0)[0])
+                    start(queue.pop(0))
     finally:
         for state in children.values():
             state["proc"].terminate()
             state["proc"].wait()
-    print("e2e: %.1fs in total, %d suites at most %d at once (%s)"
-          % (time.monotonic() - t_all, len(runs), args.jobs, "; ".join(timings)), file=sys.stderr)
+    print("e2e: %.1fs in total, %d suites in %d parts, at most %d at once (%s)"
+          % (time.monotonic() - t_all, len(runs), units, args.jobs, "; ".join(timings)), file=sys.stderr)
     print("%d passed, %d failed" % (passed, failed), flush=True)
     return 1 if failed else 0
 
