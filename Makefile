@@ -8,7 +8,8 @@
 #                  e2e tests on sway 1.7 (the host's), sway 1.10 and labwc
 #                  0.8 (the Debian 13 root of scripts/trixie-root, made and
 #                  cached), and a check that no test process survives
-#   make test-trixie  the unit tests built against Debian 13's libraries
+#   make test-trixie  the unit tests built by Debian 13's Swift (6.0.3)
+#                  against its libraries
 #   make link-order   record link/perch.order again (make test says when)
 #   make e2e       only the end-to-end tests (needs a release build);
 #                  E2E_ARGS="--compositor labwc -k toast" to choose
@@ -141,13 +142,16 @@ link-inputs:
 link-order: build
 	scripts/gen-link-order
 
-# The unit tests, built in the Debian 13 root against its libraries (newer
-# Pango, Cairo, Wayland, xkbcommon, libsystemd than the host's) with the
-# host's toolchain bound in, in a build directory of its own (the host's
-# .build/release and .build/debug are left alone): an API change in a newer
-# library fails here. The golden images, Debian 12's rendering, are
-# compared by size only (PERCH_GOLDEN=size: glyphs are rasterised a little
-# differently there). Root only, like the root; prints how long it took.
+# The unit tests, built in the Debian 13 root by its own Swift (swiftlang,
+# 6.0.3: the oldest Swift a distribution ships, the floor Package.swift
+# states) against its libraries (newer Pango, Cairo, Wayland, xkbcommon,
+# libsystemd than the host's), in a build directory of its own (the host's
+# .build/release and .build/debug are left alone): code the old compiler
+# refuses, or an API change in a newer library, fails here; the host's
+# build covers the newest Swift. The golden images, Debian 12's rendering,
+# are compared by size only (PERCH_GOLDEN=size: glyphs are rasterised a
+# little differently there). Root only, like the root; prints how long it
+# took.
 TRIXIE_BUILD := .build/trixie
 TRIXIE_ROOT_DIR ?= $(or $(PERCH_TRIXIE_ROOT),/var/cache/perch/trixie-root)
 test-trixie: trixie-root
