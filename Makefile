@@ -24,10 +24,14 @@
 SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
 
-# Find the toolchain even when /opt/swift is not on PATH.
-export PATH := $(PATH):/opt/swift/usr/bin
+# Find the toolchain even when it is not on PATH: swift.org's in
+# /opt/swift, or Debian's swiftlang in /usr/libexec/swift/bin (Swift 6.0.3
+# or newer; scripts/find-swift, which passes over a `swift` that is not
+# Swift's, and which scripts/ensure-deps asks too). Expanded when a recipe
+# runs, so after ensure-deps has installed swiftlang.
+export PATH := $(PATH):/opt/swift/usr/bin:/usr/libexec/swift/bin
 
-SWIFT   ?= swift
+SWIFT   ?= $(shell scripts/find-swift || echo swift)
 # The Swift runtime is linked statically: the daemon then maps only the
 # runtime pages it uses (about 2 MB less Pss than the shared libswiftCore)
 # and the binaries run without /opt/swift. The rest is about what a running
