@@ -63,15 +63,21 @@ SWIFT   ?= $(shell scripts/find-swift || echo swift)
 #  - --disable-local-rpath: no $ORIGIN run path, where ld.so would first
 #    look for each of the ~50 shared libraries in vain (and which has no
 #    business in an installed binary).
-LIBSTDCXX_A := $(shell gcc -print-file-name=libstdc++.a 2>/dev/null)
+#
+# What depends on the toolchain and on gcc is worked out when a recipe
+# runs (recursive variables), so that on a new machine it sees what
+# ensure-deps has just installed: the libstdc++.a of the gcc there, and
+# whether the toolchain's lld takes link/perch.ld (lld 17, Debian 13's
+# swiftlang's, does not: scripts/lld-script-flags says so and the link goes
+# without it).
+LIBSTDCXX_A = $(shell gcc -print-file-name=libstdc++.a 2>/dev/null)
 STATIC_CXX_DIR := $(CURDIR)/.build/static-libstdcxx
-LINK_FLAGS := -Xswiftc -use-ld=lld -Xswiftc -Xfrontend -Xswiftc -function-sections \
-	-Xlinker --symbol-ordering-file=$(CURDIR)/link/perch.order -Xlinker --no-warn-symbol-ordering -Xlinker -T -Xlinker $(CURDIR)/link/perch.ld \
-	-Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-export-dynamic -Xlinker --emit-relocs
-ifneq ($(filter /%,$(LIBSTDCXX_A)),)
-LINK_FLAGS += -Xswiftc -L$(STATIC_CXX_DIR)
-endif
-RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath -Xswiftc -enforce-exclusivity=unchecked $(LINK_FLAGS)
+LINK_FLAGS = -Xswiftc -use-ld=lld -Xswiftc -Xfrontend -Xswiftc -function-sections \
+	-Xlinker --symbol-ordering-file=$(CURDIR)/link/perch.order -Xlinker --no-warn-symbol-ordering \
+	$(shell scripts/lld-script-flags $(SWIFT)) \
+	-Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-export-dynamic -Xlinker --emit-relocs \
+	$(if $(filter /%,$(LIBSTDCXX_A)),-Xswiftc -L$(STATIC_CXX_DIR))
+RELEASE_FLAGS = -c release --static-swift-stdlib --disable-local-rpath -Xswiftc -enforce-exclusivity=unchecked $(LINK_FLAGS)
 PYTHON  ?= python3
 PREFIX  ?= /usr/local
 BINDIR  ?= $(PREFIX)/bin
