@@ -1,9 +1,3 @@
-// CCairo before CPangoCairo, though only Pango is used here: this is the
-// first file of the module to import Pango, whose header includes cairo.h
-// too, and Swift 6.0.3 (Debian 13's compiler) then gave cairo.h's
-// enumerators to CPangoCairo alone: Support/Canvas.swift, which imports
-// CCairo only, could not find CAIRO_STATUS_SUCCESS.
-import CCairo
 import CPangoCairo
 import PerchCore
 @testable import PerchMarkup
