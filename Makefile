@@ -189,8 +189,9 @@ e2e: trixie-root
 	$(PYTHON) Tests/e2e/run.py $(E2E_ARGS) || { scripts/check-survivors; exit 1; }
 	scripts/check-survivors
 
-# The Debian 13 root the sway 1.10 and labwc tests run in: made once (about a
-# minute, from the mirror apt uses), then cached in /var/cache/perch until its
+# The Debian 13 root the sway 1.10 and labwc tests run in, and make
+# test-trixie builds in (with its swiftlang): made once (about two minutes,
+# 3.1 GB, from the mirror apt uses), then cached in /var/cache/perch until its
 # package list changes. It needs root; without, run.py skips those two
 # compositors and says so.
 trixie-root:
