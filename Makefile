@@ -11,7 +11,8 @@
 #                  root, `scripts/debian-root make sid`, the same way; left
 #                  out with one line when the archive cannot be reached),
 #                  and a check that no test process survives
-#   make test-trixie  the unit tests built against Debian 13's libraries
+#   make test-trixie  the unit tests built by Debian 13's Swift (6.0.3)
+#                  against its libraries
 #   make link-order   record link/perch.order again (make test says when)
 #   make e2e       only the end-to-end tests (needs a release build);
 #                  E2E_ARGS="--compositor labwc -k toast" to choose
@@ -26,10 +27,14 @@
 SHELL := /bin/bash
 .SHELLFLAGS := -euo pipefail -c
 
-# Find the toolchain even when /opt/swift is not on PATH.
-export PATH := $(PATH):/opt/swift/usr/bin
+# Find the toolchain even when it is not on PATH: swift.org's in
+# /opt/swift, or Debian's swiftlang in /usr/libexec/swift/bin (Swift 6.0.3
+# or newer; scripts/find-swift, which passes over a `swift` that is not
+# Swift's, and which scripts/ensure-deps asks too). Expanded when a recipe
+# runs, so after ensure-deps has installed swiftlang.
+export PATH := $(PATH):/opt/swift/usr/bin:/usr/libexec/swift/bin
 
-SWIFT   ?= swift
+SWIFT   ?= $(shell scripts/find-swift || echo swift)
 # The Swift runtime is linked statically: the daemon then maps only the
 # runtime pages it uses (about 2 MB less Pss than the shared libswiftCore)
 # and the binaries run without /opt/swift. The rest is about what a running
@@ -61,15 +66,21 @@ SWIFT   ?= swift
 #  - --disable-local-rpath: no $ORIGIN run path, where ld.so would first
 #    look for each of the ~50 shared libraries in vain (and which has no
 #    business in an installed binary).
-LIBSTDCXX_A := $(shell gcc -print-file-name=libstdc++.a 2>/dev/null)
+#
+# What depends on the toolchain and on gcc is worked out when a recipe
+# runs (recursive variables), so that on a new machine it sees what
+# ensure-deps has just installed: the libstdc++.a of the gcc there, and
+# whether the toolchain's lld takes link/perch.ld (lld 17, Debian 13's
+# swiftlang's, does not: scripts/lld-script-flags says so and the link goes
+# without it).
+LIBSTDCXX_A = $(shell gcc -print-file-name=libstdc++.a 2>/dev/null)
 STATIC_CXX_DIR := $(CURDIR)/.build/static-libstdcxx
-LINK_FLAGS := -Xswiftc -use-ld=lld -Xswiftc -Xfrontend -Xswiftc -function-sections \
-	-Xlinker --symbol-ordering-file=$(CURDIR)/link/perch.order -Xlinker --no-warn-symbol-ordering -Xlinker -T -Xlinker $(CURDIR)/link/perch.ld \
-	-Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-export-dynamic -Xlinker --emit-relocs
-ifneq ($(filter /%,$(LIBSTDCXX_A)),)
-LINK_FLAGS += -Xswiftc -L$(STATIC_CXX_DIR)
-endif
-RELEASE_FLAGS := -c release --static-swift-stdlib --disable-local-rpath -Xswiftc -enforce-exclusivity=unchecked $(LINK_FLAGS)
+LINK_FLAGS = -Xswiftc -use-ld=lld -Xswiftc -Xfrontend -Xswiftc -function-sections \
+	-Xlinker --symbol-ordering-file=$(CURDIR)/link/perch.order -Xlinker --no-warn-symbol-ordering \
+	$(shell scripts/lld-script-flags $(SWIFT)) \
+	-Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-export-dynamic -Xlinker --emit-relocs \
+	$(if $(filter /%,$(LIBSTDCXX_A)),-Xswiftc -L$(STATIC_CXX_DIR))
+RELEASE_FLAGS = -c release --static-swift-stdlib --disable-local-rpath -Xswiftc -enforce-exclusivity=unchecked $(LINK_FLAGS)
 PYTHON  ?= python3
 PREFIX  ?= /usr/local
 BINDIR  ?= $(PREFIX)/bin
@@ -145,13 +156,16 @@ link-inputs:
 link-order: build
 	scripts/gen-link-order
 
-# The unit tests, built in the Debian 13 root against its libraries (newer
-# Pango, Cairo, Wayland, xkbcommon, libsystemd than the host's) with the
-# host's toolchain bound in, in a build directory of its own (the host's
-# .build/release and .build/debug are left alone): an API change in a newer
-# library fails here. The golden images, Debian 12's rendering, are
-# compared by size only (PERCH_GOLDEN=size: glyphs are rasterised a little
-# differently there). Root only, like the root; prints how long it took.
+# The unit tests, built in the Debian 13 root by its own Swift (swiftlang,
+# 6.0.3: the oldest Swift a distribution ships, the floor Package.swift
+# states) against its libraries (newer Pango, Cairo, Wayland, xkbcommon,
+# libsystemd than the host's), in a build directory of its own (the host's
+# .build/release and .build/debug are left alone): code the old compiler
+# refuses, or an API change in a newer library, fails here; the host's
+# build covers the newest Swift. The golden images, Debian 12's rendering,
+# are compared by size only (PERCH_GOLDEN=size: glyphs are rasterised a
+# little differently there). Root only, like the root; prints how long it
+# took.
 TRIXIE_BUILD := .build/trixie
 TRIXIE_ROOT_DIR ?= $(or $(PERCH_TRIXIE_ROOT),/var/cache/perch/trixie-root)
 test-trixie: trixie-root
@@ -179,8 +193,9 @@ e2e: trixie-root sid-root
 	$(PYTHON) Tests/e2e/run.py $(E2E_ARGS) || { scripts/check-survivors; exit 1; }
 	scripts/check-survivors
 
-# The Debian 13 root the sway 1.10 and labwc tests run in: made once (about a
-# minute, from the mirror apt uses), then cached in /var/cache/perch until its
+# The Debian 13 root the sway 1.10 and labwc tests run in, and make
+# test-trixie builds in (with its swiftlang): made once (about two minutes,
+# 3.1 GB, from the mirror apt uses), then cached in /var/cache/perch until its
 # package list changes. It needs root; without, run.py skips those two
 # compositors and says so.
 trixie-root:

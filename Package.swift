@@ -4,6 +4,11 @@
 // pure Swift and everything depends on it; the Platform, Render and Wayland
 // layers never import each other (except Wayland → Platform for fds), and
 // PerchDaemon is where they meet.
+//
+// Swift 6.0.3 or newer: the oldest Swift a distribution ships, Debian 13's
+// swiftlang, with which `make test-trixie` builds and tests Perch (the host's
+// `swift test` covers the newest). Code only 6.0.3 needs spelled a certain
+// way says so where it is.
 import PackageDescription
 
 let package = Package(

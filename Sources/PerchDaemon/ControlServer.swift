@@ -39,7 +39,9 @@ final class ControlServer {
     init(path: String, loop: EventLoop) throws(SystemError) {
         listener = try UnixListener(path: path)
         self.loop = loop
-        listener.start(on: loop) { [unowned self] fd in self.accept(fd) }
+        // `consuming` spelled out: Swift 6.0.3 (Debian 13's) infers a
+        // borrowed `fd` and then refuses to pass it on consumed.
+        listener.start(on: loop) { [unowned self] (fd: consuming FileDescriptor) in self.accept(fd) }
         // Requests left in buffers (the turn's budget ran out) are served
         // on the next turns, without waiting for more bytes to arrive.
         loop.addWorkCheck { [unowned self] in !self.backlogged.isEmpty }

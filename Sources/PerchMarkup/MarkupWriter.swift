@@ -48,7 +48,9 @@ struct MarkupWriter {
                 // Pango reads a C string: a NUL would end the body there.
                 index += 1
             default:
-                let end = bytes[index...].firstIndex(where: { $0 == lessThan || $0 == ampersand
+                // Typed: Swift 6.0.3 (Debian 13's) infers `Int?` for this
+                // `?? bytes.count` and then rejects the slice below.
+                let end: Int = bytes[index...].firstIndex(where: { $0 == lessThan || $0 == ampersand
                     || $0 == greaterThan || $0 == 0 }) ?? bytes.count
                 out += bytes[index..<end]
                 index = end

@@ -45,7 +45,11 @@ public final class SVGRenderHelper: SVGRendering {
         queue = SVGRenderQueue(maxWaiting: maxWaiting, timeout: timeout)
         deadline = try DeadlineTimer(loop: loop)
         self.clock = clock
-        helper.onMessage = { [unowned self] bytes, descriptor in self.received(bytes, descriptor) }
+        // The parameters are spelled out: Swift 6.0.3 (Debian 13's) infers
+        // a borrowed `descriptor` and then refuses to pass it on consumed.
+        helper.onMessage = { [unowned self] (bytes: [UInt8], descriptor: consuming FileDescriptor?) in
+            self.received(bytes, descriptor)
+        }
         helper.onEnd = { [unowned self] in self.helperEnded() }
         deadline.onFire = { [unowned self] in self.overran() }
         loop.addPrePollHook { [unowned self] in self.deliver() }

@@ -10,7 +10,11 @@ public struct SharedMemory: ~Copyable {
     /// The first of `byteCount` bytes, zero when made.
     public let base: UnsafeMutableRawPointer
     public let byteCount: Int
-    private var descriptor: FileDescriptor?
+    /// Spelled `Optional<…>`, not `FileDescriptor?`: `?` gives the field an
+    /// implicit nil first value, and Swift 6.0.3's SIL verifier (Debian
+    /// 13's compiler) then crashes on this init's early throws ("memory is
+    /// not initialized, but should be"). Set once, below, it is the same.
+    private var descriptor: Optional<FileDescriptor>
 
     /// - Throws: `memfd_create`, `ftruncate` or `mmap` failing, by name.
     public init(name: String, byteCount: Int) throws(SystemError) {

@@ -34,7 +34,7 @@ struct ControlReplyEventTests {
     func unknownEvent() throws {
         let line = #"{"event":"grouped","notification":{"id":1},"into":4}"#
         let event = try ControlEvent(json: try object(line))
-        #expect(event == .unknown(try object(line)))
+        #expect(try event == .unknown(object(line)))
         #expect(event.line == line)
     }
 

@@ -120,7 +120,7 @@ struct ControlReplyTests {
         for notification in [full, minimal] {
             let json = ControlProtocol.encode(notification)
             let listed = try ListReply(json: .array([json]))
-            #expect(listed.notifications == [try Notification(json: json)])
+            #expect(try listed.notifications == [Notification(json: json)])
             #expect(listed.notifications == [notification])
         }
     }

@@ -49,7 +49,14 @@ struct MappedFilesTests {
         #expect(!pageState(mapping).present)
         #expect(!pageState(mapping + 3 * page).present)
         // Read again: the file's bytes, from the page cache.
-        #expect((0..<4).allSatisfy { bytes[$0 * page] == UInt8($0 + 1) && bytes[$0 * page + page - 1] == UInt8($0 + 1) })
+        // A closure of its own, typed: inside #expect, Swift 6.0.3 (Debian
+        // 13's) gives up type-checking it ("unable to type-check this
+        // expression in reasonable time").
+        let eachPageReadBack = (0..<4).allSatisfy { (index: Int) -> Bool in
+            let value = UInt8(index + 1)
+            return bytes[index * page] == value && bytes[index * page + page - 1] == value
+        }
+        #expect(eachPageReadBack)
         #expect(pageState(mapping).present && pageState(mapping).file)
     }
 

@@ -745,7 +745,7 @@ struct StateGenerationStoreTests {
         #expect(loaded.warnings.count == 1)
         #expect(loaded.warnings.first?.contains("it has generation 5 and the state file generation 3") == true)
         #expect(loaded.warnings.first?.contains("moved it to \(journal).corrupt-8") == true)
-        #expect(StateGeneration.journalHeader(3) == (try StateFile.read(journal)))
+        #expect(try StateFile.read(journal) == StateGeneration.journalHeader(3))
 
         let model = Model()
         model.state = loaded.state

@@ -1,4 +1,10 @@
 import CCairo
+// Pango too, though only Cairo is used here: CPangoCairo's header includes
+// cairo.h as well, and when this module's other files load CPangoCairo
+// first, Swift 6.0.3 (Debian 13's compiler) files cairo.h's status
+// enumerators under it alone, and a file importing CCairo only cannot
+// find CAIRO_STATUS_SUCCESS. Importing both finds it either way.
+import CPangoCairo
 import Glibc
 import PerchRender
 
