@@ -88,7 +88,7 @@ extension Daemon {
         hooks.timeout = global.hookTimeout
         access?.setPolicy(global.accessibility)
         executor.setNeedsRefresh()
-        Log.throttledInfo("config reloaded from \(configSource.path ?? "(defaults)")")
+        Log.throttledInfo("config reloaded: \(configSource.summary)")
         return .success(ReloadReply(reloaded: true, warnings: lines))
     }
 }

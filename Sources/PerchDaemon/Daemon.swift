@@ -53,6 +53,8 @@ public final class Daemon {
     let signals: SignalSource
     let control: ControlServer
     let hooks: HookRunner
+    /// The `menu` program, which offers actions to choose from.
+    let menus: MenuDoor
     /// History, modes and live notifications on disk (nil: nowhere to keep them).
     let store: StateStore?
     /// org.freedesktop.Notifications, once the name is Perch's.
@@ -119,6 +121,7 @@ public final class Daemon {
         }
         let global = service.global
         hooks = HookRunner(timeout: global.hookTimeout)
+        menus = MenuDoor(loop: loop)
         sounds = SoundSupply(output: SoundOutput(loop: loop), directories: icons.directories,
                              global: { [unowned service] in service.global })
         store = (options.statePath ?? StateFile.defaultPath()).map { StateStore(path: $0) }
@@ -148,6 +151,12 @@ public final class Daemon {
         executor = EffectExecutor(service: service, scene: scene, store: store, control: control, hooks: hooks,
                                   alarm: timer, idleAlarm: idleTimer, trace: Trace.fromEnvironment())
         executor.sounds = sounds
+        executor.menus = menus
+        menus.onChoice = { [unowned self] entry in
+            let (result, effects) = self.service.invoke(entry.id, action: entry.action, at: MonotonicClock.now())
+            if case .failure(let error) = result { Log.info("menu: \(error.message)") }
+            self.executor.execute(effects)
+        }
 
         timer.onFire = { [unowned self] in self.executor.alarmFired() }
         idleTimer.onFire = { [unowned self] in self.executor.idleCheckDue() }
@@ -210,6 +219,7 @@ public final class Daemon {
 
     /// Serves until a signal or the compositor ends it.
     public func run() -> Outcome {
+        Log.info(configSource.summary)
         Log.info("ready; control socket \(control.path)")
         do {
             try loop.run()
@@ -237,6 +247,7 @@ public final class Daemon {
             loop.stop()
         case SIGCHLD:
             hooks.reap()
+            menus.reap()
             sounds.output.reap()
             svgIcons.reap()
             executor.armTimer()

@@ -4,6 +4,9 @@ public enum StackOrder: String, Sendable, CaseIterable {
     case newestFirst = "newest-first"
     /// Toasts keep their place; new ones join at the far end.
     case oldestFirst = "oldest-first"
+    /// The more urgent nearer the anchor (critical, normal, low); among
+    /// equals, as `oldestFirst` (dunst's `sort = yes`).
+    case urgentFirst = "urgent-first"
 }
 
 /// Placement and motion settings of a stack.

@@ -365,6 +365,10 @@ public struct ToastStack: Sendable {
             switch config.order {
             case .newestFirst: visible.insert(toast, at: 0)
             case .oldestFirst: visible.append(toast)
+            case .urgentFirst:
+                let rank = toast.notification.urgency.rank
+                let place = visible.firstIndex { $0.notification.urgency.rank < rank } ?? visible.endIndex
+                visible.insert(toast, at: place)
             }
             events.append(.entering(id: toast.id))
         }

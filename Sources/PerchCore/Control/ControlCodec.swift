@@ -120,6 +120,8 @@ extension ControlProtocol {
         notify.transient = try params.bool("transient") ?? false
         notify.category = try params.string("category")
         notify.replyPlaceholder = try params.string("reply_placeholder")
+        notify.desktopEntry = try params.string("desktop_entry")
+        notify.synchronousTag = try params.string("stack_tag")
         if let sound = try params.string("sound") {
             // "none" is suppress-sound; anything else a name or a file.
             if sound == "none" {
@@ -267,6 +269,8 @@ extension ControlProtocol {
         if let progress = notification.progress { object["progress"] = .number(Double(progress)) }
         if let placeholder = notification.replyPlaceholder { object["reply_placeholder"] = .string(placeholder) }
         if let sandbox = notification.sandbox { object["sandbox"] = .string(sandbox) }
+        if let entry = notification.desktopEntry { object["desktop_entry"] = .string(entry) }
+        if let tag = notification.stackTag { object["stack_tag"] = .string(tag) }
         return .object(object)
     }
 

@@ -84,6 +84,9 @@ public struct NotifyRequest: Equatable, Sendable {
     /// ordinary client, which may replace any notification; otherwise it
     /// replaces only notifications of the same sandbox.
     public var sandbox: String?
+    /// The sender's `.desktop` file name (D-Bus `desktop-entry`), which
+    /// config criteria match.
+    public var desktopEntry: String?
 
     public init(title: String) {
         self.title = title

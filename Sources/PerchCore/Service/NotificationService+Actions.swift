@@ -104,14 +104,19 @@ extension NotificationService {
         return effects
     }
 
-    /// Shows the most recently closed notification again, under its own id
-    /// (a toast of it still leaving is taken off first, so the id stays
-    /// the one its sender knows). `.notFound` when history is empty.
-    public func restore(for sender: ClientToken?, at now: Instant)
+    /// Shows the most recently closed notification again (or, with `id`,
+    /// that one: dunstctl's `history-pop ID`), under its own id (a toast
+    /// of it still leaving is taken off first, so the id stays the one its
+    /// sender knows). With `sticky-history` it then stays until dismissed.
+    /// `.notFound` when history is empty or has no such id.
+    public func restore(id: UInt32? = nil, for sender: ClientToken?, at now: Instant)
         -> (result: Result<UInt32, ControlError>, effects: [ServiceEffect])
     {
-        guard let entry = history.removeLatest() else {
-            return (.failure(ControlError(.notFound, "history is empty: nothing to restore")), [])
+        let taken: HistoryEntry?
+        if let id { taken = history.remove(id: id) } else { taken = history.removeLatest() }
+        guard let entry = taken else {
+            let message = id.map { "no notification \($0) in history" } ?? "history is empty: nothing to restore"
+            return (.failure(ControlError(.notFound, message)), [])
         }
         var effects: [ServiceEffect] = [.record(.restored(id: entry.notification.id))]
         var notification = entry.notification
@@ -125,6 +130,8 @@ extension NotificationService {
             }
         }
         if let sender { senders[notification.id] = sender }
+        if global.stickyHistory { notification.timeout = 0 }
+        arrivedAt[notification.id] = now
         show(notification, overrides: PresentationOverrides(), at: now, into: &effects)
         return (.success(notification.id), effects)
     }
