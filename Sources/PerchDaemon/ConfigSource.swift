@@ -24,8 +24,22 @@ public struct ConfigSource: Sendable {
     /// How `path` is read: found from its place, or, for a file given
     /// with -c, from its name or its `[global]` section.
     public let kind: Kind
+    /// A dunstrc's drop-ins when named (dunstctl's `reload FILE…`); nil:
+    /// the `*.conf` files of `path.d/`, as dunst finds them.
+    let dropIns: [String]?
+
+    /// dunst's files, named (dunstctl `reload FILE…`, ConfigReload): read
+    /// in order, each later one overriding.
+    public init(dunstrcs paths: [String], overrideLines: [String]) {
+        path = paths.first
+        isExplicit = true
+        kind = .dunst
+        dropIns = Array(paths.dropFirst())
+        self.overrideLines = overrideLines
+    }
 
     public init(path: String?, overrideLines: [String]) {
+        dropIns = nil
         isExplicit = path != nil
         if let path {
             self.path = path
@@ -69,8 +83,8 @@ public struct ConfigSource: Sendable {
         case .mako:
             return "config: mako's \(path) (there is no \(Self.defaultPath() ?? "Perch config"))"
         case .dunst:
-            let dropIns = DunstrcFile.dropIns(of: path, in: DirectoryNames.of(path + ".d") ?? [])
-            let with = dropIns.isEmpty ? "" : " with \(dropIns.count) drop-in\(dropIns.count == 1 ? "" : "s") from \(path).d"
+            let dropIns = self.dropIns ?? DunstrcFile.dropIns(of: path, in: DirectoryNames.of(path + ".d") ?? [])
+            let with = dropIns.isEmpty ? "" : " with \(dropIns.count) more file\(dropIns.count == 1 ? "" : "s")"
             let why = isExplicit ? "" : " (there is no \(Self.defaultPath() ?? "Perch config") and no mako config)"
             return "config: dunst's \(path)\(with), read as dunst reads it\(why)"
         }
@@ -119,7 +133,8 @@ public struct ConfigSource: Sendable {
             if isExplicit || Self.isPresent(path) {
                 let (parsed, found): (Config?, [ConfigDiagnostic])
                 if kind == .dunst {
-                    let dropIns = DunstrcFile.dropIns(of: path, in: DirectoryNames.of(path + ".d") ?? [])
+                    let dropIns = self.dropIns
+                        ?? DunstrcFile.dropIns(of: path, in: DirectoryNames.of(path + ".d") ?? [])
                     (parsed, found) = DunstrcFile.parse(paths: [path] + dropIns, read: read, home: home)
                 } else {
                     (parsed, found) = ConfigFile.parse(path: path, read: read, home: home)

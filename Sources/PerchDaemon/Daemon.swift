@@ -39,7 +39,8 @@ public final class Daemon {
     let loop = EventLoop()
     let connection: WaylandConnection
     let scene: Scene
-    let configSource: ConfigSource
+    /// Where the config is read from; dunstctl's `reload FILE…` changes it.
+    var configSource: ConfigSource
     /// Every notification and every rule (the executor's, shared).
     let service: NotificationService
     /// Carries out the service's effects and ends each turn.
@@ -55,6 +56,9 @@ public final class Daemon {
     let hooks: HookRunner
     /// The `menu` program, which offers actions to choose from.
     let menus: MenuDoor
+    /// The pause level dunstctl last set while pausing (`pauseLevel`,
+    /// dunst's 1–100); Perch pauses as do-not-disturb, on or off.
+    var dunstPauseLevel = DunstBus.maximumPauseLevel
     /// History, modes and live notifications on disk (nil: nowhere to keep them).
     let store: StateStore?
     /// org.freedesktop.Notifications, once the name is Perch's.

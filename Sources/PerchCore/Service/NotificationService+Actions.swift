@@ -34,6 +34,12 @@ extension NotificationService {
             ids = [last.id]
         case .all:
             ids = live.map(\.id).filter { close($0, reason: reason, at: now, into: &effects) }
+        case .first:
+            guard let first = notification(atScreenPosition: 0) else {
+                return .failure(ControlError(.notFound, "no notification on screen"))
+            }
+            close(first.id, reason: reason, at: now, into: &effects)
+            ids = [first.id]
         case .group(let id):
             guard let member = liveToast(id: id) else {
                 return .failure(ControlError(.notFound, "no notification \(id) on screen"))

@@ -24,11 +24,25 @@ extension NotificationService {
     /// the pointer, not leaving), wait (queued behind a stack, or withheld
     /// by do-not-disturb, fullscreen or the center), and are in history:
     /// dunst's `displayedLength`, `waitingLength`, `historyLength`.
+    ///
+    /// Read once per loop turn (dunst's PropertiesChanged): the stacks are
+    /// walked, not `board.all`, which sorts.
     public var counts: (displayed: Int, waiting: Int, history: Int) {
-        var displayed = 0, waiting = 0
-        for toast in board.all where !toast.isLeaving {
-            if toast.isQueued || board.isSuspended(toast.id) { waiting += 1 } else { displayed += 1 }
+        var displayed = 0, waiting = board.suspendedCount
+        for stack in board.stacks.values {
+            for toast in stack.all where !toast.isLeaving {
+                if toast.isQueued { waiting += 1 } else { displayed += 1 }
+            }
         }
-        return (displayed, waiting, history.entries.count)
+        return (displayed, waiting, history.count)
+    }
+
+    /// A notification's text as its toast shows it: the title line, then
+    /// the body, as the config's `format` makes them (dunst's history
+    /// `message`).
+    public func formattedText(of notification: Notification) -> String {
+        let resolved = plan.resolve(for: notification)
+        let content = presentation(of: notification, resolved, lane: .stack(resolved.anchor)).content
+        return content.body.isEmpty ? content.title : content.title + "\n" + content.body
     }
 }

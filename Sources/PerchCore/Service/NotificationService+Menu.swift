@@ -67,10 +67,7 @@ extension NotificationService {
     /// `NotificationCloseLast`, which takes the top of its list).
     /// `.notFound` when none is on screen.
     public func closeFirst(at now: Instant) -> (result: Result<[UInt32], ControlError>, effects: [ServiceEffect]) {
-        guard let first = notification(atScreenPosition: 0) else {
-            return (.failure(ControlError(.notFound, "no notification on screen")), [])
-        }
-        return dismiss(.id(first.id), reason: .dismissedByUser, at: now)
+        dismiss(.first, reason: .dismissedByUser, at: now)
     }
 
     /// Turns a rule on (true), off (false) or over (nil) by its name

@@ -1,10 +1,10 @@
 /// dunst's value syntax (1.9 to 1.12), read as dunst reads it: each
 /// reader returns nil where dunst warns and keeps the key's default, and
 /// `DunstrcFile` turns that nil into a warning.
-enum DunstValues {
+public enum DunstValues {
     /// dunst's boolean words, with its quirk kept: `y` is false (its table
     /// says so), `Y` true.
-    static func bool(_ text: String) -> Bool? {
+    public static func bool(_ text: String) -> Bool? {
         switch text {
         case "True", "true", "On", "on", "Yes", "yes", "1", "Y": true
         case "False", "false", "Off", "off", "No", "no", "0", "n", "y", "N": false
@@ -24,7 +24,7 @@ enum DunstValues {
     /// A duration in seconds: a number alone is seconds; `ms`, `s`, `m`,
     /// `h`, `d` after it (blanks between allowed) are units. -1 only where
     /// `allowsNever` (show_age_threshold's "never"), without a unit.
-    static func time(_ text: String, allowsNever: Bool = false) -> Double? {
+    public static func time(_ text: String, allowsNever: Bool = false) -> Double? {
         let scalars = Array(text.unicodeScalars)
         var index = 0
         var negative = false
