@@ -179,6 +179,7 @@ def dunstctl_action_and_context_use_the_dunstrc_dmenu(t):
           "the menu is offered dunst's lines: %s" % lines)
     os.unlink(offered)
     first = start_waiter(t, p, "--timeout", "0", "--action", "a=Archive", "One")
+    poll(lambda: len(p.list()) == 1, 3.0)
     second = start_waiter(t, p, "--timeout", "0", "--action", "r=Reply", "--action", "d=Delete", "Two")
     poll(lambda: len(p.list()) == 2, 3.0)
     ok(t, env, "context")

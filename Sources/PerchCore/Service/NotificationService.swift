@@ -126,7 +126,8 @@ public final class NotificationService {
     static func stackDefaults(_ global: Resolved, markerHeight: Int) -> StackConfig {
         var stack = global.stack
         stack.width = global.style.width
-        stack.markerHeight = markerHeight
+        // `indicate-hidden=false`: no marker, and no room kept for one.
+        stack.markerHeight = global.indicateHidden ? markerHeight : 0
         return stack
     }
 
@@ -157,7 +158,9 @@ public final class NotificationService {
     /// The lanes the board has stacks in.
     public var lanes: Dictionary<Lane, ToastStack>.Keys { board.stacks.keys }
     /// The marker's height is not yet known and there is something to show.
-    public var needsMarkerHeight: Bool { board.stackDefaults.markerHeight == 0 && board.count > 0 }
+    public var needsMarkerHeight: Bool {
+        global.indicateHidden && board.stackDefaults.markerHeight == 0 && board.count > 0
+    }
 
     /// The config for a notification already posted (hooks, bindings).
     public func settings(for notification: Notification) -> Resolved {
@@ -190,7 +193,7 @@ public final class NotificationService {
     /// The scene's "+N more" marker height, once it has measured one.
     /// Stacks made before it was known take it too.
     public func setMarkerHeight(_ height: Int, at now: Instant) {
-        guard height != board.stackDefaults.markerHeight else { return }
+        guard global.indicateHidden, height != board.stackDefaults.markerHeight else { return }
         var defaults = board.stackDefaults
         defaults.markerHeight = height
         board.setStackDefaults(defaults, at: now)
