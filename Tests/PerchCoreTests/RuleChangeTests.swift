@@ -169,6 +169,21 @@ struct RuleChangeTests {
         #expect(effects.closed == [.dismissedByUser])
     }
 
+    @Test("urgent-first reads as dunst's list from the top of the screen down, at the top and at the bottom",
+          arguments: ["top-right", "bottom-right"])
+    func urgentFirst(anchor: String) {
+        var harness = ServiceHarness("sort=urgent-first\nanchor=\(anchor)\n", timeout: 0)
+        harness.post("low one", urgency: .low)
+        harness.post("critical", urgency: .critical)
+        harness.post("normal", urgency: .normal)
+        harness.post("low two", urgency: .low)
+        harness.advance(to: t0 + 5)
+        let titles = harness.service.board.screenOrder().compactMap { id in
+            harness.service.live.first { $0.id == id }?.title
+        }
+        #expect(titles == ["critical", "normal", "low one", "low two"])
+    }
+
     @Test("counts as dunst's lengths: on screen, waiting, history")
     func counts() {
         var harness = ServiceHarness("max-visible=1\n", timeout: 0)
