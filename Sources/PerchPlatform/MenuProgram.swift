@@ -19,6 +19,10 @@ import PerchCore
 ///
 /// One menu at a time: a second asked for while one is open is refused
 /// (`open` returns false), as dunst opens one context menu at a time.
+///
+/// The process must ignore SIGPIPE (perch's `main` does): a program that
+/// quits without reading its lines makes the write fail with EPIPE, which
+/// is its right, not a reason to die.
 public final class MenuProgram {
     public static let outputLimit = 64 * 1024
     /// Seconds a menu may stay open.
