@@ -315,6 +315,16 @@ def dunstctl_112_from_debian_13(t):
     poll(lambda: ok(t, env, "count", "history", script=script).strip() == "1", 3.0)
     check(ids(p) == [] and ok(t, env, "count", "history", script=script).strip() == "1",
           "the [quiet] rule, once enabled, keeps it off screen (skip_display)")
+    # reload FILE with a FIFO: refused at once (never waiting for a
+    # writer), the config in force stays.
+    fifo = os.path.join(d, "fifo-dunstrc")
+    os.mkfifo(fifo)
+    t0 = time.monotonic()
+    r = dunstctl(t, env, "reload", fifo, script=script)
+    check(r.returncode != 0 and time.monotonic() - t0 < 3, "reload of a FIFO is refused at once: %d %s"
+          % (r.returncode, r.stderr))
+    check("is a FIFO" in p.log(), "the log says why: %s" % p.log()[-500:])
+    check(ok(t, env, "count", "displayed", script=script).strip() == "0", "perch still answers")
     # reload FILE: another dunstrc from now on.
     other = os.path.join(d, "other-dunstrc")
     with open(other, "w") as f:
