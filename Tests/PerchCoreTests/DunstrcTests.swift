@@ -83,6 +83,12 @@ struct DunstrcTests {
         #expect(critical.style.background == configRGBA(0x900000))
         #expect(critical.style.border == configRGBA(0xFF0000))
         #expect(critical.displayTime == nil)
+        // The "+N more" marker in normal urgency's colours and dunst's words.
+        let marker = parsed.marker(at: .topRight)
+        #expect(marker.style.background == configRGBA(0x285577))
+        #expect(marker.style.border == configRGBA(0xAAAAAA))
+        #expect(marker.format.source == "(%h more)")
+        #expect(normal.fullscreen == .show)
         let low = parsed.resolve(for: note(urgency: .low), modes: [])
         #expect(low.style.text == configRGBA(0x888888))
         // dunst 1.9 gives an icon to a notification that has none.
@@ -182,7 +188,7 @@ struct DunstrcTests {
         // [chat] changed by the drop-in still comes before [later].
         #expect(resolved.style.background == configRGBA(0x222222))
         #expect(resolved.style.width == 320)
-        #expect(parsed.sections.map(\.name).suffix(2) == ["chat", "later"])
+        #expect(parsed.sections.map(\.name).suffix(3).prefix(2) == ["chat", "later"])
     }
 
     @Test("what dunst warns about and ignores is a warning, and the key keeps dunst's default")

@@ -294,6 +294,12 @@ struct DunstGlobals {
             warn(alwaysEntry, "always_run_script = no is not kept: Perch runs a rule's script each time its "
                  + "notification comes on screen, or is replaced there")
         }
+        let (fullscreen, fullscreenEntry) = value("fullscreen", default: "show", expected: "show, delay or pushback") {
+            DunstValues.word($0, of: ["show", "delay", "pushback"])
+        }
+        // delay and pushback: held back until fullscreen ends.
+        let policy: FullscreenPolicy = fullscreen == "show" ? .show : .hold
+        add("fullscreen", fullscreenEntry, fullscreen) { $0.resolved.fullscreen = policy }
         let (regex, regexEntry) = value("enable_posix_regex", default: "false", expected: "yes or no",
                                         DunstValues.bool)
         usesRegex = regex

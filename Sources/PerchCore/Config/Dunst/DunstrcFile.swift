@@ -71,9 +71,31 @@ public enum DunstrcFile {
         config.globals = globals.settings()
         let opacity = globals.opacity
         var rules = DunstRules(home: home, opacity: opacity, regex: globals.usesRegex)
-        config.sections = rules.defaultSections() + reader.rules.compactMap { rules.section(for: $0) }
+        let sections = rules.defaultSections() + reader.rules.compactMap { rules.section(for: $0) }
+        config.sections = sections + [markerSection(from: sections)]
         diagnostics += globals.diagnostics + rules.diagnostics
         return (config, diagnostics)
+    }
+
+    /// The "+N more" marker's look: dunst draws its "(N more)" in the
+    /// colours of normal urgency, so the marker takes them (dunst's
+    /// defaults, then `[global]`'s and `[urgency_normal]`'s colours).
+    private static func markerSection(from sections: [ConfigSection]) -> ConfigSection {
+        var criteria = ConfigCriteria()
+        criteria.hidden = true
+        var marker = ConfigSection(criteria: criteria, settings: [], file: DunstGlobals.defaultsFile, line: 0,
+                                   name: "(the +N more marker)")
+        let colours: Set<String> = ["background", "foreground", "frame_color"]
+        for section in sections
+        where section.criteria.urgency == .normal && section.criteria.patterns.isEmpty || section.name == "global" {
+            marker.settings += section.settings.filter { colours.contains($0.key) }
+        }
+        // dunst's words for it.
+        if let format = try? ToastFormat(parsing: "(%h more)") {
+            marker.settings.append(ConfigSetting(key: "format", value: "(%h more)", file: DunstGlobals.defaultsFile,
+                                                 line: 0, apply: { $0.resolved.format = format }))
+        }
+        return marker
     }
 
     /// `parse(paths:)` of text that is not in a file (tests, fuzzing).
@@ -162,6 +184,12 @@ struct DunstReader {
                 return
             }
             rules[rule(section, from: entry)].set(entry)
+            return
+        }
+        // The one rule action of [global] that is a daemon-wide setting in
+        // Perch (and whose default is dunst's own, show).
+        if section == "global" && key == "fullscreen" {
+            globals[key] = entry
             return
         }
         if DunstKeys.actions.contains(key) || DunstKeys.actionsWithout[key] != nil {
