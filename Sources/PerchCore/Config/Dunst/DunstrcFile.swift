@@ -74,7 +74,16 @@ public enum DunstrcFile {
         let sections = rules.defaultSections() + reader.rules.compactMap { rules.section(for: $0) }
         config.sections = sections + [markerSection(from: sections)]
         diagnostics += globals.diagnostics + rules.diagnostics
-        return (config, diagnostics)
+        // In reading order: file by file, line by line (the settings are
+        // checked after every file is read).
+        let order = Dictionary(paths.enumerated().map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
+        let sorted = diagnostics.enumerated().sorted { a, b in
+            let (fa, fb) = (order[a.element.file] ?? 0, order[b.element.file] ?? 0)
+            if fa != fb { return fa < fb }
+            if a.element.line != b.element.line { return a.element.line < b.element.line }
+            return a.offset < b.offset
+        }.map(\.element)
+        return (config, sorted)
     }
 
     /// The "+N more" marker's look: dunst draws its "(N more)" in the
