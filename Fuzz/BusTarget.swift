@@ -89,11 +89,13 @@ private let filter: sd_bus_message_handler_t = { message, _, _ in
     do throws(BusError) {
         let notify = try reader.readNotify()
         require(sd_bus_message_rewind(message, 1) >= 0, "the message does not rewind")
-        let read = ReadNotify(notify: notify, appName: try reader.readString(),
-                              replacesID: try reader.readBasic("u", UInt32(0)),
-                              appIcon: try reader.readString(), summary: try reader.readString(),
-                              body: try reader.readString(), actions: try reader.readStringArray(),
-                              hints: try reader.readHints(), expireTimeout: try reader.readBasic("i", Int32(0)))
+        let read = ReadNotify(notify: notify, appName: try reader.readString(in: "the app_name"),
+                              replacesID: try reader.readBasic("u", UInt32(0), in: "replaces_id"),
+                              appIcon: try reader.readString(in: "the app_icon"),
+                              summary: try reader.readString(in: "the summary"),
+                              body: try reader.readString(in: "the body"), actions: try reader.readActions(),
+                              hints: try reader.readHints(),
+                              expireTimeout: try reader.readBasic("i", Int32(0), in: "expire_timeout"))
         delivered = .success(read)
     } catch {
         delivered = .failure(error)

@@ -132,7 +132,8 @@ int perch_spawn_hook(pid_t *pid, const char *file, char *const argv[], char *con
     return err;
 }
 
-int perch_spawn_piped(pid_t *pid, const char *file, char *const argv[], int *to_child, int *from_child) {
+static int spawn_piped(pid_t *pid, const char *file, char *const argv[], int *to_child, int *from_child,
+                       int own_group) {
     int in[2], out[2];
     if (pipe2(in, O_CLOEXEC) != 0) return errno;
     if (pipe2(out, O_CLOEXEC) != 0) {
@@ -152,7 +153,8 @@ int perch_spawn_piped(pid_t *pid, const char *file, char *const argv[], int *to_
         return err;
     }
     err = posix_spawn_file_actions_init(&actions);
-    if (err == 0) err = clean_signals(&attr, 0);
+    if (err == 0 && own_group) err = posix_spawnattr_setpgroup(&attr, 0);
+    if (err == 0) err = clean_signals(&attr, own_group ? POSIX_SPAWN_SETPGROUP : 0);
     if (err == 0) err = posix_spawn_file_actions_adddup2(&actions, in[0], 0);
     if (err == 0) err = posix_spawn_file_actions_adddup2(&actions, out[1], 1);
 #if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 34))
@@ -171,6 +173,14 @@ int perch_spawn_piped(pid_t *pid, const char *file, char *const argv[], int *to_
     *to_child = in[1];
     *from_child = out[0];
     return 0;
+}
+
+int perch_spawn_piped(pid_t *pid, const char *file, char *const argv[], int *to_child, int *from_child) {
+    return spawn_piped(pid, file, argv, to_child, from_child, 0);
+}
+
+int perch_spawn_piped_group(pid_t *pid, const char *file, char *const argv[], int *to_child, int *from_child) {
+    return spawn_piped(pid, file, argv, to_child, from_child, 1);
 }
 
 int perch_spawn_channel(pid_t *pid, const char *file, char *const argv[], int *channel) {

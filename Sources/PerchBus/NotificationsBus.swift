@@ -251,7 +251,7 @@ public final class NotificationsBus {
         case gate(ActivationGate)
     }
 
-    private func hold(_ message: consuming OutgoingBusMessage, as what: BusMessageKind) throws(SystemError) {
+    func hold(_ message: consuming OutgoingBusMessage, as what: BusMessageKind) throws(SystemError) {
         held.append(.message(try message.held(as: what)))
     }
 
@@ -417,7 +417,7 @@ public final class NotificationsBus {
     /// Sends a method return at once; returns what a vtable handler
     /// returns (1 when sent, else a negative errno for sd-bus to turn into
     /// an error reply).
-    private func reply(to call: OpaquePointer, _ build: (inout OutgoingBusMessage) -> Void) -> Int32 {
+    func reply(to call: OpaquePointer, _ build: (inout OutgoingBusMessage) -> Void) -> Int32 {
         guard sd_bus_message_get_expect_reply(call) > 0 else { return 1 }
         do {
             var message = try OutgoingBusMessage(replyTo: call)
@@ -434,7 +434,7 @@ public final class NotificationsBus {
     /// returns a positive value without replying takes the reply upon
     /// itself, and sd-bus sends nothing for it (sd_bus_add_object_vtable(3)).
     /// A reply that cannot be built becomes an error reply at once.
-    private func holdReply(to call: OpaquePointer, _ method: StaticString,
+    func holdReply(to call: OpaquePointer, _ method: StaticString,
                            _ build: (inout OutgoingBusMessage) -> Void) -> Int32 {
         // Flagged NO_REPLY_EXPECTED (dbus-send without --print-reply): as
         // sd_bus_reply_method_return does, send nothing.
@@ -451,7 +451,7 @@ public final class NotificationsBus {
 
     /// Sets the error reply sd-bus sends when the handler returns the
     /// (negative) result.
-    private func fail(_ replyError: UnsafeMutablePointer<sd_bus_error>?, _ failure: BusError) -> Int32 {
+    func fail(_ replyError: UnsafeMutablePointer<sd_bus_error>?, _ failure: BusError) -> Int32 {
         let result = sd_bus_error_set(replyError, failure.name, failure.message)
         return result < 0 ? result : -EINVAL
     }

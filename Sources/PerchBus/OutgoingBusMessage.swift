@@ -6,7 +6,7 @@ import PerchPlatform
 /// Appends after a failed one are skipped and `send` reports the first
 /// failure, so building code needs no error handling per argument.
 struct OutgoingBusMessage: ~Copyable {
-    private let message: OpaquePointer
+    let message: OpaquePointer
     private var failure: Int32 = 0
 
     /// A method return for `call` (sd_bus_message_new_method_return).
@@ -27,6 +27,12 @@ struct OutgoingBusMessage: ~Copyable {
             throw SystemError("sd_bus_message_new_signal(\(BusMessageKind.signal(signal)))", code: -result)
         }
         message = created
+    }
+
+    /// A message made elsewhere (another interface's signal); its
+    /// reference becomes this value's.
+    init(adopting message: OpaquePointer) {
+        self.message = message
     }
 
     deinit {
@@ -74,7 +80,7 @@ struct OutgoingBusMessage: ~Copyable {
         return HeldBusMessage(adopting: message, what: what)
     }
 
-    private mutating func record(_ result: Int32) {
+    mutating func record(_ result: Int32) {
         if result < 0 && failure == 0 { failure = result }
     }
 }
@@ -85,11 +91,14 @@ enum BusMessageKind: CustomStringConvertible {
     /// The method return of this method ("Notify").
     case reply(to: StaticString)
     case signal(perch_bus_signal)
+    /// A signal of another interface on the object ("ConfigReloaded").
+    case named(StaticString)
 
     var description: String {
         switch self {
         case .reply(let method): "the reply to \(method)"
         case .signal(let signal): String(cString: perch_bus_signal_name(signal))
+        case .named(let name): "\(name)"
         }
     }
 }

@@ -10,6 +10,8 @@ import PerchPlatform
 /// what follows it, until the token comes or `tokenWait` runs out.
 final class BusDoor: SignalDoor {
     let bus: NotificationsBus
+    /// dunst's interface on the same object (dunstctl), once served.
+    var dunst: DunstBus?
     /// Asks the compositor for a token from the user's last press on a
     /// toast (`Scene.requestActivationToken`).
     private let requestToken: (UInt32, @escaping (String?) -> Void) -> Void
@@ -51,7 +53,11 @@ final class BusDoor: SignalDoor {
         }
     }
 
-    func flushReplies() { bus.flushReplies() }
+    func flushReplies() {
+        // What dunst's properties say now goes with the turn's signals.
+        dunst?.publishChanges()
+        bus.flushReplies()
+    }
 
     /// How long the way out may spend on the calls that came before the
     /// name was given up, and then on writing the last replies, in

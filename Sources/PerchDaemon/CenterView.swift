@@ -185,7 +185,7 @@ final class CenterView {
     }
 
     private func makeStage() {
-        let output = placement.output.name.flatMap { name in connection.outputs.values.first { $0.name == name } }
+        let output = placement.output.output(among: connection.outputs.values)
         makeCatcher(on: output)
         let stage = StageSurface(connection: connection, output: output,
                                  placement: .column(placement.edge == .left ? .topLeft : .topRight, width: center.width),

@@ -29,8 +29,8 @@ extension Daemon {
             return .success(.mode(ModesReply(modes: service.modes.sorted())))
         case .history:
             return .success(.history(HistoryReply(service.history.entries.reversed())))
-        case .restore:
-            let (result, effects) = service.restore(for: client, at: now)
+        case .restore(let id):
+            let (result, effects) = service.restore(id: id, for: client, at: now)
             executor.execute(effects)
             return result.map { .restore(PostedReply(id: $0)) }
         case .status:
@@ -47,6 +47,16 @@ extension Daemon {
         case .focus(let release):
             executor.execute(release ? service.releaseKeyboard(at: now) : service.takeKeyboard(at: now))
             return .success(.focus(FocusReply(focus: service.keyboardFocus)))
+        case .action(let position):
+            let (result, effects) = service.doAction(atScreenPosition: position, at: now)
+            executor.execute(effects)
+            return result.map { .action(ActionReply(position: position)) }
+        case .context:
+            let (opened, effects) = service.openMenu(at: now)
+            executor.execute(effects)
+            return .success(.context(ContextReply(opened: opened)))
+        case .rule(let name, let enabled):
+            return service.switchRule(name, on: enabled).map { .rule(RuleReply(rule: name, enabled: $0)) }
         }
     }
 
@@ -88,7 +98,7 @@ extension Daemon {
         hooks.timeout = global.hookTimeout
         access?.setPolicy(global.accessibility)
         executor.setNeedsRefresh()
-        Log.throttledInfo("config reloaded from \(configSource.path ?? "(defaults)")")
+        Log.throttledInfo("config reloaded: \(configSource.summary)")
         return .success(ReloadReply(reloaded: true, warnings: lines))
     }
 }

@@ -29,7 +29,9 @@ extension Daemon {
     /// Tells the service whether fullscreen holds now (it ignores no-ops).
     func fullscreenChanged() {
         guard let report = connection.foreignToplevels?.fullscreen else { return }
-        let here = report.covers(configuredOutput: service.global.output.name,
+        let configured = service.global.output
+        let here = report.covers(configuredOutput: configured.output(among: connection.outputs.values)?.name
+                                     ?? configured.name,
                                  connected: connection.outputs.values.map(\.name))
         executor.execute(service.setFullscreen(here, at: MonotonicClock.now()))
     }

@@ -39,7 +39,8 @@ public final class Daemon {
     let loop = EventLoop()
     let connection: WaylandConnection
     let scene: Scene
-    let configSource: ConfigSource
+    /// Where the config is read from; dunstctl's `reload FILE…` changes it.
+    var configSource: ConfigSource
     /// Every notification and every rule (the executor's, shared).
     let service: NotificationService
     /// Carries out the service's effects and ends each turn.
@@ -53,6 +54,11 @@ public final class Daemon {
     let signals: SignalSource
     let control: ControlServer
     let hooks: HookRunner
+    /// The `menu` program, which offers actions to choose from.
+    let menus: MenuDoor
+    /// The pause level dunstctl last set while pausing (`pauseLevel`,
+    /// dunst's 1–100); Perch pauses as do-not-disturb, on or off.
+    var dunstPauseLevel = DunstBus.maximumPauseLevel
     /// History, modes and live notifications on disk (nil: nowhere to keep them).
     let store: StateStore?
     /// org.freedesktop.Notifications, once the name is Perch's.
@@ -119,6 +125,7 @@ public final class Daemon {
         }
         let global = service.global
         hooks = HookRunner(timeout: global.hookTimeout)
+        menus = MenuDoor(loop: loop)
         sounds = SoundSupply(output: SoundOutput(loop: loop), directories: icons.directories,
                              global: { [unowned service] in service.global })
         store = (options.statePath ?? StateFile.defaultPath()).map { StateStore(path: $0) }
@@ -148,6 +155,12 @@ public final class Daemon {
         executor = EffectExecutor(service: service, scene: scene, store: store, control: control, hooks: hooks,
                                   alarm: timer, idleAlarm: idleTimer, trace: Trace.fromEnvironment())
         executor.sounds = sounds
+        executor.menus = menus
+        menus.onChoice = { [unowned self] entry in
+            let (result, effects) = self.service.invoke(entry.id, action: entry.action, at: MonotonicClock.now())
+            if case .failure(let error) = result { Log.info("menu: \(error.message)") }
+            self.executor.execute(effects)
+        }
 
         timer.onFire = { [unowned self] in self.executor.alarmFired() }
         idleTimer.onFire = { [unowned self] in self.executor.idleCheckDue() }
@@ -210,6 +223,7 @@ public final class Daemon {
 
     /// Serves until a signal or the compositor ends it.
     public func run() -> Outcome {
+        Log.info(configSource.summary)
         Log.info("ready; control socket \(control.path)")
         do {
             try loop.run()
@@ -237,6 +251,7 @@ public final class Daemon {
             loop.stop()
         case SIGCHLD:
             hooks.reap()
+            menus.reap()
             sounds.output.reap()
             svgIcons.reap()
             executor.armTimer()

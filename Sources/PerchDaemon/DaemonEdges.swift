@@ -77,6 +77,11 @@ protocol HookStarter: AnyObject {
     var nextDeadline: Instant? { get }
 }
 
+/// The menu program that offers actions to choose from (`MenuDoor`).
+protocol MenuOpener: AnyObject {
+    func open(_ request: MenuRequest)
+}
+
 /// Sounds the service decided may be heard (`SoundSupply`).
 protocol SoundPlayer: AnyObject {
     func play(_ cue: SoundCue)

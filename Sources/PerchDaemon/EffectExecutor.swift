@@ -22,6 +22,8 @@ final class EffectExecutor {
     let hooks: any HookStarter
     /// Sounds, once the daemon has a player (nil: none are heard).
     var sounds: (any SoundPlayer)?
+    /// The menu program (nil: no menu is opened).
+    var menus: (any MenuOpener)?
     /// The accessibility tree's bridge (nil: none is published).
     var access: (any AccessDoor)?
     /// What goes back when the daemon goes quiet, besides the heap.
@@ -114,6 +116,8 @@ final class EffectExecutor {
                 scene.removeToast(id: id)
             case .keyboard(let focus):
                 scene.setKeyboardFocus(focus)
+            case .menu(let request):
+                turn.menus.append(request)
             }
         }
     }
@@ -224,6 +228,10 @@ final class EffectExecutor {
     func flushOutgoing() {
         control.flushReplies()
         signals?.flushReplies()
+        if !turn.menus.isEmpty {
+            for request in turn.menus { menus?.open(request) }
+            turn.menus.removeAll()
+        }
         guard !turn.hooks.isEmpty else { return }
         let now = clock()
         for run in turn.hooks {
@@ -361,6 +369,8 @@ struct TurnOutputs {
     var hooks: [HookRun] = []
     /// Sounds to start once the turn's frame is out.
     var sounds: [SoundCue] = []
+    /// Menus to open once the turn's replies are out.
+    var menus: [MenuRequest] = []
     /// Whether the screen must be brought up to date before the loop waits.
     var needsRefresh = false
     /// Set while effects of the user's own input run.

@@ -190,8 +190,7 @@ final class StageSet {
     /// The output the placement names, if it is there (its name is known
     /// once the compositor has described it).
     private func namedOutput() -> Output? {
-        guard let name = placement.output.name else { return nil }
-        return connection.outputs.values.first { $0.name == name }
+        placement.output.output(among: connection.outputs.values)
     }
 
     /// Makes a stage again where the placement says now.

@@ -159,6 +159,7 @@ public final class CardRenderer {
         title.setFont(style.titleFont)
         title.setWidth(titleWidth)
         title.setAlignment(style.textAlignment)
+        title.setLines(ellipsis: style.ellipsis, wraps: false)
         // The spec makes the summary plain text, whatever the body is.
         var problems: [RenderProblem] = []
         if let problem = title.setText(VisibleText.title(content.title, width: titleWidth), format: .plain) {
@@ -168,6 +169,7 @@ public final class CardRenderer {
         body.setFont(style.bodyFont)
         body.setWidth(width)
         body.setAlignment(style.textAlignment)
+        body.setLines(ellipsis: style.ellipsis, wraps: style.wrap)
         body.setMaxHeight(bodyLimit)
         let visibleBody = VisibleText.body(content.body, width: width, maxHeight: style.maxHeight)
         if let problem = body.setText(Self.bodyText(visibleBody, style: style), format: Self.bodyFormat(style)) {

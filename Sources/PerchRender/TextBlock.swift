@@ -30,6 +30,10 @@ final class TextBlock {
     /// The body's height limit: `.some(nil)` is "no limit", and the outer
     /// `nil` "never set", so the first `setMaxHeight` always reaches Pango.
     private var maxHeight: Int??
+    /// Where a cut line loses text, and whether the body wraps
+    /// (`ToastStyle.ellipsis`, `wrap`).
+    private var ellipsis = TextEllipsis.end
+    private var wraps = true
 
     init(layout: OpaquePointer, role: Role) {
         self.layout = layout
@@ -106,8 +110,38 @@ final class TextBlock {
     func setMaxHeight(_ pixels: Int?) {
         guard role == .body, maxHeight != .some(pixels) else { return }
         maxHeight = .some(pixels)
-        if let pixels {
-            pango_layout_set_ellipsize(layout, PANGO_ELLIPSIZE_END)
+        applyBodyLimits()
+    }
+
+    /// Where lines too long are cut, and whether the body wraps; a body
+    /// that does not wrap shows each of its lines on one line, cut there.
+    func setLines(ellipsis newEllipsis: TextEllipsis, wraps newWraps: Bool) {
+        guard newEllipsis != ellipsis || newWraps != wraps else { return }
+        ellipsis = newEllipsis
+        wraps = newWraps
+        switch role {
+        case .title: pango_layout_set_ellipsize(layout, pangoEllipsis)
+        case .body: if maxHeight != nil { applyBodyLimits() }
+        }
+    }
+
+    private var pangoEllipsis: PangoEllipsizeMode {
+        switch ellipsis {
+        case .start: PANGO_ELLIPSIZE_START
+        case .middle: PANGO_ELLIPSIZE_MIDDLE
+        case .end: PANGO_ELLIPSIZE_END
+        }
+    }
+
+    private func applyBodyLimits() {
+        let pixels = maxHeight ?? nil
+        if !wraps {
+            // With height -1, Pango ellipsizes every paragraph to one line:
+            // a line each, whatever the limit (the card's clip holds it).
+            pango_layout_set_ellipsize(layout, pangoEllipsis)
+            pango_layout_set_height(layout, -1)
+        } else if let pixels {
+            pango_layout_set_ellipsize(layout, pangoEllipsis)
             pango_layout_set_height(layout, Int32(clamping: max(0, pixels)) * PANGO_SCALE)
         } else {
             // Ellipsizing with height -1 would cut every paragraph to one

@@ -18,10 +18,15 @@ do {
     exit(64)
 }
 Log.verbose = invocation.verbose
+// A program the daemon writes to through a pipe (the menu program) may
+// quit without reading it all: that is EPIPE to handle, not a death.
+signal(SIGPIPE, SIG_IGN)
 
 let source = ConfigSource(path: invocation.configPath, overrideLines: invocation.overrideLines)
 if invocation.checkConfig {
     let (config, diagnostics) = source.load()
+    // Which file, and read how, when it is not Perch's own.
+    if source.kind != .perch { print(source.summary) }
     for diagnostic in diagnostics { print(diagnostic) }
     if config != nil { print("\(source.path ?? "config"): OK") }
     exit(config == nil ? 1 : 0)

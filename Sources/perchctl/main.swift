@@ -14,6 +14,9 @@ let commands: [any Command.Type] = [
     HistoryCommand.self,
     RestoreCommand.self, WatchCommand.self, ModeCommand.self, StatusCommand.self, VersionCommand.self,
     ReloadCommand.self, CenterCommand.self, FocusCommand.self,
+    // dunstctl's spellings.
+    CountCommand.self, HistoryPopCommand.self, SetPausedCommand.self, IsPausedCommand.self, CloseCommand.self,
+    CloseAllCommand.self, ActionCommand.self, ContextCommand.self, RuleCommand.self,
 ]
 
 func usage(_ commands: [any Command.Type]) -> String {

@@ -37,7 +37,7 @@ struct ConfigFormatTests {
 
     @Test("bad placeholders are errors that point at them")
     func errors() {
-        let cases = [("%s %x", "unknown placeholder '%x' (expected %s, %b, %a, %g, %i, %h, %t or %%)", 3, "%x"),
+        let cases = [("%s %x", "unknown placeholder '%x' (expected %s, %b, %a, %g, %i, %h, %t, %p, %n, %o, %I or %%)", 3, "%x"),
                      ("%", "the format ends with a lone '%' (write %% for a percent sign)", 0, "%")]
         for (source, message, offset, text) in cases {
             do {

@@ -14,6 +14,8 @@ private let everything: Notification = {
     notification.replyPlaceholder = "Reply to \"Ann\"…"
     notification.transient = true
     notification.sandbox = "org.example.Mail"
+    notification.desktopEntry = "org.example.Mail"
+    notification.stackTag = "inbox"
     return notification
 }()
 
@@ -95,7 +97,8 @@ struct PersistentStateTests {
         // `image` is deliberately left out: pixels are not saved or listed.
         let labels = Mirror(reflecting: everything).children.compactMap(\.label).filter { $0 != "image" }
         #expect(labels == ["id", "app", "title", "body", "iconPath", "urgency", "timeout", "actions", "resident",
-                           "category", "progress", "replyPlaceholder", "transient", "sandbox"])
+                           "category", "progress", "replyPlaceholder", "transient", "sandbox", "desktopEntry",
+                           "stackTag"])
     }
 
     @Test("modes are kept sorted and without repeats, on load and on change")

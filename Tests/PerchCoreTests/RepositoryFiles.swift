@@ -30,4 +30,10 @@ enum RepositoryFiles {
     static func text(_ relativePath: String) -> String {
         bytes(atPath: root + "/" + relativePath).map { String(decoding: $0, as: UTF8.self) } ?? ""
     }
+
+    /// A file of the system (`/etc/xdg/dunst/dunstrc`) as text; nil when
+    /// it is not there.
+    static func optionalText(absolute path: String) -> String? {
+        bytes(atPath: path).map { String(decoding: $0, as: UTF8.self) }
+    }
 }

@@ -17,7 +17,9 @@ _perch_key_values() {
         anchor) echo "top-right top-left top-center bottom-right bottom-left bottom-center" ;;
         layer) echo "background bottom top overlay" ;;
         output | center-output) echo "focused all" ;;
-        sort) echo "newest-first oldest-first" ;;
+        sort) echo "newest-first oldest-first urgent-first" ;;
+        ellipsize) echo "start middle end" ;;
+        set-urgency) echo "low normal critical" ;;
         style) echo "toast banner" ;;
         enter | exit) echo "auto slide-right slide-left slide-top slide-bottom fade" ;;
         icon-location) echo "left right top" ;;
@@ -26,8 +28,10 @@ _perch_key_values() {
         accessibility) echo "auto on off" ;;
         center-anchor) echo "left right" ;;
         on-button-left | on-button-middle | on-button-right | on-touch)
-            echo "none dismiss dismiss-all invoke-default-action invoke-action" ;;
-        icons | markup | bounce | ignore-timeout | resident | invisible) echo "true false" ;;
+            echo "none dismiss dismiss-all invoke-default-action invoke-action do-action menu menu-all" ;;
+        markup) echo "true false strip escape" ;;
+        icons | bounce | ignore-timeout | resident | invisible | text-wrap | ignore-newline | progress-bar | \
+            transient | sticky-history | indicate-hidden) echo "true false" ;;
     esac
 }
 

@@ -31,7 +31,11 @@ function __perch_key_values
         case --output --center-output
             printf '%s\n' focused all
         case --sort
-            printf '%s\n' newest-first oldest-first
+            printf '%s\n' newest-first oldest-first urgent-first
+        case --ellipsize
+            printf '%s\n' start middle end
+        case --set-urgency
+            printf '%s\n' low normal critical
         case --style
             printf '%s\n' toast banner
         case --enter --exit
@@ -47,8 +51,10 @@ function __perch_key_values
         case --center-anchor
             printf '%s\n' left right
         case --on-button-left --on-button-middle --on-button-right --on-touch
-            printf '%s\n' none dismiss dismiss-all invoke-default-action invoke-action
-        case --icons --markup --bounce --ignore-timeout --resident --invisible
+            printf '%s\n' none dismiss dismiss-all invoke-default-action invoke-action do-action menu menu-all
+        case --markup
+            printf '%s\n' true false strip escape
+        case --icons --bounce --ignore-timeout --resident --invisible --text-wrap --ignore-newline --progress-bar --transient --sticky-history --indicate-hidden
             printf '%s\n' true false
     end
 end

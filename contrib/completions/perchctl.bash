@@ -43,7 +43,7 @@ _perchctl() {
     if ((COMP_CWORD == 1)); then
         local verbs
         verbs=$(_perchctl_run --list-verbs)
-        [[ -n $verbs ]] || verbs="post dismiss list invoke menu reply history restore watch mode status version reload center focus"
+        [[ -n $verbs ]] || verbs="post dismiss list invoke menu reply history restore watch mode status version reload center focus count history-pop set-paused is-paused close close-all action context rule"
         COMPREPLY=($(compgen -W "$verbs --help" -- "$cur"))
         return
     fi
@@ -96,6 +96,14 @@ _perchctl() {
             esac ;;
         center)
             ((${#positionals[@]} == 0)) && COMPREPLY=($(compgen -W "open close toggle" -- "$cur")) ;;
+        count)
+            ((${#positionals[@]} == 0)) && COMPREPLY=($(compgen -W "displayed history waiting" -- "$cur")) ;;
+        set-paused)
+            ((${#positionals[@]} == 0)) && COMPREPLY=($(compgen -W "true false toggle" -- "$cur")) ;;
+        close)
+            ((${#positionals[@]} == 0)) && COMPREPLY=($(compgen -W "$(_perchctl_ids)" -- "$cur")) ;;
+        rule)
+            ((${#positionals[@]} == 1)) && COMPREPLY=($(compgen -W "enable disable toggle" -- "$cur")) ;;
         menu)
             # The dmenu-like program; what follows is its own.
             ((${#positionals[@]} == 0)) && COMPREPLY=($(compgen -c -- "$cur")) ;;

@@ -20,7 +20,7 @@ end
 function __perchctl_verbs
     set -l program (__perchctl_program)
     set -l verbs ($program --list-verbs 2>/dev/null)
-    or set verbs post dismiss list invoke reply history restore watch mode status version reload center focus
+    or set verbs post dismiss list invoke reply history restore watch mode status version reload center focus count history-pop set-paused is-paused close close-all action context rule
     printf '%s\n' $verbs
 end
 
@@ -90,3 +90,7 @@ complete -c perchctl -n '__fish_seen_subcommand_from invoke; and __perchctl_posi
 complete -c perchctl -n '__fish_seen_subcommand_from mode; and __perchctl_positionals 0' -a 'get set add remove toggle'
 complete -c perchctl -n '__fish_seen_subcommand_from mode; and not __perchctl_positionals 0' -a '(__perchctl_modes)'
 complete -c perchctl -n '__fish_seen_subcommand_from center; and __perchctl_positionals 0' -a 'open close toggle'
+complete -c perchctl -n '__fish_seen_subcommand_from count; and __perchctl_positionals 0' -a 'displayed history waiting'
+complete -c perchctl -n '__fish_seen_subcommand_from set-paused; and __perchctl_positionals 0' -a 'true false toggle'
+complete -c perchctl -n '__fish_seen_subcommand_from close; and __perchctl_positionals 0' -a '(__perchctl_ids)'
+complete -c perchctl -n '__fish_seen_subcommand_from rule; and __perchctl_positionals 1' -a 'enable disable toggle'

@@ -81,6 +81,11 @@ int perch_spawn_hook(pid_t *pid, const char *file, char *const argv[], char *con
 // an errno value (nothing is left open then).
 int perch_spawn_piped(pid_t *pid, const char *file, char *const argv[], int *to_child, int *from_child);
 
+// perch_spawn_piped in a process group of its own (its id is *pid), so
+// that what it starts is killed with it: the daemon's menu program, which
+// may outlive its time limit.
+int perch_spawn_piped_group(pid_t *pid, const char *file, char *const argv[], int *to_child, int *from_child);
+
 // Starts `argv` (`file` a path) with its stdin and stdout both on one end
 // of a SOCK_SEQPACKET socket pair (a message per write, descriptors can
 // travel with SCM_RIGHTS), stderr shared, the caller's environment, no

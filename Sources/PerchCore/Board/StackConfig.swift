@@ -4,6 +4,10 @@ public enum StackOrder: String, Sendable, CaseIterable {
     case newestFirst = "newest-first"
     /// Toasts keep their place; new ones join at the far end.
     case oldestFirst = "oldest-first"
+    /// As dunst lists them from the top of the screen down (`sort = yes`):
+    /// the more urgent higher (critical, normal, low), among equals the
+    /// older higher, whichever the anchor.
+    case urgentFirst = "urgent-first"
 }
 
 /// Placement and motion settings of a stack.

@@ -365,6 +365,16 @@ public struct ToastStack: Sendable {
             switch config.order {
             case .newestFirst: visible.insert(toast, at: 0)
             case .oldestFirst: visible.append(toast)
+            case .urgentFirst:
+                // Read from the top of the screen down, as dunst lists
+                // them: the more urgent higher, among equals the older. At
+                // the top that is from the anchor out; at the bottom, from
+                // the far end in.
+                let rank = toast.notification.urgency.rank
+                let place = config.anchor.isTop
+                    ? visible.firstIndex { $0.notification.urgency.rank < rank }
+                    : visible.firstIndex { $0.notification.urgency.rank >= rank }
+                visible.insert(toast, at: place ?? visible.endIndex)
             }
             events.append(.entering(id: toast.id))
         }

@@ -11,12 +11,41 @@ public struct ConfigSetting: Sendable, CustomStringConvertible {
 }
 
 /// A `[criteria]` header and the keys under it, up to the next header or
-/// the end of its file.
+/// the end of its file (or, in a dunstrc, one rule: every `[name]` section
+/// of that name, drop-ins included).
 public struct ConfigSection: Sendable {
-    public let criteria: ConfigCriteria
+    public internal(set) var criteria: ConfigCriteria
     public internal(set) var settings: [ConfigSetting]
     public let file: String
     public let line: Int
+    /// What the section is called when a rule is named (`perchctl rule`,
+    /// dunstctl's `rule NAME enable`): a dunstrc's section name, or the
+    /// header as written inside its brackets (`app-name=Firefox`).
+    public internal(set) var name: String
+    /// Whether it applies at all (a dunstrc's `enabled = no`); a rule may
+    /// be switched on and off while Perch runs (`NotificationService.switchRule`).
+    public internal(set) var enabled = true
+    /// Every key of the section as written, criteria included, in order:
+    /// what listing the rules shows (dunstctl `rules`).
+    public internal(set) var entries: [Entry] = []
+
+    public struct Entry: Equatable, Sendable {
+        public var key: String
+        public var value: String
+
+        public init(key: String, value: String) {
+            self.key = key
+            self.value = value
+        }
+    }
+
+    init(criteria: ConfigCriteria, settings: [ConfigSetting], file: String, line: Int, name: String) {
+        self.criteria = criteria
+        self.settings = settings
+        self.file = file
+        self.line = line
+        self.name = name
+    }
 }
 
 /// A parsed config: global keys, then sections. Immutable once parsed; a
@@ -49,8 +78,8 @@ public struct Config: Sendable {
     /// Grouping depends on `group-by`, which sections may set, so a daemon
     /// that groups resolves twice: once with `grouped: false` to learn
     /// `groupBy`, then, if the notification joins a group, with `true`.
-    /// `desktopEntry` is the sender's `desktop-entry` hint, which
-    /// `Notification` does not carry (yet).
+    /// `desktopEntry`, when given, stands for the notification's own
+    /// `desktop-entry` hint.
     ///
     /// A caller that resolves many notifications under the same config and
     /// modes keeps a `ResolvePlan` instead, which does the part that does

@@ -29,6 +29,61 @@ public struct ConfigPattern: Equatable, Sendable {
     }
 }
 
+/// How a dunst rule's filter matches its field: a wildcard pattern (as
+/// `fnmatch`), or, with dunst's `enable_posix_regex`, a regular
+/// expression found anywhere in it.
+public enum TextMatch: Equatable, Sendable {
+    case glob(Glob)
+    case pattern(ConfigPattern)
+}
+
+/// The filters of a section on the notification's text fields (dunst's
+/// rules: `appname = Fire*`), matched as dunst matches them: a field the
+/// notification does not have (no desktop entry, no stack tag, no icon)
+/// matches no filter, not even `*`; a category it does not have is the
+/// empty text.
+public struct CriterionPatterns: Equatable, Sendable {
+    public var app: TextMatch?
+    public var summary: TextMatch?
+    public var body: TextMatch?
+    public var category: TextMatch?
+    public var desktopEntry: TextMatch?
+    /// The icon as the sender named it (`app_icon` or `image-path`).
+    public var icon: TextMatch?
+    public var stackTag: TextMatch?
+
+    public init() {}
+
+    public var isEmpty: Bool {
+        app == nil && summary == nil && body == nil && category == nil && desktopEntry == nil && icon == nil
+            && stackTag == nil
+    }
+
+    /// Whether every filter holds; a regular expression spends `budget`,
+    /// and one that runs out of it is added to `gaveUp` (and fails).
+    func match(_ notification: Notification, desktopEntry entry: String?, budget: inout PatternBudget,
+               gaveUp: inout [String]) -> Bool {
+        func holds(_ match: TextMatch?, _ value: String?) -> Bool {
+            guard let match else { return true }
+            guard let value else { return false }
+            switch match {
+            case .glob(let glob): return glob.matches(value)
+            case .pattern(let pattern):
+                switch pattern.match(value, budget: &budget) {
+                case .matched: return true
+                case .unmatched: return false
+                case .gaveUp:
+                    gaveUp.append(pattern.source)
+                    return false
+                }
+            }
+        }
+        return holds(app, notification.app) && holds(summary, notification.title) && holds(body, notification.body)
+            && holds(category, notification.category ?? "") && holds(desktopEntry, entry)
+            && holds(icon, notification.iconPath) && holds(stackTag, notification.stackTag)
+    }
+}
+
 /// The conditions of a section header, e.g. `[app-name=Firefox urgency=critical]`.
 /// A section applies when all of its criteria hold; nil = not part of it.
 /// The criteria are mako's (1.7–1.10), with mako's meaning.
@@ -67,6 +122,11 @@ public struct ConfigCriteria: Equatable, Sendable {
     /// `output` names it (a stack's output is otherwise chosen when its
     /// first toast arrives, after the sections are read).
     public var output: String?
+    /// Wildcards or regular expressions the fields must match (dunst's
+    /// rules; see `Glob`).
+    public var patterns = CriterionPatterns()
+    /// The notification is transient (dunst's `match_transient`).
+    public var transient: Bool?
 
     public init() {}
 
@@ -110,6 +170,7 @@ public struct ConfigCriteria: Equatable, Sendable {
                         desktopEntry entry: String?, place: Place = Place(), budget: inout PatternBudget,
                         gaveUp: inout [String]) -> Bool {
         if (hidden ?? false) != place.hidden { return false }
+        let entry = entry ?? notification.desktopEntry
         if let appName, notification.app != appName { return false }
         if let appIcon, (notification.iconPath ?? "") != appIcon { return false }
         if let summary, notification.title != summary { return false }
@@ -124,6 +185,9 @@ public struct ConfigCriteria: Equatable, Sendable {
         if let groupIndex, groupIndex != (isGrouped ? 0 : -1) { return false }
         if let anchor, place.anchor != anchor { return false }
         if let output, place.output != output { return false }
+        if let transient, notification.transient != transient { return false }
+        if !patterns.isEmpty,
+           !patterns.match(notification, desktopEntry: entry, budget: &budget, gaveUp: &gaveUp) { return false }
         for (pattern, text) in [(summaryPattern, notification.title), (bodyPattern, notification.body)] {
             guard let pattern else { continue }
             switch pattern.match(text, budget: &budget) {

@@ -169,8 +169,10 @@ struct ConfigParser {
         }
         context.seen = [:]
         if valid {
-            config.sections.append(ConfigSection(criteria: criteria, settings: [], file: context.file,
-                                                 line: context.line))
+            var section = ConfigSection(criteria: criteria, settings: [], file: context.file, line: context.line,
+                                        name: tokens.map { "\($0.key.text)=\($0.value.text)" }.joined(separator: " "))
+            section.entries = tokens.map { ConfigSection.Entry(key: $0.key.text, value: $0.value.text) }
+            config.sections.append(section)
             context.block = .section(config.sections.count - 1)
         } else {
             context.block = .section(nil)
@@ -246,7 +248,9 @@ struct ConfigParser {
                                     apply: parsed.apply)
         switch context.block {
         case .global: config.globals.append(setting)
-        case .section(let index?): config.sections[index].settings.append(setting)
+        case .section(let index?):
+            config.sections[index].settings.append(setting)
+            config.sections[index].entries.append(ConfigSection.Entry(key: key.text, value: value.text))
         case .section(nil): break
         }
     }

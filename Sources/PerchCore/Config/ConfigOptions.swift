@@ -109,8 +109,9 @@ struct ConfigOption: Sendable {
         value(key, read: { (text) throws(ValueProblem) in try ConfigValues.colour(text) }, set)
     }
 
-    static func flag(_ key: String, _ set: @escaping @Sendable (inout ResolveDraft, Bool) -> Void) -> ConfigOption {
-        value(key, read: { (text) throws(ValueProblem) in try ConfigValues.requireBool(text) }, set)
+    static func flag(_ key: String, _ scope: Scope = .anywhere,
+                     _ set: @escaping @Sendable (inout ResolveDraft, Bool) -> Void) -> ConfigOption {
+        value(key, scope, read: { (text) throws(ValueProblem) in try ConfigValues.requireBool(text) }, set)
     }
 
     static func choice<T: RawRepresentable & CaseIterable & Sendable>(
@@ -123,8 +124,9 @@ struct ConfigOption: Sendable {
         value(key, read: { (text) throws(ValueProblem) in try ConfigValues.binding(text.trimmingBlanks) }, set)
     }
 
-    static func command(_ key: String, _ set: @escaping @Sendable (inout ResolveDraft, [String]) -> Void) -> ConfigOption {
-        value(key, quoting: .commandLine, read: { (text) throws(ValueProblem) in try ConfigValues.command(text) }, set)
+    static func command(_ key: String, _ scope: Scope = .anywhere,
+                        _ set: @escaping @Sendable (inout ResolveDraft, [String]) -> Void) -> ConfigOption {
+        value(key, scope, quoting: .commandLine, read: { (text) throws(ValueProblem) in try ConfigValues.command(text) }, set)
     }
 }
 
@@ -194,7 +196,22 @@ enum ConfigOptions {
             let format = try ConfigValues.format(text)
             return (format, format.warning)
         }) { $0.resolved.format = $1 },
-        .flag("markup") { $0.resolved.markup = $1; $0.resolved.style.markup = $1 },
+        // true, false, or what becomes of a body's markup while the
+        // format's is drawn: strip (dunst's strip), escape (dunst's no).
+        .value("markup", read: { (text) throws(ValueProblem) -> BodyMarkup? in
+            if let mode = BodyMarkup(rawValue: text), mode != .keep { return mode }
+            guard let on = ConfigValues.bool(text) else { throw .expected("true, false, strip or escape") }
+            return on ? .keep : nil
+        }) { draft, mode in
+            draft.resolved.markup = mode != nil
+            draft.resolved.style.markup = mode != nil
+            draft.resolved.bodyMarkup = mode ?? .keep
+        },
+        .flag("text-wrap") { $0.resolved.style.wrap = $1 },
+        .choice("ellipsize", TextEllipsis.self) { $0.resolved.style.ellipsis = $1 },
+        .flag("ignore-newline") { $0.resolved.ignoreNewline = $1 },
+        .flag("progress-bar") { $0.resolved.progressBar = $1 },
+        .number("progress-height", 1...100) { $0.resolved.style.progressHeight = $1 },
         .clamped("max-height", 10...100_000, accepted: 10...100_000) { $0.resolved.style.maxHeight = $1 },
         // mako's name for the same thing: a toast's greatest height.
         .clamped("height", 10...100_000, accepted: 1...Int.max) { $0.resolved.style.maxHeight = $1 },
@@ -293,6 +310,29 @@ enum ConfigOptions {
             }
         },
         .flag("resident") { $0.resolved.resident = $1 },
+        // What a rule changes in the notification itself (dunst's rule
+        // actions): applied as it arrives, so it is what the rule made it.
+        .choice("set-urgency", Urgency.self) { $0.resolved.changes.urgency = $1 },
+        .value("set-category", read: { (text) throws(ValueProblem) in
+            try ConfigValues.bounded(text, NotificationLimits.maximumCategoryLength, what: "category")
+        }) { $0.resolved.changes.category = $1 },
+        .value("set-stack-tag", read: { (text) throws(ValueProblem) in
+            try ConfigValues.bounded(text, NotificationLimits.maximumSynchronousTagLength, what: "stack tag")
+        }) { $0.resolved.changes.stackTag = $1 },
+        .flag("transient") { $0.resolved.changes.transient = $1 },
+        .value("set-icon", read: { (text) throws(ValueProblem) in
+            try ConfigValues.icon(text)
+        }) { $0.resolved.changes.icon = $1 },
+        .value("default-icon", read: { (text) throws(ValueProblem) in
+            try ConfigValues.icon(text)
+        }) { $0.resolved.changes.defaultIcon = $1 },
+        // dunst's rule `script`: every matching section adds its program.
+        .value("script", read: { (text) throws(ValueProblem) in
+            guard !text.isEmpty, !text.utf8.contains(0) else { throw .expected("a program's path or name") }
+            return try ConfigValues.bounded(text, NotificationLimits.maximumIconPathLength, what: "program path")
+        }) { draft, program in
+            if !draft.resolved.scripts.contains(program) { draft.resolved.scripts.append(program) }
+        },
         .flag("invisible") { $0.resolved.invisible = $1 },
         .warned("group-by", read: { (text) throws(ValueProblem) in try ConfigValues.groupFields(text) }) {
             $0.resolved.groupBy = $1
@@ -311,6 +351,15 @@ enum ConfigOptions {
         .choice("accessibility", AccessibilityPolicy.self, .globalOnly) { $0.resolved.accessibility = $1 },
         // ext_idle_notifier_v1 takes a 32-bit count of milliseconds; a day is plenty.
         .milliseconds("idle-threshold", 0...86_400_000, .globalOnly) { $0.resolved.idleThreshold = $1 },
+        .flag("sticky-history", .globalOnly) { $0.resolved.stickyHistory = $1 },
+        .command("menu", .globalOnly) { $0.resolved.menu = $1 },
+        .flag("indicate-hidden", .globalOnly) { $0.resolved.indicateHidden = $1 },
+        ConfigOption("show-age-after", .globalOnly) { (text, _) throws(ValueProblem) in
+            // -1 (dunst's spelling) or none: never.
+            if text == "-1" || text == "none" { return ParsedValue { $0.resolved.showAgeAfter = nil } }
+            let ms = try ConfigValues.integer(text, in: 0...86_400_000, unit: " of milliseconds, or -1 for never")
+            return ParsedValue { $0.resolved.showAgeAfter = Double(ms) / 1000 }
+        },
         .choice("center-anchor", CenterEdge.self, .globalOnly) { $0.resolved.center.edge = $1 },
         .number("center-width", 150...4_000, .globalOnly) { $0.resolved.center.width = $1 },
         .value("center-margin", .globalOnly, read: { (text) throws(ValueProblem) in try ConfigValues.margins(text, in: 0...10_000) }) {

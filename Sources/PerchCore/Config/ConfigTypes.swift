@@ -11,6 +11,22 @@ public enum TextAlignment: String, Sendable, CaseIterable {
     case left, center, right
 }
 
+/// What becomes of a body's markup when the toast's text is markup
+/// (`markup`): the format's own tags are drawn in every case.
+public enum BodyMarkup: String, Sendable, CaseIterable {
+    /// Drawn as the sender meant it (`markup=true`).
+    case keep
+    /// The tags go, their text stays (`markup=strip`).
+    case strip
+    /// Shown as sent, tags as typed (`markup=escape`).
+    case escape
+}
+
+/// Where a line too long for its room is cut (`ellipsize`).
+public enum TextEllipsis: String, Sendable, CaseIterable {
+    case start, middle, end
+}
+
 /// The wlr-layer-shell layer the notifications' surface is on
 /// (`zwlr_layer_shell_v1_layer`). `overlay` is above fullscreen windows.
 public enum ShellLayer: String, Sendable, CaseIterable {
@@ -25,6 +41,10 @@ public enum OutputChoice: Equatable, Sendable {
     /// That output by name (`DP-1`); while it is absent, the focused one,
     /// and the stacks move back when it returns.
     case named(String)
+    /// The output at this place (0 first) in the order the compositor
+    /// announced them (dunst's `monitor = N`); while there are fewer, the
+    /// focused one.
+    case index(Int)
     /// A copy of every stack on every output; acting on one copy acts on
     /// the notification.
     case all
@@ -35,7 +55,13 @@ public enum OutputChoice: Equatable, Sendable {
         switch text {
         case "", "focused": self = .focused
         case "all": self = .all
-        default: self = .named(text)
+        default:
+            // Output names are never bare numbers (DP-1, eDP-1, HEADLESS-1).
+            if text.count <= 3, text.allSatisfy({ ("0"..."9").contains($0) }), let index = Int(text) {
+                self = .index(index)
+            } else {
+                self = .named(text)
+            }
         }
     }
 

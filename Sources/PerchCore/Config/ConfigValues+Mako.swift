@@ -130,7 +130,7 @@ extension ConfigValues {
             return (nil, "sort=\(text) has no effect: Perch orders toasts by time only")
         default:
             guard let order = StackOrder(rawValue: text) else {
-                throw .expected("newest-first or oldest-first (or mako's -time, +time, -priority, +priority)")
+                throw .expected("newest-first, oldest-first or urgent-first (or mako's -time, +time, -priority, +priority)")
             }
             return (order, nil)
         }

@@ -100,6 +100,13 @@ enum ConfigValues {
         }
     }
 
+    /// An icon as a notification names one: a theme name, a path or a
+    /// `file://` URI.
+    static func icon(_ text: String) throws(ValueProblem) -> String {
+        guard !text.isEmpty, !text.utf8.contains(0) else { throw .expected("an icon name, a path or a file:// URI") }
+        return try bounded(text, NotificationLimits.maximumIconPathLength, what: "icon")
+    }
+
     static func command(_ text: String) throws(ValueProblem) -> [String] {
         do {
             return try CommandWords.split(text)

@@ -25,12 +25,15 @@ public final class ResolvePlan: Sendable {
     /// Some of `sections` look at where the others sent the notification.
     let dependsOnPlacement: Bool
 
-    public init(_ config: Config, modes: Set<String>) {
+    /// `switches` turns rules on or off by name (`ConfigSection.name`)
+    /// over what the config says (`ConfigSection.enabled`).
+    public init(_ config: Config, modes: Set<String>, switches: [String: Bool] = [:]) {
         self.modes = modes
         var base = ResolveDraft()
         for setting in config.globals { setting.apply(&base) }
         var left: [ConfigSection] = []
-        for section in config.sections where Self.mayMatch(section.criteria, modes: modes) {
+        for section in config.sections
+        where switches[section.name] ?? section.enabled && Self.mayMatch(section.criteria, modes: modes) {
             // Folding an always-matching section into the base is only
             // right while no conditional section came before it: later
             // sections win, so the order of application must not change.
@@ -43,7 +46,16 @@ public final class ResolvePlan: Sendable {
         self.base = base
         sections = left
         dependsOnPlacement = left.contains(where: \.criteria.dependsOnPlacement)
+        var probe = ResolveDraft()
+        for section in left { for setting in section.settings { setting.apply(&probe) } }
+        changesNotifications = !base.resolved.changes.isEmpty || !probe.resolved.changes.isEmpty
     }
+
+    /// Some key in force may change a notification itself (its urgency,
+    /// category, stack tag, icon…: `NotificationChanges`), which the
+    /// service then applies as it arrives; without, it need not resolve
+    /// for that.
+    public let changesNotifications: Bool
 
     /// What applies to `notification` under this plan's config and modes:
     /// what `Config.resolve` documents.

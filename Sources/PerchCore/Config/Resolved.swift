@@ -29,6 +29,9 @@ public struct Resolved: Equatable, Sendable {
     public var format = ToastFormat.standard
     /// Pango markup in `format` and in bodies is interpreted.
     public var markup = true
+    /// What becomes of the markup in a body while `markup` is on
+    /// (`markup=strip`, `markup=escape`; dunst's `strip` and `no`).
+    public var bodyMarkup = BodyMarkup.keep
 
     // MARK: Placement and motion (any section)
 
@@ -70,6 +73,17 @@ public struct Resolved: Equatable, Sendable {
     public var senderActions = true
     /// Once gone, the notification is kept in history (mako's `history`).
     public var history = true
+    /// What the config changes in the notification itself (its urgency,
+    /// category, stack tag, icon…), applied as it arrives.
+    public var changes = NotificationChanges()
+    /// Programs run with the notification's app name, summary, body, icon
+    /// and urgency as arguments when it appears (`script`, dunst's rule
+    /// scripts); every matching section adds its own.
+    public var scripts: [String] = []
+    /// Line breaks in the title and body are shown as spaces.
+    public var ignoreNewline = false
+    /// A progress bar is drawn for the `value` hint (`progress-bar`).
+    public var progressBar = true
     /// How many notifications one app may post within `burstWindow` before
     /// the rest collapse into one toast that counts them (`max-burst`);
     /// 0 = never collapsed.
@@ -118,6 +132,19 @@ public struct Resolved: Equatable, Sendable {
     /// Seconds after a sound is asked for during which the next ones are
     /// dropped (`sound-gap`): a burst is heard once.
     public var soundGap = 1.0
+    /// A notification brought back from history stays until dismissed
+    /// (`sticky-history`, dunst's `sticky_history`).
+    public var stickyHistory = false
+    /// The dmenu-like program that offers a notification's actions to
+    /// choose from (`menu`, dunst's `dmenu`); empty = none.
+    public var menu: [String] = []
+    /// The "+N more" marker is shown while notifications wait
+    /// (`indicate-hidden`).
+    public var indicateHidden = true
+    /// Seconds after which a toast says how old it is, "(1m 5s old)" at
+    /// the end of its text (`show-age-after`, dunst's
+    /// `show_age_threshold`); nil = never.
+    public var showAgeAfter: Double?
 
     /// The `summary~`/`body~` patterns that ran out of the step budget on
     /// this notification (and so did not match): the service warns once

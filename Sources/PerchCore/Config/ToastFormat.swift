@@ -3,7 +3,10 @@
 /// `%b` body, `%a` app name, `%g` how many notifications its group holds
 /// (1 when not grouped; see `group-by`), `%i` its id, `%%` a percent sign;
 /// for the "+N more" marker (`[hidden]` sections), `%h` how many wait and
-/// `%t` how many there are in all. `\n` is a line break and
+/// `%t` how many there are in all; `%p` the progress as dunst shows it
+/// (`[ 42%]`, nothing without a `value` hint), `%n` the progress as a
+/// number, `%o` the icon as the sender named it (a theme name or a path),
+/// `%I` its last path component. `\n` is a line break and
 /// `\\` a backslash. Everything before the first line break of the format
 /// is the title line, drawn in the title font; the rest is the body, drawn
 /// in the body font. A line break inside a field does not move that split.
@@ -17,6 +20,10 @@ public struct ToastFormat: Equatable, Sendable, CustomStringConvertible {
         case id
         case hiddenCount
         case totalCount
+        case progress
+        case progressValue
+        case iconName
+        case iconBaseName
     }
 
     /// The format as written.
@@ -56,9 +63,14 @@ public struct ToastFormat: Equatable, Sendable, CustomStringConvertible {
             case ("%", "i"?): flush(); pieces.append(.id)
             case ("%", "h"?): flush(); pieces.append(.hiddenCount)
             case ("%", "t"?): flush(); pieces.append(.totalCount)
+            case ("%", "p"?): flush(); pieces.append(.progress)
+            case ("%", "n"?): flush(); pieces.append(.progressValue)
+            case ("%", "o"?): flush(); pieces.append(.iconName)
+            case ("%", "I"?): flush(); pieces.append(.iconBaseName)
             case ("%", "%"?): literal.append("%")
             case ("%", let other?):
-                throw ParseError(message: "unknown placeholder '%\(other)' (expected %s, %b, %a, %g, %i, %h, %t or %%)",
+                throw ParseError(message: "unknown placeholder '%\(other)' (expected %s, %b, %a, %g, %i, %h, %t, %p, %n, "
+                                     + "%o, %I or %%)",
                                  offset: index, text: "%\(other)")
             case ("%", nil):
                 throw ParseError(message: "the format ends with a lone '%' (write %% for a percent sign)",
@@ -73,6 +85,13 @@ public struct ToastFormat: Equatable, Sendable, CustomStringConvertible {
             index += 2
         }
         flush()
+        self.pieces = pieces
+    }
+
+    /// A format made of pieces already (dunst's, read by `DunstFormat`);
+    /// `source` is the text it was read from.
+    init(source: String, pieces: [Piece]) {
+        self.source = source
         self.pieces = pieces
     }
 
@@ -97,6 +116,7 @@ public struct ToastFormat: Equatable, Sendable, CustomStringConvertible {
     public func expand(title: String, body: String, app: String, markup: Bool,
                        groupCount: Int = 1, id: UInt32 = 0,
                        hidden: Int? = nil, total: Int? = nil,
+                       progress: Int? = nil, icon: String? = nil,
                        plainTitleLine: Bool = false) -> (title: String, body: String) {
         // A format may name a field thousands of times (`%b` 450 000 times
         // fits in a config under its 1 MiB limit), and the body comes from
@@ -121,6 +141,14 @@ public struct ToastFormat: Equatable, Sendable, CustomStringConvertible {
             case .id: add(String(id))
             case .hiddenCount: add(hidden.map(String.init) ?? "")
             case .totalCount: add(total.map(String.init) ?? "")
+            case .progress: add(progress.map(Self.dunstProgress) ?? "")
+            case .progressValue: add(progress.map(String.init) ?? "")
+            case .iconName:
+                let name = icon ?? ""
+                add(markup ? Self.escaped(name) : name)
+            case .iconBaseName:
+                let name = icon.map(Self.lastComponent) ?? ""
+                add(markup ? Self.escaped(name) : name)
             case .text(let text):
                 if !inBody, let newline = text.firstIndex(of: "\n") {
                     let head = text[..<newline]
@@ -191,6 +219,22 @@ public struct ToastFormat: Equatable, Sendable, CustomStringConvertible {
             text += NotificationLimits.truncated(String(piece.prefix(room + 1)), toBytes: room)
             isFull = true
         }
+    }
+
+    /// A progress as dunst's `%p` shows it: the percentage right-aligned
+    /// in three places, in brackets (`[ 42%]`).
+    static func dunstProgress(_ percent: Int) -> String {
+        let number = String(percent)
+        return "[" + String(repeating: " ", count: max(0, 3 - number.count)) + number + "%]"
+    }
+
+    /// What follows the last `/` (all of it when there is none), as
+    /// basename(3) gives it: `/a/b/mail.png` is `mail.png`.
+    static func lastComponent(_ path: String) -> String {
+        var trimmed = Substring(path)
+        while trimmed.count > 1, trimmed.last == "/" { trimmed = trimmed.dropLast() }
+        guard let slash = trimmed.lastIndex(of: "/"), trimmed.count > 1 else { return String(trimmed) }
+        return String(trimmed[trimmed.index(after: slash)...])
     }
 
     /// `text` without its `<…>` tags (a `<` with no `>` after it stays).

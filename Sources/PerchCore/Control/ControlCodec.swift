@@ -1,6 +1,7 @@
 extension ControlProtocol {
     public static let methods = ["notify", "dismiss", "list", "invoke", "reply", "subscribe", "history", "restore",
-                                 "mode", "status", "version", "reload", "center", "focus"]
+                                 "mode", "status", "version", "reload", "center", "focus", "action", "context",
+                                 "rule"]
 
     /// Decodes one request line (without its newline).
     public static func decode(line: some Collection<UInt8>) -> ControlEnvelope {
@@ -65,7 +66,7 @@ extension ControlProtocol {
         case "history":
             request = .history
         case "restore":
-            request = .restore
+            request = .restore(id: try params.notificationID("id"))
         case "mode":
             request = .mode(try decodeMode(params))
         case "status":
@@ -78,6 +79,19 @@ extension ControlProtocol {
             request = .center(try decodeCenter(params))
         case "focus":
             request = .focus(release: try params.bool("release") ?? false)
+        case "action":
+            let position = try params.number("position") ?? 0
+            guard position >= 0, position <= Double(Int32.max), position == position.rounded() else {
+                throw ControlError(.invalidParams, "action: \"position\" must be a place on screen, 0 or more")
+            }
+            request = .action(position: Int(position))
+        case "context":
+            request = .context
+        case "rule":
+            guard let name = try params.string("name"), !name.isEmpty else {
+                throw ControlError(.invalidParams, "rule: \"name\" is required")
+            }
+            request = .rule(name: name, enabled: try params.bool("enabled"))
         default:
             throw ControlError(.methodNotFound,
                                "unknown method \"\(method)\"; known: \(methods.joined(separator: ", "))")
@@ -120,6 +134,8 @@ extension ControlProtocol {
         notify.transient = try params.bool("transient") ?? false
         notify.category = try params.string("category")
         notify.replyPlaceholder = try params.string("reply_placeholder")
+        notify.desktopEntry = try params.string("desktop_entry")
+        notify.synchronousTag = try params.string("stack_tag")
         if let sound = try params.string("sound") {
             // "none" is suppress-sound; anything else a name or a file.
             if sound == "none" {
@@ -152,14 +168,16 @@ extension ControlProtocol {
         let last = try params.bool("last") ?? false
         let id = try params.notificationID("id")
         let group = try params.notificationID("group")
-        switch (id, all, last, group) {
-        case (let id?, false, false, nil): return .id(id)
-        case (nil, true, false, nil): return .all
-        case (nil, false, true, nil): return .last
-        case (nil, false, false, let group?): return .group(group)
+        let first = try params.bool("first") ?? false
+        switch (id, all, last, group, first) {
+        case (let id?, false, false, nil, false): return .id(id)
+        case (nil, true, false, nil, false): return .all
+        case (nil, false, true, nil, false): return .last
+        case (nil, false, false, let group?, false): return .group(group)
+        case (nil, false, false, nil, true): return .first
         default:
-            throw ControlError(.invalidParams,
-                               "dismiss: give one of \"id\": N, \"last\": true, \"all\": true, \"group\": N")
+            throw ControlError(.invalidParams, "dismiss: give one of \"id\": N, \"last\": true, \"all\": true, "
+                               + "\"group\": N, \"first\": true")
         }
     }
 
@@ -267,6 +285,8 @@ extension ControlProtocol {
         if let progress = notification.progress { object["progress"] = .number(Double(progress)) }
         if let placeholder = notification.replyPlaceholder { object["reply_placeholder"] = .string(placeholder) }
         if let sandbox = notification.sandbox { object["sandbox"] = .string(sandbox) }
+        if let entry = notification.desktopEntry { object["desktop_entry"] = .string(entry) }
+        if let tag = notification.stackTag { object["stack_tag"] = .string(tag) }
         return .object(object)
     }
 

@@ -84,6 +84,9 @@ public struct NotifyRequest: Equatable, Sendable {
     /// ordinary client, which may replace any notification; otherwise it
     /// replaces only notifications of the same sandbox.
     public var sandbox: String?
+    /// The sender's `.desktop` file name (D-Bus `desktop-entry`), which
+    /// config criteria match.
+    public var desktopEntry: String?
 
     public init(title: String) {
         self.title = title
@@ -105,6 +108,8 @@ public enum DismissTarget: Equatable, Sendable {
     case all
     /// Every notification of the same app as this one.
     case group(UInt32)
+    /// The toast first on screen (dunstctl's `close`).
+    case first
 }
 
 /// What `mode` does to the set of active modes.
@@ -131,8 +136,9 @@ public enum ControlRequest: Equatable, Sendable {
     case subscribe
     /// The last dismissed notifications, newest first.
     case history
-    /// Shows the most recently dismissed notification again.
-    case restore
+    /// Shows the most recently dismissed notification again, or the one
+    /// with this id (dunstctl's `history-pop ID`).
+    case restore(id: UInt32? = nil)
     case mode(ModeChange)
     case status
     case version
@@ -143,6 +149,12 @@ public enum ControlRequest: Equatable, Sendable {
     /// Gives the toasts the keyboard (the center's panel when it is open),
     /// or with `release` gives it back to the window that had it.
     case focus(release: Bool)
+    /// dunst's "do action" on the toast at this place on screen, 0 first.
+    case action(position: Int)
+    /// Every toast's actions in the `menu` program.
+    case context
+    /// Switches a config section on or off by name (nil: over).
+    case rule(name: String, enabled: Bool?)
 }
 
 /// Something that happened to a notification, as subscribers and the

@@ -9,6 +9,9 @@ extension ControlProtocol {
 public enum ControlMethod: String, CaseIterable, Sendable {
     case notify, dismiss, list, invoke, reply, subscribe, history, restore, mode, status, version, reload, center
     case focus
+    /// dunstctl's verbs that no other method does (`perchctl action`,
+    /// `context`, `rule`).
+    case action, context, rule
 }
 
 extension ControlRequest {
@@ -29,6 +32,9 @@ extension ControlRequest {
         case .reload: .reload
         case .center: .center
         case .focus: .focus
+        case .action: .action
+        case .context: .context
+        case .rule: .rule
         }
     }
 }
@@ -51,6 +57,9 @@ public enum ControlReply: Equatable, Sendable {
     case reload(ReloadReply)
     case center(CenterReply)
     case focus(FocusReply)
+    case action(ActionReply)
+    case context(ContextReply)
+    case rule(RuleReply)
 
     public var method: ControlMethod {
         switch self {
@@ -68,6 +77,9 @@ public enum ControlReply: Equatable, Sendable {
         case .reload: .reload
         case .center: .center
         case .focus: .focus
+        case .action: .action
+        case .context: .context
+        case .rule: .rule
         }
     }
 
@@ -87,6 +99,9 @@ public enum ControlReply: Equatable, Sendable {
         case .reload(let body): body
         case .center(let body): body
         case .focus(let body): body
+        case .action(let body): body
+        case .context(let body): body
+        case .rule(let body): body
         }
     }
 
@@ -111,6 +126,9 @@ public enum ControlReply: Equatable, Sendable {
         case .reload: self = .reload(try ReloadReply(json: json, for: method))
         case .center: self = .center(try CenterReply(json: json, for: method))
         case .focus: self = .focus(try FocusReply(json: json, for: method))
+        case .action: self = .action(try ActionReply(json: json, for: method))
+        case .context: self = .context(try ContextReply(json: json, for: method))
+        case .rule: self = .rule(try RuleReply(json: json, for: method))
         }
     }
 }

@@ -35,6 +35,8 @@ extension ControlReplyObject {
         }
         notification.replyPlaceholder = try optionalString("reply_placeholder")
         notification.sandbox = try optionalString("sandbox")
+        notification.desktopEntry = try optionalString("desktop_entry")
+        notification.stackTag = try optionalString("stack_tag")
         return notification
     }
 

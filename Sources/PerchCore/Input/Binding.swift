@@ -12,6 +12,17 @@ public enum Binding: Equatable, Sendable, CustomStringConvertible {
     /// mako's `exec COMMAND`: a shell command line, run by `sh -c` as mako
     /// runs it (see `shellCommand`).
     case exec(String)
+    /// dunst's `do_action`: the default action, the only action, or the
+    /// menu of its actions when it has several.
+    case doAction
+    /// dunst's `context`: the menu program offers this notification's
+    /// actions.
+    case menu
+    /// dunst's `context_all`: the menu offers every toast's actions.
+    case menuAll
+    /// Several, in order (dunst's `do_action, close_current`); each acts
+    /// on the notification if it is still there.
+    indirect case sequence([Binding])
 
     /// Parses `none`, `dismiss`, `dismiss --no-history`, `dismiss-all`,
     /// `dismiss-group`, `invoke-default-action`, `invoke-action ID`,
@@ -21,6 +32,17 @@ public enum Binding: Equatable, Sendable, CustomStringConvertible {
     /// newer member takes the older one's place), so dismissing the toast
     /// dismisses what is left of the group.
     public init?(parsing text: String) {
+        if !text.hasPrefix("exec"), text.contains(",") {
+            let parts = text.split(separator: ",").map { $0.trimmingBlanks }
+            guard parts.count > 1 else { return nil }
+            var bindings: [Binding] = []
+            for part in parts {
+                guard let binding = Binding(parsing: part), binding.isSingle else { return nil }
+                bindings.append(binding)
+            }
+            self = .sequence(bindings)
+            return
+        }
         if text.hasPrefix("exec ") || text.hasPrefix("exec\t") {
             let command = text.dropFirst(5).trimmingBlanks
             guard !command.isEmpty else { return nil }
@@ -35,8 +57,16 @@ public enum Binding: Equatable, Sendable, CustomStringConvertible {
         case ("dismiss-all"?, 1): self = .dismissAll
         case ("invoke-default-action"?, 1): self = .invokeDefaultAction
         case ("invoke-action"?, 2): self = .invokeAction(String(words[1]))
+        case ("do-action"?, 1): self = .doAction
+        case ("menu"?, 1): self = .menu
+        case ("menu-all"?, 1): self = .menuAll
         default: return nil
         }
+    }
+
+    /// Not a sequence (a sequence holds single bindings only).
+    var isSingle: Bool {
+        if case .sequence = self { false } else { true }
     }
 
     public var description: String {
@@ -48,6 +78,10 @@ public enum Binding: Equatable, Sendable, CustomStringConvertible {
         case .invokeDefaultAction: "invoke-default-action"
         case .invokeAction(let id): "invoke-action \(id)"
         case .exec(let command): "exec \(command)"
+        case .doAction: "do-action"
+        case .menu: "menu"
+        case .menuAll: "menu-all"
+        case .sequence(let bindings): bindings.map(\.description).joined(separator: ", ")
         }
     }
 

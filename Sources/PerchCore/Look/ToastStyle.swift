@@ -96,6 +96,13 @@ public struct ToastStyle: Equatable, Sendable {
     /// How the title's and body's lines are aligned within the text column.
     /// Banners ignore it (their text is centred).
     public var textAlignment: TextAlignment = .left
+    /// The body wraps at words (`text-wrap`); without, each of its lines is
+    /// one line on the card, cut where `ellipsis` says.
+    public var wrap = true
+    /// Where a line too long for the card loses its middle, start or end
+    /// to an ellipsis ("…"): the title, a body line that does not wrap,
+    /// and the last line of a body cut at `maxHeight`.
+    public var ellipsis: TextEllipsis = .end
 
     public init() {}
 

@@ -1,9 +1,9 @@
 
 extension BusNotify {
     /// The same request as the control socket's `notify`, so both front
-    /// doors post through one core operation. What `NotifyRequest` cannot
-    /// carry (the desktop entry, whose icon the daemon looks up) stays on
-    /// `BusNotify` for the daemon to use.
+    /// doors post through one core operation. The desktop entry's icon,
+    /// which needs the .desktop file read, is the daemon's to look up
+    /// (`notifyRequest(iconSize:icons:)`).
     public var notifyRequest: NotifyRequest {
         var request = NotifyRequest(title: summary)
         request.body = body
@@ -30,6 +30,7 @@ extension BusNotify {
         request.sound = sound
         request.suppressSound = suppressSound
         request.sandbox = sandbox
+        request.desktopEntry = desktopEntry
         return request
     }
 }

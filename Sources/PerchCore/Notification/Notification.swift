@@ -19,6 +19,15 @@ public struct NotificationAction: Equatable, Hashable, Sendable {
 /// How urgent a notification is (the freedesktop levels).
 public enum Urgency: String, Sendable, CaseIterable {
     case low, normal, critical
+
+    /// Higher is more urgent.
+    public var rank: Int {
+        switch self {
+        case .low: 0
+        case .normal: 1
+        case .critical: 2
+        }
+    }
 }
 
 /// One notification as Perch knows it: what the sender asked for, after
@@ -54,6 +63,13 @@ public struct Notification: Equatable, Sendable {
     /// into; nil when an ordinary client (or the user) sent it. See
     /// `NotificationService.may(_:touch:)`.
     public var sandbox: String?
+    /// The sender's `.desktop` file name without its suffix (D-Bus
+    /// `desktop-entry` hint): config criteria match it.
+    public var desktopEntry: String?
+    /// Its stack tag (D-Bus `x-dunst-stack-tag` or
+    /// `x-canonical-private-synchronous`, or a rule's `set-stack-tag`): a
+    /// newer notification with the same tag replaces it in place.
+    public var stackTag: String?
 
     public init(id: UInt32 = 0, app: String = "", title: String, body: String = "",
                 iconPath: String? = nil, urgency: Urgency = .normal, timeout: Double? = nil,

@@ -46,6 +46,8 @@ extension Notification {
         }
         replyPlaceholder = try object.optionalString("reply_placeholder")
         sandbox = try object.optionalString("sandbox")
+        desktopEntry = try object.optionalString("desktop_entry")
+        stackTag = try object.optionalString("stack_tag")
         // `image` (pixels) is not part of the wire form: a restored
         // notification falls back to its icon path.
         try object.rejectUnread()
@@ -261,6 +263,16 @@ extension JSONWriter {
             punctuation(",")
             key("sandbox")
             writeString(sandbox)
+        }
+        if let entry = notification.desktopEntry {
+            punctuation(",")
+            key("desktop_entry")
+            writeString(entry)
+        }
+        if let tag = notification.stackTag {
+            punctuation(",")
+            key("stack_tag")
+            writeString(tag)
         }
         punctuation("}")
     }

@@ -21,6 +21,8 @@ public enum NotificationLimits {
     public static let maximumIconPathLength = 4096
     /// Categories are dotted names like `email.arrived`.
     public static let maximumCategoryLength = 256
+    /// A `.desktop` file's name (`org.mozilla.firefox`): a file name.
+    public static let maximumDesktopEntryLength = 255
     /// More buttons than fit on any toast.
     public static let maximumActions = 32
     public static let maximumActionIDLength = 256
@@ -68,6 +70,7 @@ public enum NotificationLimits {
         cut(&request.replyPlaceholder, "reply placeholder", maximumReplyPlaceholderLength, &warnings)
         // Left out, it is an ordinary client's: then no sandbox may touch it.
         drop(&request.sandbox, "sandbox", maximumSandboxLength, &warnings)
+        drop(&request.desktopEntry, "desktop entry", maximumDesktopEntryLength, &warnings)
         bound(&request.actions, &warnings)
         bound(timeout: &request.timeout, &warnings)
         bound(progress: &request.progress, &warnings)
@@ -87,6 +90,8 @@ public enum NotificationLimits {
         drop(&notification.category, "category", maximumCategoryLength, &warnings)
         cut(&notification.replyPlaceholder, "reply placeholder", maximumReplyPlaceholderLength, &warnings)
         drop(&notification.sandbox, "sandbox", maximumSandboxLength, &warnings)
+        drop(&notification.desktopEntry, "desktop entry", maximumDesktopEntryLength, &warnings)
+        drop(&notification.stackTag, "stack tag", maximumSynchronousTagLength, &warnings)
         bound(&notification.actions, &warnings)
         bound(timeout: &notification.timeout, &warnings)
         bound(progress: &notification.progress, &warnings)

@@ -34,6 +34,12 @@ extension NotificationService {
             ids = [last.id]
         case .all:
             ids = live.map(\.id).filter { close($0, reason: reason, at: now, into: &effects) }
+        case .first:
+            guard let first = notification(atScreenPosition: 0) else {
+                return .failure(ControlError(.notFound, "no notification on screen"))
+            }
+            close(first.id, reason: reason, at: now, into: &effects)
+            ids = [first.id]
         case .group(let id):
             guard let member = liveToast(id: id) else {
                 return .failure(ControlError(.notFound, "no notification \(id) on screen"))
@@ -104,14 +110,19 @@ extension NotificationService {
         return effects
     }
 
-    /// Shows the most recently closed notification again, under its own id
-    /// (a toast of it still leaving is taken off first, so the id stays
-    /// the one its sender knows). `.notFound` when history is empty.
-    public func restore(for sender: ClientToken?, at now: Instant)
+    /// Shows the most recently closed notification again (or, with `id`,
+    /// that one: dunstctl's `history-pop ID`), under its own id (a toast
+    /// of it still leaving is taken off first, so the id stays the one its
+    /// sender knows). With `sticky-history` it then stays until dismissed.
+    /// `.notFound` when history is empty or has no such id.
+    public func restore(id: UInt32? = nil, for sender: ClientToken?, at now: Instant)
         -> (result: Result<UInt32, ControlError>, effects: [ServiceEffect])
     {
-        guard let entry = history.removeLatest() else {
-            return (.failure(ControlError(.notFound, "history is empty: nothing to restore")), [])
+        let taken: HistoryEntry?
+        if let id { taken = history.remove(id: id) } else { taken = history.removeLatest() }
+        guard let entry = taken else {
+            let message = id.map { "no notification \($0) in history" } ?? "history is empty: nothing to restore"
+            return (.failure(ControlError(.notFound, message)), [])
         }
         var effects: [ServiceEffect] = [.record(.restored(id: entry.notification.id))]
         var notification = entry.notification
@@ -125,6 +136,8 @@ extension NotificationService {
             }
         }
         if let sender { senders[notification.id] = sender }
+        if global.stickyHistory { notification.timeout = 0 }
+        arrivedAt[notification.id] = now
         show(notification, overrides: PresentationOverrides(), at: now, into: &effects)
         return (.success(notification.id), effects)
     }

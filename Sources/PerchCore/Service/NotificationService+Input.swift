@@ -136,6 +136,24 @@ extension NotificationService {
             // for the user: ten minutes, not the hooks' seconds.
             hook(Binding.shellCommand(command), name: "exec binding", toast.notification,
                  timeout: Binding.execTimeout, into: &effects)
+        case .doAction:
+            doAction(toast.notification, at: now, into: &effects)
+        case .menu:
+            openMenu(for: [toast.notification], into: &effects)
+        case .menuAll:
+            effects += openMenu(at: now).effects
+        case .sequence(let bindings):
+            for binding in bindings {
+                // What an earlier one closed is done with; the rest that
+                // need no toast (dismiss-all, menu-all) still run.
+                if let current = liveToast(id: toast.id) {
+                    apply(binding, to: current, at: now, into: &effects)
+                } else if binding == .dismissAll {
+                    effects += dismiss(.all, reason: .dismissedByUser, at: now).effects
+                } else if binding == .menuAll {
+                    effects += openMenu(at: now).effects
+                }
+            }
         }
     }
 }

@@ -42,13 +42,21 @@ extension NotificationService {
         notification.replyPlaceholder = request.replyPlaceholder
         notification.transient = request.transient
         notification.sandbox = request.sandbox
+        notification.desktopEntry = request.desktopEntry
+        notification.stackTag = request.synchronousTag
+        // What the rules change in it (urgency, category, stack tag, icon)
+        // is part of it from now on, before its tag is looked up.
+        if plan.changesNotifications { plan.resolve(for: notification).changes.apply(to: &notification) }
         var replaces = request.replaces
-        let tag = request.synchronousTag.map { SynchronousTag(sandbox: request.sandbox, name: $0) }
+        let tag = notification.stackTag.map { SynchronousTag(sandbox: request.sandbox, name: $0) }
         if replaces == nil, let tag { replaces = synchronousTags[tag] }
         let sound = SoundRequest(sound: request.sound, suppressed: request.suppressSound)
         if let id = replaces, let live = liveToast(id: id), Self.may(request.sandbox, touch: live.notification) {
             notification.id = id
+            arrivedAt[id] = now
+            agesShown.removeValue(forKey: id)
             replace(notification, sound: sound, at: now, into: &effects)
+            if !live.isQueued { runScripts(for: notification, into: &effects) }
             return (id, effects)
         }
         // Taking the id would take what still carries it out of history
@@ -61,6 +69,7 @@ extension NotificationService {
         }
         if let sender { senders[notification.id] = sender }
         if let tag { synchronousTags[tag] = notification.id }
+        arrivedAt[notification.id] = now
         let overrides = PresentationOverrides(kind: request.kind, anchor: request.anchor, enter: request.enter,
                                               exit: request.exit, bounce: request.bounce)
         show(notification, overrides: overrides, arriving: true, sound: sound, at: now, into: &effects)
@@ -165,7 +174,9 @@ extension NotificationService {
                       at: now, into: &effects)
         }
         if keptOff {
-            // Kept off screen; the events are still told.
+            // Kept off screen; the events are still told. dunst runs the
+            // scripts of one its rules keep off screen (`skip_display`).
+            if resolved.invisible { runScripts(for: notification, into: &effects) }
             retire(notification, reason: .suppressed, at: now, into: &effects)
             return
         }
@@ -233,14 +244,31 @@ extension NotificationService {
     /// sender's text), the style, the lane.
     func presentation(of notification: Notification, _ resolved: Resolved, lane: Lane) -> ToastPresentation {
         var content = notification.content
+        var body = notification.body
+        if resolved.markup {
+            switch resolved.bodyMarkup {
+            case .keep: break
+            case .strip: body = ToastFormat.escaped(MarkupStripping.strip(body))
+            case .escape: body = ToastFormat.escaped(body)
+            }
+        }
         if resolved.format != .standard {
-            let expanded = resolved.format.expand(title: notification.title, body: notification.body,
+            let expanded = resolved.format.expand(title: notification.title, body: body,
                                                   app: notification.app, markup: false,
                                                   groupCount: groupCounts[notification.id] ?? 1,
-                                                  id: notification.id, plainTitleLine: resolved.markup)
+                                                  id: notification.id, progress: notification.progress,
+                                                  icon: notification.iconPath, plainTitleLine: resolved.markup)
             content.title = expanded.title
             content.body = expanded.body
+        } else {
+            content.body = body
         }
+        if resolved.ignoreNewline {
+            content.title = Self.onOneLine(content.title)
+            content.body = Self.onOneLine(content.body)
+        }
+        if !resolved.progressBar { content.progress = nil }
+        if let suffix = ageSuffix(of: notification.id, resolved) { content.body += suffix }
         content.reply = replyField(for: notification)
         content.hasFocusRing = keyboardFocus == .toast(notification.id)
         // A toast with the field has no "Reply" button as well.
@@ -250,6 +278,12 @@ extension NotificationService {
         style.width = global.style.width
         return ToastPresentation(id: notification.id, content: content, lane: lane, style: style,
                                  hasActions: !notification.actions.isEmpty)
+    }
+
+    /// `text` with its line breaks as spaces (`ignore-newline`).
+    static func onOneLine(_ text: String) -> String {
+        guard text.contains(where: \.isNewline) else { return text }
+        return String(text.map { $0.isNewline ? " " : $0 })
     }
 
     /// Notes that a notification is live (new, replaced or restored).
@@ -269,7 +303,7 @@ extension NotificationService {
             case .body: a.body == b.body
             case .urgency: a.urgency == b.urgency
             case .category: a.category == b.category
-            case .desktopEntry: true  // not carried by Notification; never splits a group
+            case .desktopEntry: a.desktopEntry == b.desktopEntry
             case .actionable: a.actions.isEmpty == b.actions.isEmpty
             case .expiring: (a.timeout != 0) == (b.timeout != 0)
             }

@@ -7,6 +7,9 @@ extension NotificationService {
     /// with the time it had left. A new `fullscreen` or `idle-threshold`
     /// holds, frees or stops what it now says.
     public func reload(_ newConfig: Config, at now: Instant) -> [ServiceEffect] {
+        // Rules switched on or off by name were the old config's (dunst's
+        // reload forgets them too).
+        ruleSwitches = [:]
         config = newConfig
         global = newConfig.global
         slowPatterns.removeAll()

@@ -24,7 +24,7 @@ public final class NotificationService {
     public internal(set) var history: History
     /// Active modes, e.g. do-not-disturb.
     public internal(set) var modes: Set<String> = [] {
-        didSet { if modes != oldValue { plan = ResolvePlan(config, modes: modes) } }
+        didSet { if modes != oldValue { plan = ResolvePlan(config, modes: modes, switches: ruleSwitches) } }
     }
     /// The focused window on Perch's output is fullscreen (`setFullscreen`).
     public internal(set) var isFullscreen = false
@@ -36,7 +36,7 @@ public final class NotificationService {
     public internal(set) var nextID: UInt32 = 1
     /// The config in force; `reload` swaps it.
     public internal(set) var config: Config {
-        didSet { plan = ResolvePlan(config, modes: modes) }
+        didSet { plan = ResolvePlan(config, modes: modes, switches: ruleSwitches) }
     }
     /// What resolving a notification under `config` and `modes` starts
     /// from, made again whenever either changes (so never stale); every
@@ -92,6 +92,17 @@ public final class NotificationService {
     /// Both lose an id when its toast goes.
     var countToasts: [String: UInt32] = [:]
     var collapsedCounts: [UInt32: Int] = [:]
+    /// When each live notification arrived (or was last replaced or
+    /// brought back), for the age a toast shows (`show-age-after`).
+    var arrivedAt: [UInt32: Instant] = [:]
+    /// The age in whole seconds each toast shows now, for those old
+    /// enough to show one.
+    var agesShown: [UInt32: Int] = [:]
+    /// Rules switched on or off by name while Perch runs (`switchRule`),
+    /// over what the config says; a reload forgets them, as dunst's does.
+    public internal(set) var ruleSwitches: [String: Bool] = [:] {
+        didSet { if ruleSwitches != oldValue { plan = ResolvePlan(config, modes: modes, switches: ruleSwitches) } }
+    }
     /// Unix time in seconds, for history and records (wall time means the
     /// same after a restart; `Instant` does not).
     let wallClock: @Sendable () -> Int64
@@ -115,7 +126,8 @@ public final class NotificationService {
     static func stackDefaults(_ global: Resolved, markerHeight: Int) -> StackConfig {
         var stack = global.stack
         stack.width = global.style.width
-        stack.markerHeight = markerHeight
+        // `indicate-hidden=false`: no marker, and no room kept for one.
+        stack.markerHeight = global.indicateHidden ? markerHeight : 0
         return stack
     }
 
@@ -135,7 +147,7 @@ public final class NotificationService {
 
     /// The earliest instant something must happen without any input: a
     /// display timer runs out.
-    public var nextDeadline: Instant? { board.nextDeadline }
+    public var nextDeadline: Instant? { .earliest(board.nextDeadline, nextAgeChange) }
 
     // Read here, not as `service.board.…` from the daemon: a read of
     // `board` from another module copies it first (a retain and release of
@@ -146,7 +158,9 @@ public final class NotificationService {
     /// The lanes the board has stacks in.
     public var lanes: Dictionary<Lane, ToastStack>.Keys { board.stacks.keys }
     /// The marker's height is not yet known and there is something to show.
-    public var needsMarkerHeight: Bool { board.stackDefaults.markerHeight == 0 && board.count > 0 }
+    public var needsMarkerHeight: Bool {
+        global.indicateHidden && board.stackDefaults.markerHeight == 0 && board.count > 0
+    }
 
     /// The config for a notification already posted (hooks, bindings).
     public func settings(for notification: Notification) -> Resolved {
@@ -179,7 +193,7 @@ public final class NotificationService {
     /// The scene's "+N more" marker height, once it has measured one.
     /// Stacks made before it was known take it too.
     public func setMarkerHeight(_ height: Int, at now: Instant) {
-        guard height != board.stackDefaults.markerHeight else { return }
+        guard global.indicateHidden, height != board.stackDefaults.markerHeight else { return }
         var defaults = board.stackDefaults
         defaults.markerHeight = height
         board.setStackDefaults(defaults, at: now)
@@ -231,6 +245,8 @@ public final class NotificationService {
         if !synchronousTags.isEmpty { synchronousTags = synchronousTags.filter { $0.value != notification.id } }
         remeasure.remove(notification.id)
         postedAt.removeValue(forKey: notification.id)
+        arrivedAt.removeValue(forKey: notification.id)
+        agesShown.removeValue(forKey: notification.id)
         if !soundsMade.isEmpty { soundsMade.removeValue(forKey: notification.id) }
         forgetReplyField(notification.id)
         if keyboardFocus == .toast(notification.id) { focusRingLeaves(notification.id, at: now, into: &effects) }
@@ -298,6 +314,7 @@ public final class NotificationService {
             case .entering(let id):
                 if let notification = notification(id) {
                     effects.append(.event(.willAppear(notification), sender: senders[id]))
+                    runScripts(for: notification, into: &effects)
                 }
             case .appeared(let id):
                 if let notification = notification(id) {
@@ -312,6 +329,7 @@ public final class NotificationService {
                 effects.append(.removeToast(id: notification.id))
             }
         }
+        updateAges(at: now, into: &effects)
         return effects
     }
 }

@@ -61,6 +61,9 @@ public enum ServiceEffect: Equatable, Sendable {
     case warning(String)
     /// A sound to play now (the service decided it may be heard).
     case sound(SoundCue)
+    /// Offer these actions in the dmenu-like program (`menu`); the one
+    /// chosen is invoked (`NotificationService.invoke`).
+    indirect case menu(MenuRequest)
     /// A new toast for the scene (measured when the service asks).
     indirect case addToast(ToastPresentation)
     /// New content for a toast already in the scene (replace, reload).
