@@ -66,6 +66,8 @@ func requestLine(id: JSONValue, _ request: ControlRequest) -> String {
         set("transient", .bool(notify.transient))
         set("category", notify.category.map(JSONValue.string))
         set("reply_placeholder", notify.replyPlaceholder.map(JSONValue.string))
+        set("desktop_entry", notify.desktopEntry.map(JSONValue.string))
+        set("stack_tag", notify.synchronousTag.map(JSONValue.string))
         set("progress", notify.progress.map { .number(Double($0)) })
         set("actions", .array(notify.actions.map { ["id": .string($0.id), "label": .string($0.label)] }))
         set("style", notify.kind.map { .string($0.rawValue) })
@@ -76,6 +78,7 @@ func requestLine(id: JSONValue, _ request: ControlRequest) -> String {
         case .last: set("last", true)
         case .all: set("all", true)
         case .group(let id): set("group", .number(Double(id)))
+        case .first: set("first", true)
         }
         set("history", .bool(history))
     case .invoke(let id, let action):
@@ -101,7 +104,14 @@ func requestLine(id: JSONValue, _ request: ControlRequest) -> String {
         }
     case .focus(let release):
         set("release", .bool(release))
-    case .list, .subscribe, .history, .restore, .status, .version, .reload:
+    case .restore(let id):
+        set("id", id.map { .number(Double($0)) })
+    case .action(let position):
+        set("position", .number(Double(position)))
+    case .rule(let name, let enabled):
+        set("name", .string(name))
+        set("enabled", enabled.map(JSONValue.bool))
+    case .list, .subscribe, .history, .status, .version, .reload, .context:
         break
     }
     return JSON.serialize(["id": id, "method": .string(request.method.rawValue), "params": .object(params)])
