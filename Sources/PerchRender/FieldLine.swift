@@ -10,25 +10,17 @@ import CPangoCairo
 /// Like `TextBlock`, setters only reach Pango when a value changes.
 /// Lengths are surface pixels.
 final class FieldLine {
-    private let layout: OpaquePointer
+    private let owned: OwnedLayout
+    private var layout: OpaquePointer { owned.pointer }
     private var text: String?
-    private var fontName: String?
 
     init(layout: OpaquePointer) {
-        self.layout = layout
+        owned = OwnedLayout(layout)
         pango_layout_set_single_paragraph_mode(layout, 1)
     }
 
-    deinit {
-        g_object_unref(UnsafeMutableRawPointer(layout))
-    }
-
     /// Sets the font from a Pango description such as "Sans 10".
-    func setFont(_ name: String) {
-        guard name != fontName else { return }
-        fontName = name
-        setPangoFont(name, on: layout)
-    }
+    func setFont(_ name: String) { owned.setFont(name) }
 
     /// Sets the text, always plain (what is typed is never markup).
     func setText(_ newText: String) {

@@ -17,14 +17,14 @@ final class TextBlock {
         case body
     }
 
-    private let layout: OpaquePointer
+    private let owned: OwnedLayout
+    private var layout: OpaquePointer { owned.pointer }
     private let role: Role
     private var text: String?
     private var format: TextFormat?
     /// What `setText` reported for the current text, repeated when the same
     /// text is set again (each renderer call returns its own problems).
     private var problem: String?
-    private var fontName: String?
     private var width: Int?
     private var alignment: TextAlignment = .left
     /// The body's height limit: `.some(nil)` is "no limit", and the outer
@@ -36,7 +36,7 @@ final class TextBlock {
     private var wraps = true
 
     init(layout: OpaquePointer, role: Role) {
-        self.layout = layout
+        owned = OwnedLayout(layout)
         self.role = role
         switch role {
         case .title:
@@ -50,16 +50,8 @@ final class TextBlock {
         }
     }
 
-    deinit {
-        g_object_unref(UnsafeMutableRawPointer(layout))
-    }
-
     /// Sets the font from a Pango description such as "Sans Bold 11".
-    func setFont(_ name: String) {
-        guard name != fontName else { return }
-        fontName = name
-        setPangoFont(name, on: layout)
-    }
+    func setFont(_ name: String) { owned.setFont(name) }
 
     /// Sets the text. Returns a problem worth logging (bad markup), if any;
     /// the text is then shown as plain text rather than dropped.

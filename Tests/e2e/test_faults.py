@@ -10,6 +10,7 @@ import sys
 import time
 
 import testcomp
+from testcomp import at_rest
 from harness import TestFailure, check, test, TESTCOMP
 
 # Against the test compositor, which injects what no real one can: once.
@@ -58,19 +59,6 @@ def mid_slide(tc, tid, timeout=2):
         return s if 30 < s["position"][0] < 270 else None
     return tc.wait_for(probe, timeout, interval=0.005, what="surface %d part-way in" % tid)
 
-
-def at_rest(tc, sid, timeout=4):
-    last = [None, 0]
-
-    def probe():
-        s = tc.surface(sid)
-        pos = tuple(s["position"])
-        if pos == last[0] and pos[0] == 0:
-            last[1] += 1
-        else:
-            last[0], last[1] = pos, 0
-        return s if last[1] >= 4 else None
-    return tc.wait_for(probe, timeout, interval=0.025, what="surface %d at rest at x=0" % sid)
 
 
 def alive(t, p):

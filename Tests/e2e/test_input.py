@@ -22,6 +22,7 @@ import sys
 import time
 
 import testcomp
+from testcomp import at_rest
 from harness import TestFailure, check, test, TESTCOMP
 
 # Against the test compositor, which injects what no real one can: once.
@@ -99,20 +100,6 @@ def post_toast(t, tc, p, title, body="body", args=(), wait=False):
     stage, toast = new_toast(tc, known)
     return handle, stage, at_rest(tc, toast["id"])
 
-
-def at_rest(tc, sid, timeout=4):
-    """The surface once it sits at x = 0 and has not moved for ~100 ms."""
-    last = [None, 0]
-
-    def probe():
-        s = tc.surface(sid)
-        pos = tuple(s["position"])
-        if pos == last[0] and pos[0] == 0:
-            last[1] += 1
-        else:
-            last[0], last[1] = pos, 0
-        return s if last[1] >= 4 else None
-    return tc.wait_for(probe, timeout, interval=0.025, what="surface %d at rest at x=0" % sid)
 
 
 def x_of(tc, sid):

@@ -466,6 +466,21 @@ class TestCompositor(harness.UserProcesses):
         return self.wait_for(find, timeout, what="a mapped subsurface of surface %d" % stage_id)
 
 
+def at_rest(tc, sid, timeout=4):
+    """The surface once it sits at x = 0 and has not moved for ~100 ms."""
+    last = [None, 0]
+
+    def probe():
+        s = tc.surface(sid)
+        pos = tuple(s["position"])
+        if pos == last[0] and pos[0] == 0:
+            last[1] += 1
+        else:
+            last[0], last[1] = pos, 0
+        return s if last[1] >= 4 else None
+    return tc.wait_for(probe, timeout, interval=0.025, what="surface %d at rest at x=0" % sid)
+
+
 def attach(t, **kw):
     """Start a TestCompositor for harness test context t (a Ctx) and make it
     t's session: t.start_perch() then runs perch against it, and t's
