@@ -6,7 +6,9 @@ import PerchPlatform
 /// Appends after a failed one are skipped and `send` reports the first
 /// failure, so building code needs no error handling per argument.
 struct OutgoingBusMessage: ~Copyable {
-    private let message: OpaquePointer
+    /// (Internal, not private: the containers of other interfaces' replies
+    /// are built in extensions, `OutgoingBusMessage+Containers.swift`.)
+    let message: OpaquePointer
     private var failure: Int32 = 0
 
     /// A method return for `call` (sd_bus_message_new_method_return).
@@ -74,7 +76,7 @@ struct OutgoingBusMessage: ~Copyable {
         return HeldBusMessage(adopting: message, what: what)
     }
 
-    private mutating func record(_ result: Int32) {
+    mutating func record(_ result: Int32) {
         if result < 0 && failure == 0 { failure = result }
     }
 }
@@ -85,11 +87,15 @@ enum BusMessageKind: CustomStringConvertible {
     /// The method return of this method ("Notify").
     case reply(to: StaticString)
     case signal(perch_bus_signal)
+    /// A message of another interface, by what logs should call it
+    /// ("PropertiesChanged(Modes)").
+    case other(StaticString)
 
     var description: String {
         switch self {
         case .reply(let method): "the reply to \(method)"
         case .signal(let signal): String(cString: perch_bus_signal_name(signal))
+        case .other(let name): "\(name)"
         }
     }
 }

@@ -38,6 +38,12 @@ final class BusDoor: SignalDoor {
         bus.emitNotificationReplied(id: id, text: text)
     }
 
+    /// mako's interface on the same connection (`Daemon+Mako`), when it
+    /// could be served.
+    var mako: MakoBus?
+
+    func emitModesChanged() { mako?.emitModesChanged() }
+
     func emitActionInvoked(id: UInt32, action: String, byUser: Bool) {
         guard byUser else { return bus.emitActionInvoked(id: id, action: action) }
         let gate = bus.holdForActivationToken(id: id)
@@ -51,7 +57,12 @@ final class BusDoor: SignalDoor {
         }
     }
 
-    func flushReplies() { bus.flushReplies() }
+    /// The Notifications object's first: a makoctl that dismissed hears
+    /// NotificationClosed go before its own reply, as from mako.
+    func flushReplies() {
+        bus.flushReplies()
+        mako?.flushReplies()
+    }
 
     /// How long the way out may spend on the calls that came before the
     /// name was given up, and then on writing the last replies, in

@@ -79,6 +79,7 @@ extension Daemon {
             }
             bus = door
             executor.signals = door
+            openMakoDoor(on: made, door: door)
         } catch {
             Log.warning("D-Bus: \(error); serving the control socket only")
         }

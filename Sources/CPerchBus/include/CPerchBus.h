@@ -52,4 +52,7 @@ const char *perch_bus_signal_name(enum perch_bus_signal signal);
 // sd_bus_message_new_signal for `signal` of the Notifications object.
 int perch_bus_new_signal(sd_bus *bus, sd_bus_message **message, enum perch_bus_signal signal);
 
+// mako's interface on the same connection (perch-mako.h).
+#include "perch-mako.h"
+
 #endif
