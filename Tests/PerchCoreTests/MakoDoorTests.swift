@@ -141,4 +141,12 @@ struct MakoDoorTests {
         _ = h.mako(.setModes([]))
         #expect(h.service.modes.isEmpty)
     }
+
+    @Test("SetModes with 100 000 names is bounded as the control socket's mode set is")
+    func manyModes() {
+        var h = ServiceHarness()
+        #expect(h.mako(.setModes((0 ..< 100_000).map { "m\($0)" })) == .success(.done))
+        #expect(h.service.modes.count == NotificationLimits.maximumModes)
+        #expect(h.effects.contains(.warning("mode set: 100000 modes; only the first 64 are kept")))
+    }
 }
