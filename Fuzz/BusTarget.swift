@@ -24,6 +24,12 @@
 // - any other message is read the same way or refused with an
 //   InvalidArgs error that says what was being read — never a crash, and
 //   never a value that was not sent.
+// One input in eight is instead mako 1.10's DismissNotifications options,
+// `a{sv}` read by `readMakoDismissOptions`: keys among `id`, `group`,
+// `all`, `history` and others, values of every type. A valid message is
+// read as the dismissal its known keys of the right types say, or refused
+// (InvalidArgs naming the option) when a known key has another type;
+// any other message is read or refused, never a crash.
 import CSystemdBus
 import Glibc
 import PerchCore
@@ -32,6 +38,7 @@ import PerchCore
 public func fuzzBus(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     var input = FuzzInput(data, size)
     let mode = input.byte()
+    if mode % 8 == 6 { return fuzzMakoOptions(input) }
     var message = WireMessage()
     var expected: ExpectedNotify?
     let signature: String
@@ -64,6 +71,38 @@ public func fuzzBus(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     return 0
 }
 
+// MARK: - mako's options
+
+private func fuzzMakoOptions(_ input: FuzzInput) -> CInt {
+    var writer = BodyWriter(input: input)
+    let expected = writer.writeMakoOptions()
+    var message = WireMessage()
+    message.body = writer.wire.bytes
+    readingMako = true
+    makoRead = nil
+    defer { readingMako = false }
+    let outcome = deliver(message.encoded(signature: "a{sv}"))
+    guard case .notDelivered(let reason) = outcome else { return 0 }
+    guard let read = makoRead else {
+        require(!writer.sureValid, "valid options were not delivered: \(reason)")
+        return 0
+    }
+    makoRead = nil
+    switch (read, expected) {
+    case (.success(let request), .some(let wanted)) where writer.sureValid:
+        require(request == wanted, "options read as \(request), sent \(wanted)")
+    case (.failure(let error), _):
+        require(error.name == "org.freedesktop.DBus.Error.InvalidArgs" && error.message.contains("option"),
+                "a refusal that does not name the options: \(error)")
+        require(!writer.sureValid || expected == nil, "valid options were refused: \(error)")
+    case (.success(let request), nil) where writer.sureValid:
+        require(false, "options with a known key of another type were read as \(request)")
+    default:
+        break
+    }
+    return 0
+}
+
 // MARK: - Delivery
 
 private enum Outcome {
@@ -82,10 +121,22 @@ private struct ReadNotify {
 }
 
 nonisolated(unsafe) private var delivered: Result<ReadNotify, BusError>?
+/// The message is mako's options, read into `makoRead` (and reported as
+/// not delivered to the Notify path).
+nonisolated(unsafe) private var readingMako = false
+nonisolated(unsafe) private var makoRead: Result<MakoRequest, BusError>?
 
 private let filter: sd_bus_message_handler_t = { message, _, _ in
     guard let message else { return 0 }
     let reader = BusMessageReader(message: message)
+    if readingMako {
+        do throws(BusError) {
+            makoRead = .success(try reader.readMakoDismissOptions())
+        } catch {
+            makoRead = .failure(error)
+        }
+        return 1
+    }
     do throws(BusError) {
         let notify = try reader.readNotify()
         require(sd_bus_message_rewind(message, 1) >= 0, "the message does not rewind")
@@ -134,7 +185,7 @@ private func deliver(_ message: [UInt8]) -> Outcome {
     delivered = nil
     for _ in 0..<64 {
         let result = sd_bus_process(bus, nil)
-        if delivered != nil || result <= 0 { break }
+        if delivered != nil || makoRead != nil || result <= 0 { break }
     }
     guard let result = delivered else { return .notDelivered("sd-bus delivered nothing") }
     delivered = nil
@@ -365,6 +416,46 @@ private struct BodyWriter {
         return ExpectedNotify(appName: appName, replacesID: replacesID, appIcon: appIcon, summary: summary,
                               body: body, actions: actions, hints: hints, expireTimeout: expireTimeout,
                               sureValid: sureValid)
+    }
+
+    /// mako 1.10's DismissNotifications options: up to 6 entries, keys
+    /// mostly the four mako knows, values of any type (the right one more
+    /// often than not). Returns the request they make when read as mako
+    /// reads them; nil when a known key holds another type (refused).
+    mutating func writeMakoOptions() -> MakoRequest? {
+        let keys = ["id", "group", "all", "history"]
+        var id: UInt32 = 0, group = false, all = false, history = true
+        var refused = false
+        let array = wire.beginArray(alignment: 8)
+        for _ in 0..<Int(input.byte() % 7) {
+            wire.align(8)
+            let pick = Int(input.byte())
+            let key: String
+            if pick % 5 < 4 {
+                key = keys[pick % 5]
+                wire.string(key)
+            } else {
+                key = String(decoding: writeString(), as: UTF8.self)
+            }
+            let wanted: Character = key == "id" ? "u" : "b"
+            let value = input.bool() ? writeTyped(wanted) : writeVariant()
+            guard keys.contains(key) else { continue }
+            switch (key, value) {
+            case ("id", .integer("u", let bits)): id = UInt32(truncatingIfNeeded: bits)
+            case ("group", .boolean(let on)): group = on
+            case ("all", .boolean(let on)): all = on
+            case ("history", .boolean(let on)): history = on
+            default: refused = true
+            }
+        }
+        wire.endArray(array)
+        return refused ? nil : .dismiss(id: id, group: group, all: all, keepsHistory: history)
+    }
+
+    /// A variant holding a value of `code`.
+    mutating func writeTyped(_ code: Character) -> ExpectedValue {
+        wire.signature(String(code))
+        return writeBasic(code)
     }
 
     /// A string of up to 31 bytes from the input. Bytes outside 1...0x7F

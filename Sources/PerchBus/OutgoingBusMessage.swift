@@ -6,6 +6,8 @@ import PerchPlatform
 /// Appends after a failed one are skipped and `send` reports the first
 /// failure, so building code needs no error handling per argument.
 struct OutgoingBusMessage: ~Copyable {
+    /// (Internal, not private: the containers of other interfaces' replies
+    /// are built in extensions, `OutgoingBusMessage+Containers.swift`.)
     let message: OpaquePointer
     private var failure: Int32 = 0
 
@@ -91,7 +93,8 @@ enum BusMessageKind: CustomStringConvertible {
     /// The method return of this method ("Notify").
     case reply(to: StaticString)
     case signal(perch_bus_signal)
-    /// A signal of another interface on the object ("ConfigReloaded").
+    /// A message of another interface on the object, by what logs should
+    /// call it ("ConfigReloaded", "PropertiesChanged(Modes)").
     case named(StaticString)
 
     var description: String {

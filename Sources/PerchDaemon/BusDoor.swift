@@ -40,6 +40,12 @@ final class BusDoor: SignalDoor {
         bus.emitNotificationReplied(id: id, text: text)
     }
 
+    /// mako's interface on the same connection (`Daemon+Mako`), when it
+    /// could be served.
+    var mako: MakoBus?
+
+    func emitModesChanged() { mako?.emitModesChanged() }
+
     func emitActionInvoked(id: UInt32, action: String, byUser: Bool) {
         guard byUser else { return bus.emitActionInvoked(id: id, action: action) }
         let gate = bus.holdForActivationToken(id: id)
@@ -53,10 +59,13 @@ final class BusDoor: SignalDoor {
         }
     }
 
+    /// The Notifications object's first: a makoctl that dismissed hears
+    /// NotificationClosed go before its own reply, as from mako. What
+    /// dunst's properties say now goes with the turn's signals.
     func flushReplies() {
-        // What dunst's properties say now goes with the turn's signals.
         dunst?.publishChanges()
         bus.flushReplies()
+        mako?.flushReplies()
     }
 
     /// How long the way out may spend on the calls that came before the

@@ -80,6 +80,7 @@ extension Daemon {
             bus = door
             executor.signals = door
             openDunstDoor(on: made, door: door)
+            openMakoDoor(on: made, door: door)
         } catch {
             Log.warning("D-Bus: \(error); serving the control socket only")
         }

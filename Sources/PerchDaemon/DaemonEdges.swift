@@ -66,6 +66,8 @@ protocol SignalDoor: AnyObject {
     /// an activation token first).
     func emitActionInvoked(id: UInt32, action: String, byUser: Bool)
     func emitNotificationReplied(id: UInt32, text: String)
+    /// The active modes changed (mako's Modes property says so).
+    func emitModesChanged()
     func flushReplies()
 }
 

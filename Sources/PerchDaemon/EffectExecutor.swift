@@ -91,6 +91,7 @@ final class EffectExecutor {
                 control.broadcast(event, sender: sender)
             case .modes(let modes):
                 control.broadcastModes(modes)
+                signals?.emitModesChanged()
             case .center(let open):
                 control.broadcast(.center(open: open))
                 scene.setCenterOpen(open, at: clock())

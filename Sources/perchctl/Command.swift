@@ -26,10 +26,17 @@ protocol Command {
     init(parsing arguments: ArraySlice<String>) throws(UsageError)
     /// Talks to the daemon; returns the exit status.
     func run(_ client: ControlClient) throws(CommandFailure) -> Int32
+    /// Connects (`connect` opens the socket) and runs. A verb that must
+    /// outlive the daemon (`watch --waybar`) connects again itself.
+    func start(connect: () throws(ControlClient.Failure) -> ControlClient) throws -> Int32
 }
 
 extension Command {
     static var helpFlags: [String] { ["-h", "--help"] }
+
+    func start(connect: () throws(ControlClient.Failure) -> ControlClient) throws -> Int32 {
+        try run(try connect())
+    }
 }
 
 /// Splits arguments into options with values, flags and positionals.

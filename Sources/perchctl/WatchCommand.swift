@@ -8,10 +8,12 @@ struct WatchCommand: Command {
     static let help = """
         Prints every notification event as a JSON line until interrupted.
               With --waybar, prints one JSON object per change for a waybar custom module
-              (return-type json), only when it changed: text (the count, empty at 0),
-              tooltip, class (empty, active or dnd; with the notification center open,
-              an array of that and center-open), alt (the class alone) and percentage
-              (10 per notification, at most 100).
+              (return-type json), only when it changed: text (the count of live notifications,
+              held ones included; empty at 0), tooltip, class (empty, active or dnd; with
+              notifications held off screen, an array of that and waiting, and center-open
+              while the notification center is open), alt (the class alone) and percentage
+              (10 per notification, at most 100). It outlives the daemon: while none answers
+              (stopped, restarting, replaced) it prints class offline and connects again.
         """
     var waybar = false
 
@@ -21,13 +23,25 @@ struct WatchCommand: Command {
         waybar = options.extraFlags.contains("--waybar")
     }
 
+    /// Plain `watch` ends with the daemon (exit 1, saying so); a bar
+    /// module must not: waybar drops a module whose program exits, for
+    /// good, and a restart or `perch --replace` ended every watcher.
+    func start(connect: () throws(ControlClient.Failure) -> ControlClient) throws -> Int32 {
+        guard waybar else { return try run(try connect()) }
+        var bar = WaybarPrinter()
+        var offline = OfflineSpell()
+        while true {
+            do {
+                try follow(try connect(), printing: &bar, offline: &offline)
+            } catch {
+                offline.lost(reason: Self.offlineReason(error), bar: &bar)
+            }
+            offline.wait()
+        }
+    }
+
     func run(_ client: ControlClient) throws(CommandFailure) -> Int32 {
         _ = try client.request(.subscribe, as: SubscribeReply.self)
-        // Most events (queued, will-appear, appeared of one post) leave the
-        // bar as it was: a line is printed only when it differs from the
-        // one before, so waybar redraws once per change.
-        var lastWaybarLine: String?
-        if waybar { try printWaybar(client, after: &lastWaybarLine) }
         while true {
             let event: JSONObject
             do {
@@ -36,26 +50,36 @@ struct WatchCommand: Command {
                 // The daemon went away: say so on stderr, exit like "absent".
                 throw CommandFailure(error.description)
             }
-            if waybar {
-                try printWaybar(client, after: &lastWaybarLine)
-            } else {
-                // As received, not decoded: watch passes every event on,
-                // those a newer daemon adds included.
-                print(JSON.serialize(.object(event)))
-                fflush(nil)
-            }
+            // As received, not decoded: watch passes every event on, those
+            // a newer daemon adds included.
+            print(JSON.serialize(.object(event)))
+            fflush(nil)
         }
     }
 
-    /// Prints the bar's object for the daemon's present state, unless it is
-    /// `last`, the line printed before.
-    private func printWaybar(_ client: ControlClient, after last: inout String?) throws(CommandFailure) {
-        let status = try client.request(.status, as: StatusReply.self).reply
-        let line = JSON.serialize(WatchCommand.waybarObject(status: status, centerOpen: try isCenterOpen(client)))
-        guard line != last else { return }
-        last = line
-        print(line)
-        fflush(nil)
+    /// Prints the bar's line now and after every event, until the
+    /// connection fails. The spell offline ends with the first line: a
+    /// daemon that takes the connection but refuses the requests (too
+    /// many clients) is tried again no faster than an absent one.
+    private func follow(_ client: ControlClient, printing bar: inout WaybarPrinter,
+                        offline: inout OfflineSpell) throws(CommandFailure) {
+        _ = try client.request(.subscribe, as: SubscribeReply.self)
+        // Back after the bar said offline: the state is printed whatever
+        // was printed before it. (Back from a `--replace` it never told,
+        // the line it shows is still right unless the state changed.)
+        if offline.toldOffline { bar.forget() }
+        while true {
+            // Most events (queued, will-appear, appeared of one post) leave
+            // the bar as it was: the printer drops a line equal to the last.
+            let status = try client.request(.status, as: StatusReply.self).reply
+            bar.print(WaybarLine.status(status, centerOpen: try isCenterOpen(client)))
+            offline.end()
+            do {
+                _ = try client.nextEvent()
+            } catch {
+                throw CommandFailure(error.description)
+            }
+        }
     }
 
     /// Whether the notification center is open; a daemon from before the
@@ -71,22 +95,13 @@ struct WatchCommand: Command {
         return (try? CenterReply(json: json))?.open ?? false
     }
 
-    /// The object waybar's custom module reads, from a `status` result
-    /// and whether the center is open. `class` stays one string while the
-    /// center is closed (what earlier versions printed) and becomes
-    /// `[class, "center-open"]` while it is open: waybar takes either, and
-    /// a bar button can style itself by `center-open`. `alt` is the class
-    /// alone (waybar picks `format-icons` by it); `percentage` is the
-    /// count on waybar's 0–100 scale, 10 per notification up to 100, for
-    /// an array of `format-icons` that fills as they pile up.
-    static func waybarObject(status: StatusReply, centerOpen: Bool = false) -> JSONValue {
-        let count = status.shown + status.queued
-        let dnd = status.doNotDisturb
-        var tooltip = "\(count) notification\(count == 1 ? "" : "s")"
-        if dnd { tooltip += ", do not disturb" }
-        let cls = dnd ? "dnd" : count > 0 ? "active" : "empty"
-        return ["text": .string(count > 0 ? String(count) : ""), "tooltip": .string(tooltip),
-                "class": centerOpen ? .array([.string(cls), "center-open"]) : .string(cls), "alt": .string(cls),
-                "percentage": .number(Double(min(count, 10) * 10))]
+    /// The tooltip while no daemon answers.
+    private static func offlineReason(_ error: any Error) -> String {
+        if let failure = error as? ControlClient.Failure {
+            if case .daemonNotRunning = failure { return "Perch is not running" }
+            return failure.description
+        }
+        if let failure = error as? CommandFailure { return "Perch went away (\(failure.message))" }
+        return "\(error)"
     }
 }

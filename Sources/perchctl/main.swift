@@ -63,8 +63,7 @@ guard let path = Environment.controlSocketPath() else {
     fail("XDG_RUNTIME_DIR is not set: cannot find the perch socket", status: 1)
 }
 do {
-    let client = try ControlClient(path: path)
-    exit(try command.run(client))
+    exit(try command.start { () throws(ControlClient.Failure) in try ControlClient(path: path) })
 } catch let failure as CommandFailure {
     fail(failure.message, status: 1)
 } catch let failure as ControlClient.Failure {

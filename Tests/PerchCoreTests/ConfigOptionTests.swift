@@ -172,7 +172,7 @@ let optionCases: [OptionCase] = [
     OptionCase("on-button-middle=none") { $0.bindings.middle = Binding.none },
     OptionCase("on-button-right=\"invoke-action open\"") { $0.bindings.right = .invokeAction("open") },
     OptionCase("on-touch=dismiss-all") { $0.bindings.touch = .dismissAll },
-    OptionCase("on-touch=dismiss-group") { $0.bindings.touch = .dismiss },
+    OptionCase("on-touch=dismiss-group") { $0.bindings.touch = .dismissGroup },
     OptionCase("on-button-right=dismiss --no-history") { $0.bindings.right = .dismissWithoutHistory },
     OptionCase("on-button-middle=exec makoctl menu -n \"$id\" -- wmenu") {
         $0.bindings.middle = .exec("makoctl menu -n \"$id\" -- wmenu")

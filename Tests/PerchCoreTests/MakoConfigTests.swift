@@ -51,7 +51,7 @@ struct MakoConfigTests {
         #expect(global.stack.maxVisible == 4)
         #expect(global.maxHistory == 20)
         #expect(global.layer == .overlay)
-        #expect(global.bindings.middle == .dismiss)
+        #expect(global.bindings.middle == .dismissGroup)
         #expect(global.hooks.onAppear.first == "/bin/sh")
     }
 
@@ -238,9 +238,9 @@ struct MakoConfigTests {
         #expect(diagnostics.map(\.description) == ["config:1:2: error: expected criterion=value, not 'app-name'"])
     }
 
-    @Test("mako's bindings: exec runs the line with sh, id and $1 set; dismiss-group is dismiss")
+    @Test("mako's bindings: exec runs the line with sh, id and $1 set; dismiss-group is the toast's group")
     func bindings() {
-        #expect(Binding(parsing: "dismiss-group") == .dismiss)
+        #expect(Binding(parsing: "dismiss-group") == .dismissGroup)
         #expect(Binding(parsing: "dismiss --no-history") == .dismissWithoutHistory)
         #expect(Binding(parsing: "exec notify-send 'hi there'") == .exec("notify-send 'hi there'"))
         #expect(Binding(parsing: "exec") == nil)

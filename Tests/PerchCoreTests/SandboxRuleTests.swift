@@ -102,15 +102,17 @@ struct SandboxRuleTests {
         #expect(h.service.live.map(\.title) == ["volume 20", "mine again"])
     }
 
-    @Test("group-by groups within a sandbox only: a sandboxed app cannot close another's by looking like it")
+    @Test("group-by groups within a sandbox only: a sandboxed app cannot hide another's by looking like it")
     func groups() {
         var h = ServiceHarness("group-by=app-name")
-        h.post("one", app: "chat")
-        h.post("look-alike", app: "chat", sandbox: app)
+        let one = h.post("one", app: "chat")
+        let lookAlike = h.post("look-alike", app: "chat", sandbox: app)
         #expect(h.service.live.map(\.title) == ["one", "look-alike"])
-        #expect(h.service.history.entries.isEmpty)
+        #expect(!h.service.folds.isFolded(one) && !h.service.folds.isFolded(lookAlike))
         h.post("two", app: "chat", sandbox: app)
-        #expect(h.service.live.map(\.title) == ["one", "two"])
+        #expect(h.service.live.map(\.title) == ["one", "look-alike", "two"])
+        #expect(!h.service.folds.isFolded(one) && h.service.folds.isFolded(lookAlike))
+        #expect(h.service.history.entries.isEmpty)
     }
 
     @Test("a restart keeps whose a notification is")

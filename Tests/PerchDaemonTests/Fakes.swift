@@ -167,6 +167,8 @@ final class FakeSignals: SignalDoor {
 
     func emitNotificationReplied(id: UInt32, text: String) { waiting.append("replied \(id)") }
 
+    func emitModesChanged() { waiting.append("modes changed") }
+
     func flushReplies() {
         for line in waiting { ledger.write("bus \(line)") }
         waiting.removeAll()

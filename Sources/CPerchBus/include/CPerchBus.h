@@ -54,5 +54,7 @@ int perch_bus_new_signal(sd_bus *bus, sd_bus_message **message, enum perch_bus_s
 
 // dunst's control interface on the same object.
 #include "CPerchDunst.h"
+// mako's interface on the same connection (perch-mako.h).
+#include "perch-mako.h"
 
 #endif

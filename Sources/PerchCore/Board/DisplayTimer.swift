@@ -6,6 +6,9 @@ public struct DisplayTimer: Equatable, Sendable {
     public private(set) var remaining: Double?
     /// When the current run began; nil while paused.
     public private(set) var runningSince: Instant?
+    /// Seconds it ran in the runs that ended (what a group's folded
+    /// members, which follow it, have seen of it: `elapsed`).
+    public private(set) var ran: Double = 0
 
     public init(duration: Double?) {
         self.remaining = duration
@@ -28,7 +31,20 @@ public struct DisplayTimer: Equatable, Sendable {
     public mutating func pause(at now: Instant) {
         guard let since = runningSince else { return }
         if let left = remaining { remaining = max(0, left - (now - since)) }
+        ran += max(0, now - since)
         runningSince = nil
+    }
+
+    /// Seconds it has run in all, at `now` (whether or not it expires).
+    public func elapsed(at now: Instant) -> Double {
+        ran + (runningSince.map { max(0, now - $0) } ?? 0)
+    }
+
+    /// Takes `seconds` off the time left of a stopped timer, as if it had
+    /// run them (a folded member following its group's toast).
+    public mutating func consume(_ seconds: Double) {
+        guard runningSince == nil, let left = remaining, seconds > 0 else { return }
+        remaining = max(0, left - seconds)
     }
 
     /// Seconds left at `now`; nil = never expires.

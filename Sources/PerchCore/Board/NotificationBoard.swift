@@ -19,13 +19,19 @@ public enum Lane: Hashable, Sendable, CustomStringConvertible {
 /// A notification may also be *suspended*: live, but off every stack and
 /// off the screen, its timer stopped, until the service resumes it onto a
 /// stack, where it enters anew with the time it had left (fullscreen hold,
-/// see `NotificationService.setFullscreen`).
+/// see `NotificationService.setFullscreen`). A suspended one may *follow*
+/// another's display timer (a member of a group shown as its newest; see
+/// `NotificationBoard+Follow.swift`).
 public struct NotificationBoard: Sendable {
     /// Settings for toast stacks; the anchor is each stack's own.
     public var stackDefaults: StackConfig
     public private(set) var stacks: [Lane: ToastStack] = [:]
     /// Suspended toasts by id (they keep their lane and arrival here).
-    private var suspended: [UInt32: Toast] = [:]
+    /// (Not private: `NotificationBoard+Follow` runs followers' timers.)
+    var suspended: [UInt32: Toast] = [:]
+    /// Suspended toasts whose display timer runs while another's does, by
+    /// id (each one of `suspended`).
+    var followers: [UInt32: Follower] = [:]
     /// Every stack's display timers are stopped (an idle seat).
     public private(set) var timersFrozen = false
     private var laneOfID: [UInt32: Lane] = [:]
@@ -159,12 +165,34 @@ public struct NotificationBoard: Sendable {
     /// had left. False when it is not suspended.
     @discardableResult
     public mutating func resume(id: UInt32, lane: Lane, motion: Motion, at now: Instant) -> Bool {
+        unfollow(id: id, at: now)
         guard var toast = suspended.removeValue(forKey: id) else { return false }
         toast.motion = motion
         laneOfID[id] = lane
         let fresh = newStack(for: lane, at: now)
         stacks[lane, default: fresh].readmit(toast, at: now)
         makeRoomForBanner(at: now)
+        return true
+    }
+
+    /// Puts `notification` (new to the board) in the place of `older`, a
+    /// toast on a stack (`ToastStack.substitute`), and makes `older`
+    /// follow it off screen. False when `older` is not on a stack (it is
+    /// suspended, or gone): place the notification as any other then.
+    public mutating func substitute(_ notification: Notification, for older: UInt32, at now: Instant) -> Bool {
+        guard let lane = laneOfID[older], suspended[older] == nil,
+              var taken = inStack(lane, { $0.substitute(notification, for: older, at: now) }) ?? nil
+        else { return false }
+        laneOfID[notification.id] = lane
+        arrivals += 1
+        arrival[notification.id] = arrivals
+        taken.timer.pause(at: now)
+        taken.phase = .queued
+        // Measured again if it comes back: its group's count may differ.
+        taken.isMeasured = false
+        taken.height = 0
+        suspended[older] = taken
+        followers[older] = Follower(leader: notification.id, leaderElapsed: 0)
         return true
     }
 
@@ -197,6 +225,7 @@ public struct NotificationBoard: Sendable {
         if let toast = suspended.removeValue(forKey: id) {
             laneOfID.removeValue(forKey: id)
             arrival.removeValue(forKey: id)
+            followers.removeValue(forKey: id)
             return toast.notification
         }
         guard let lane = laneOfID[id] else { return nil }
@@ -208,12 +237,20 @@ public struct NotificationBoard: Sendable {
         all.map(\.id).filter { dismiss(id: $0, reason: reason, at: now) }
     }
 
+    /// Forgets a toast that left the board by another way (a follower
+    /// that ran out): its lane and arrival.
+    mutating func removeFromIndexes(_ id: UInt32) {
+        laneOfID.removeValue(forKey: id)
+        arrival.removeValue(forKey: id)
+    }
+
     /// Takes a toast off its stack at once, with no exit (see
     /// `ToastStack.remove`); an emptied stack goes with it.
     @discardableResult
     public mutating func remove(id: UInt32, at now: Instant) -> Toast? {
         guard let lane = laneOfID.removeValue(forKey: id) else { return nil }
         arrival.removeValue(forKey: id)
+        followers.removeValue(forKey: id)
         if let toast = suspended.removeValue(forKey: id) { return toast }
         let toast = stacks[lane]?.remove(id: id, at: now)
         if stacks[lane]?.isEmpty == true { stacks.removeValue(forKey: lane) }
@@ -357,6 +394,7 @@ public struct NotificationBoard: Sendable {
             laneOfID.removeValue(forKey: notification.id)
             arrival.removeValue(forKey: notification.id)
         }
+        if !followers.isEmpty { events += advanceFollowers(to: now) }
         makeRoomForBanner(at: now)
         return events
     }
@@ -368,6 +406,7 @@ public struct NotificationBoard: Sendable {
     public var nextDeadline: Instant? {
         var earliest: Instant?
         for stack in stacks.values { earliest = .earliest(earliest, stack.nextDeadline) }
+        for id in followers.keys { earliest = .earliest(earliest, deadline(ofFollower: id)) }
         return earliest
     }
 }

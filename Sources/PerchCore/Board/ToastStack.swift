@@ -171,6 +171,37 @@ public struct ToastStack: Sendable {
         return true
     }
 
+    /// Puts another notification in a toast's place, as `replace` does
+    /// (no entry, the slot kept, the height kept until measured again, a
+    /// new display timer) but under the new notification's id: a group's
+    /// toast showing its newest member. What the pointer, a finger, a
+    /// reply or the focus ring did to the old toast is not carried over.
+    /// Returns the toast taken out (nil when `older` is not here or is
+    /// leaving).
+    public mutating func substitute(_ notification: Notification, for older: UInt32, at now: Instant) -> Toast? {
+        let timer = DisplayTimer(duration: config.timing.displayTime(for: notification))
+        if let index = queue.firstIndex(where: { $0.id == older }) {
+            let taken = queue[index]
+            queue[index].notification = notification
+            queue[index].timer = timer
+            queue[index].isMeasured = false
+            queue[index].height = 0
+            return taken
+        }
+        guard let index = visible.firstIndex(where: { $0.id == older }), !visible[index].isLeaving else { return nil }
+        let taken = visible[index]
+        visible[index].notification = notification
+        visible[index].timer = timer
+        visible[index].isHovered = false
+        visible[index].isHeld = false
+        visible[index].isComposing = false
+        visible[index].isFocused = false
+        visible[index].swipe = Glide(at: 0)
+        updateTimer(index, at: now)
+        relayout(at: now)
+        return taken
+    }
+
     /// Takes a toast off at once, with no exit (it goes on elsewhere, or
     /// comes back restored): the others glide into its place. Returns it.
     @discardableResult

@@ -200,17 +200,19 @@ public struct StatusReply: ControlReplyBody {
     }
 
     public var version: String
-    /// On screen and not leaving.
+    /// On screen and not leaving (with the group-by members folded under
+    /// them).
     public var shown: Int
-    /// Waiting for a place on screen.
+    /// Waiting for a place on screen (likewise).
     public var queued: Int
     /// Entries in history.
     public var history: Int
     /// The active modes, sorted.
     public var modes: [String]
     public var doNotDisturb: Bool
-    /// Live but off screen, their timers stopped, while a fullscreen
-    /// window holds them (`fullscreen=hold`); not counted in `queued`.
+    /// Live but off screen, their timers stopped, while do-not-disturb, a
+    /// fullscreen window (`fullscreen=hold`) or the open center holds them;
+    /// not counted in `queued`.
     public var held: Int
     /// The focused window is fullscreen where the toasts are.
     public var fullscreen: Bool

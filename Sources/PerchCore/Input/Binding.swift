@@ -5,6 +5,9 @@ public enum Binding: Equatable, Sendable, CustomStringConvertible {
     /// mako's `dismiss --no-history`: dismissed, and not kept in history.
     case dismissWithoutHistory
     case dismissAll
+    /// mako's `dismiss-group`: the toast and the members of its group-by
+    /// group folded under it (just the toast when it heads none).
+    case dismissGroup
     /// Invokes the `default` action; dismisses when there is none.
     case invokeDefaultAction
     /// Invokes the action with this id, if the notification has it.
@@ -27,10 +30,6 @@ public enum Binding: Equatable, Sendable, CustomStringConvertible {
     /// Parses `none`, `dismiss`, `dismiss --no-history`, `dismiss-all`,
     /// `dismiss-group`, `invoke-default-action`, `invoke-action ID`,
     /// `exec COMMAND`.
-    ///
-    /// `dismiss-group` is `dismiss`: Perch shows a group as one toast (each
-    /// newer member takes the older one's place), so dismissing the toast
-    /// dismisses what is left of the group.
     public init?(parsing text: String) {
         if !text.hasPrefix("exec"), text.contains(",") {
             let parts = text.split(separator: ",").map { $0.trimmingBlanks }
@@ -52,7 +51,8 @@ public enum Binding: Equatable, Sendable, CustomStringConvertible {
         let words = text.split(whereSeparator: { $0 == " " || $0 == "\t" })
         switch (words.first, words.count) {
         case ("none"?, 1): self = .none
-        case ("dismiss"?, 1), ("dismiss-group"?, 1): self = .dismiss
+        case ("dismiss"?, 1): self = .dismiss
+        case ("dismiss-group"?, 1): self = .dismissGroup
         case ("dismiss"?, 2) where words[1] == "--no-history": self = .dismissWithoutHistory
         case ("dismiss-all"?, 1): self = .dismissAll
         case ("invoke-default-action"?, 1): self = .invokeDefaultAction
@@ -75,6 +75,7 @@ public enum Binding: Equatable, Sendable, CustomStringConvertible {
         case .dismiss: "dismiss"
         case .dismissWithoutHistory: "dismiss --no-history"
         case .dismissAll: "dismiss-all"
+        case .dismissGroup: "dismiss-group"
         case .invokeDefaultAction: "invoke-default-action"
         case .invokeAction(let id): "invoke-action \(id)"
         case .exec(let command): "exec \(command)"

@@ -44,8 +44,11 @@ extension NotificationService {
             guard let member = liveToast(id: id) else {
                 return .failure(ControlError(.notFound, "no notification \(id) on screen"))
             }
+            // The app's, and the members of its group-by group.
             let app = member.notification.app
-            ids = live.filter { $0.app == app }.map(\.id).filter { close($0, reason: reason, at: now, into: &effects) }
+            let group = Set(folds.group(of: id))
+            ids = live.filter { $0.app == app || group.contains($0.id) }.map(\.id)
+                .filter { close($0, reason: reason, at: now, into: &effects) }
         }
         return .success(ids)
     }

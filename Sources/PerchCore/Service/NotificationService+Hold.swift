@@ -90,6 +90,9 @@ extension NotificationService {
     func applyHold(to notification: Notification, at now: Instant, into effects: inout [ServiceEffect]) {
         if isHiddenByFullscreen(notification) {
             close(notification.id, reason: .suppressed, at: now, into: &effects)
+        } else if folds.isFolded(notification.id) {
+            // Off screen with its group, whose toast is held or shown.
+            return
         } else if isWithheld(notification) {
             if board.suspend(id: notification.id, at: now) { effects.append(.removeToast(id: notification.id)) }
         } else if board.isSuspended(notification.id) {

@@ -122,6 +122,9 @@ extension NotificationService {
             }
         case .dismissAll:
             effects += dismiss(.all, reason: .dismissedByUser, at: now).effects
+        case .dismissGroup:
+            // Members first: the toast going first would bring the next on.
+            for id in folds.group(of: toast.id) { close(id, reason: .dismissedByUser, at: now, into: &effects) }
         case .invokeDefaultAction:
             if toast.notification.defaultAction != nil {
                 invoke(toast.notification, action: NotificationAction.defaultID, at: now, into: &effects)

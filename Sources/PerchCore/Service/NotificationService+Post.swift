@@ -143,20 +143,12 @@ extension NotificationService {
         var resolved = resolve(&notification)
         warnAboutSlowPatterns(resolved, notification, into: &effects)
         // group-by: a live notification equal in every listed field is the
-        // same group; the newer one takes its place and counts the group.
-        // Only within a sandbox: grouping closes the older one, which a
-        // sandboxed sender may not do to another's.
-        var grouped = false
-        if !resolved.groupBy.isEmpty,
-           let older = board.all.first(where: { !$0.isLeaving && $0.id != notification.id
-                                                && !isCountToast($0.id)
-                                                && $0.notification.sandbox == notification.sandbox
-                                                && Self.sameGroup($0.notification, notification, resolved.groupBy) })
-        {
-            groupCounts[notification.id] = (groupCounts[older.id] ?? 1) + 1
-            close(older.id, reason: .replaced, at: now, into: &effects)
+        // same group, which the newer one heads (NotificationService+Group).
+        let older = groupMate(of: notification, by: resolved.groupBy)
+        let grouped = older != nil
+        if grouped {
+            groupCounts[notification.id] = folds.size(of: older!) + 1
             resolved = plan.resolve(for: notification, grouped: true)
-            grouped = true
         }
         recordLive(notification, into: &effects)
         effects.append(.event(.queued(notification), sender: senders[notification.id]))
@@ -181,7 +173,12 @@ extension NotificationService {
             return
         }
         if overrides != PresentationOverrides() { self.overrides[notification.id] = overrides }
-        place(notification, resolved, overrides: overrides, boundingWaiting: boundingWaiting, at: now, into: &effects)
+        if let older {
+            showAsHead(notification, resolved, of: older, overrides: overrides, at: now, into: &effects)
+        } else {
+            place(notification, resolved, overrides: overrides, boundingWaiting: boundingWaiting, at: now,
+                  into: &effects)
+        }
     }
 
     /// Puts a new notification on the board, then bounds what waits

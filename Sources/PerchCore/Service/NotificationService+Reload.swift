@@ -35,6 +35,7 @@ extension NotificationService {
             effects.append(.updateToast(presentation(of: notification, resolved, lane: lane)))
             remeasure.insert(toast.id)
         }
+        regroup(at: now, into: &effects)
         // `fullscreen` or `idle-threshold` may have changed.
         applyHold(at: now, into: &effects)
         applyIdle(at: now)

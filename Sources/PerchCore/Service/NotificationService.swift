@@ -48,9 +48,13 @@ public final class NotificationService {
     /// The control client that posted each live notification; it hears
     /// the notification's outcome.
     var senders: [UInt32: ClientToken] = [:]
-    /// How many notifications each live one stands for (group-by): a newer
-    /// member of a group takes the older one's place and its count.
+    /// How many live notifications each group's toast stands for
+    /// (group-by), for those that stand for two or more (see
+    /// `NotificationService+Group`).
     var groupCounts: [UInt32: Int] = [:]
+    /// The groups: each shown as its newest member, the others folded
+    /// off screen, live.
+    var folds = GroupFolds()
     /// Live notifications by synchronous tag (x-canonical-private-synchronous),
     /// each sandbox's tags apart.
     var synchronousTags: [SynchronousTag: UInt32] = [:]
@@ -241,6 +245,7 @@ public final class NotificationService {
         if !counted { effects.append(.closed(id: notification.id, reason: reason)) }
         senders.removeValue(forKey: notification.id)
         groupCounts.removeValue(forKey: notification.id)
+        leaveGroup(notification.id, at: now, into: &effects)
         overrides.removeValue(forKey: notification.id)
         if !synchronousTags.isEmpty { synchronousTags = synchronousTags.filter { $0.value != notification.id } }
         remeasure.remove(notification.id)
