@@ -88,19 +88,22 @@ private func dunst(_ fixture: Fixture, _ method: String, _ arguments: String...)
         let fixture = try Fixture()
         let recording = RecordingDunst()
         let server = try DunstBus(on: fixture.server, handlers: recording.handlers)
-        let get = try Subprocess.run(["busctl", "--user", "get-property", "org.freedesktop.Notifications",
-                                      "/org/freedesktop/Notifications", "org.dunstproject.cmd0", "displayedLength",
-                                      "paused"], environment: fixture.bus.environment, serving: fixture.loop)
-        #expect(get.stdout == "u 2\nb false\n", "\(get.stderr)")
-        let set = try Subprocess.run(["busctl", "--user", "set-property", "org.freedesktop.Notifications",
-                                      "/org/freedesktop/Notifications", "org.dunstproject.cmd0", "paused", "b",
-                                      "true"], environment: fixture.bus.environment, serving: fixture.loop)
+        // gdbus rather than busctl, which Debian 13's root (make test-trixie)
+        // does not have; dunstctl's own busctl is driven by the e2e tests.
+        func properties(_ method: String, _ arguments: String...) throws -> Subprocess {
+            try Subprocess.run(["gdbus", "call", "--session", "--dest", "org.freedesktop.Notifications",
+                                "--object-path", "/org/freedesktop/Notifications", "--method",
+                                "org.freedesktop.DBus.Properties.\(method)", "org.dunstproject.cmd0"] + arguments,
+                               environment: fixture.bus.environment, serving: fixture.loop)
+        }
+        let displayed = try properties("Get", "displayedLength")
+        #expect(displayed.stdout == "(<uint32 2>,)\n", "\(displayed.stderr)")
+        #expect(try properties("Get", "paused").stdout == "(<false>,)\n")
+        let set = try properties("Set", "paused", "<true>")
         #expect(set.status == 0, "\(set.stderr)")
         #expect(recording.calls == ["pause \(DunstBus.maximumPauseLevel)"])
-        let level = try Subprocess.run(["busctl", "--user", "set-property", "org.freedesktop.Notifications",
-                                        "/org/freedesktop/Notifications", "org.dunstproject.cmd0", "pauseLevel",
-                                        "u", "500"], environment: fixture.bus.environment, serving: fixture.loop)
-        #expect(level.status == 0)
+        let level = try properties("Set", "pauseLevel", "<uint32 500>")
+        #expect(level.status == 0, "\(level.stderr)")
         #expect(recording.calls.last == "pause \(DunstBus.maximumPauseLevel)")
         withExtendedLifetime(server) {}
     }

@@ -131,7 +131,18 @@ import Testing
         #expect(waiting.status == 0)
     }
 
-    @Test func debian12sMakoctlListsAndDismisses() throws {
+    /// Debian 12's makoctl: a shell script over busctl (mako 1.7.1). The host
+    /// has it (scripts/ensure-deps installs mako-notifier); Debian 13's root,
+    /// where make test-trixie runs these tests again, has neither it nor
+    /// busctl, and makoctl 1.10 there is another program (the e2e tests drive
+    /// both versions).
+    static let hasDebian12sMakoctl: Bool = {
+        guard let head = FileManager.default.contents(atPath: "/usr/bin/makoctl")?.prefix(2) else { return false }
+        return Array(head) == Array("#!".utf8)
+    }()
+
+    @Test(.enabled(if: hasDebian12sMakoctl, "Debian 12's makoctl (mako 1.7.1) is not installed"))
+    func debian12sMakoctlListsAndDismisses() throws {
         let fixture = try MakoFixture()
         let note = Notification(id: 5, app: "chat", title: "Ping", actions: [NotificationAction(id: "no", label: "No")])
         fixture.replies[.list] = .success(.notifications([MakoListing(note)]))
