@@ -66,6 +66,10 @@ SWIFT   ?= $(shell scripts/find-swift || echo swift)
 #  - --disable-local-rpath: no $ORIGIN run path, where ld.so would first
 #    look for each of the ~50 shared libraries in vain (and which has no
 #    business in an installed binary).
+#  - a build ID (--build-id=sha1; lld writes none unless asked): the
+#    Debian package's dh_strip files the debug symbols under it (the
+#    perch-dbgsym package), and debuggers and core dumps find a binary's
+#    symbols by it. 36 bytes in the first page.
 #
 # What depends on the toolchain and on gcc is worked out when a recipe
 # runs (recursive variables), so that on a new machine it sees what
@@ -79,6 +83,7 @@ LINK_FLAGS = -Xswiftc -use-ld=lld -Xswiftc -Xfrontend -Xswiftc -function-section
 	-Xlinker --symbol-ordering-file=$(CURDIR)/link/perch.order -Xlinker --no-warn-symbol-ordering \
 	$(shell scripts/lld-script-flags $(SWIFT)) \
 	-Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-export-dynamic -Xlinker --emit-relocs \
+	-Xlinker --build-id=sha1 \
 	$(if $(filter /%,$(LIBSTDCXX_A)),-Xswiftc -L$(STATIC_CXX_DIR))
 RELEASE_FLAGS = -c release --static-swift-stdlib --disable-local-rpath -Xswiftc -enforce-exclusivity=unchecked $(LINK_FLAGS)
 PYTHON  ?= python3
@@ -109,7 +114,13 @@ deps:
 	scripts/ensure-deps
 	@mkdir -p $(dir $(DEPS_STAMP)) && touch $(DEPS_STAMP)
 
-build: $(DEPS_STAMP) link-inputs
+# NO_DEPS=1 (the Debian package build, debian/rules) leaves ensure-deps
+# out: Build-Depends has installed what the build needs, and ensure-deps
+# would also install the test packages, with apt, in the middle of a
+# package build.
+DEPS := $(if $(NO_DEPS),,$(DEPS_STAMP))
+
+build: $(DEPS) link-inputs
 	$(SWIFT) build $(RELEASE_FLAGS)
 	scripts/bolt-perch $(RELEASE)/perch
 
@@ -244,9 +255,11 @@ ZSHCOMPDIR ?= $(DATADIR)/zsh/vendor-completions
 FISHCOMPDIR ?= $(DATADIR)/fish/vendor_completions.d
 
 # The man pages, made by scdoc from docs/man/NAME.SECTION.scd; dated by
-# the last commit, so that the same sources make the same pages.
+# SOURCE_DATE_EPOCH when it is set (dpkg-buildpackage sets it from
+# debian/changelog: a source package has no git history), else by the
+# last commit, so that the same sources make the same pages.
 MAN_PAGES := $(patsubst docs/man/%.scd,.build/man/%,$(wildcard docs/man/*.scd))
-MAN_DATE ?= $(shell git log -1 --format=%ct 2>/dev/null || date +%s)
+MAN_DATE ?= $(or $(SOURCE_DATE_EPOCH),$(shell git log -1 --format=%ct 2>/dev/null || date +%s))
 
 man: $(MAN_PAGES)
 
