@@ -5,6 +5,7 @@
 #   make build     swift build -c release --static-swift-stdlib (.build/release/perch, perchctl)
 #   make test      generated-code check, release build, link order check,
 #                  unit tests, the unit tests again built in Debian 13,
+#                  the Debian package built, linted and installed there,
 #                  e2e tests on sway 1.7 (the host's), sway 1.10 and labwc
 #                  0.8 (the Debian 13 root of scripts/trixie-root, made and
 #                  cached), sway 1.12 and labwc 0.20 (the Debian unstable
@@ -13,6 +14,9 @@
 #                  and a check that no test process survives
 #   make test-trixie  the unit tests built by Debian 13's Swift (6.0.3)
 #                  against its libraries
+#   make test-deb  the Debian package (debian/) built by dpkg-buildpackage
+#                  in a throwaway copy of the Debian 13 root, lintian,
+#                  installed in another and run (cached by its sources)
 #   make link-order   record link/perch.order again (make test says when)
 #   make e2e       only the end-to-end tests (needs a release build);
 #                  E2E_ARGS="--compositor labwc -k toast" to choose
@@ -97,7 +101,7 @@ export PERCH_BIN_DIR
 # Arguments for Tests/e2e/run.py (e.g. --compositor sway110, -k NAME).
 E2E_ARGS ?=
 
-.PHONY: all deps build link-inputs link-order man test test-packaging test-trixie unit e2e fuzz trixie-root sid-root run demo screenshots install uninstall deb clean bench
+.PHONY: all deps build link-inputs link-order man test test-packaging test-trixie test-deb unit e2e fuzz trixie-root sid-root run demo screenshots install uninstall deb clean bench
 
 all: build man
 
@@ -137,6 +141,7 @@ test: $(DEPS_STAMP) link-inputs
 	$(MAKE) --no-print-directory trixie-root
 	$(MAKE) --no-print-directory sid-root
 	$(MAKE) --no-print-directory test-trixie
+	$(MAKE) --no-print-directory test-deb
 	$(PYTHON) Tests/e2e/run.py $(E2E_ARGS) || { scripts/check-survivors; exit 1; }
 	scripts/check-survivors
 
@@ -185,6 +190,19 @@ test-trixie: trixie-root
 	scripts/trixie-root swift $(TRIXIE_ROOT_DIR) $(CURDIR) build --build-tests --build-path $(TRIXIE_BUILD); \
 	PERCH_GOLDEN=size scripts/trixie-root swift $(TRIXIE_ROOT_DIR) $(CURDIR) test --skip-build --build-path $(TRIXIE_BUILD); \
 	echo "test-trixie: built and ran the unit tests in Debian 13 in $$(( $$(date +%s) - start )) s"
+
+# Debian 13's way of building Perch: debian/ by dpkg-buildpackage -us -uc
+# -b (DEB_BUILD_OPTIONS=nocheck: the unit tests have run) in a throwaway
+# overlay of the Debian 13 root, from Build-Depends alone and without
+# network; lintian, whose errors fail; then the package installed in
+# another throwaway overlay, and perch --version and perchctl --help run
+# there (scripts/test-deb). The root itself is only read. The package is
+# cached in /var/cache/perch/deb by the hash of what it is made from, so
+# an unchanged tree is not built twice. Root only; prints how long each
+# part took.
+test-deb: trixie-root
+	@if [ "$$(id -u)" -ne 0 ]; then echo "make: not root: the Debian package is not built in Debian 13"; exit 0; fi; \
+	scripts/test-deb $(TRIXIE_ROOT_DIR)
 
 unit:
 	$(SWIFT) test
