@@ -5,6 +5,7 @@
 #   make build     swift build -c release --static-swift-stdlib (.build/release/perch, perchctl)
 #   make test      generated-code check, release build, link order check,
 #                  unit tests, the unit tests again built in Debian 13,
+#                  the Debian package built, linted and installed there,
 #                  e2e tests on sway 1.7 (the host's), sway 1.10 and labwc
 #                  0.8 (the Debian 13 root of scripts/trixie-root, made and
 #                  cached), sway 1.12 and labwc 0.20 (the Debian unstable
@@ -13,6 +14,9 @@
 #                  and a check that no test process survives
 #   make test-trixie  the unit tests built by Debian 13's Swift (6.0.3)
 #                  against its libraries
+#   make test-deb  the Debian package (debian/) built by dpkg-buildpackage
+#                  in a throwaway copy of the Debian 13 root, lintian,
+#                  installed in another and run (cached by its sources)
 #   make link-order   record link/perch.order again (make test says when)
 #   make e2e       only the end-to-end tests (needs a release build);
 #                  E2E_ARGS="--compositor labwc -k toast" to choose
@@ -66,6 +70,10 @@ SWIFT   ?= $(shell scripts/find-swift || echo swift)
 #  - --disable-local-rpath: no $ORIGIN run path, where ld.so would first
 #    look for each of the ~50 shared libraries in vain (and which has no
 #    business in an installed binary).
+#  - a build ID (--build-id=sha1; lld writes none unless asked): the
+#    Debian package's dh_strip files the debug symbols under it (the
+#    perch-dbgsym package), and debuggers and core dumps find a binary's
+#    symbols by it. 36 bytes in the first page.
 #
 # What depends on the toolchain and on gcc is worked out when a recipe
 # runs (recursive variables), so that on a new machine it sees what
@@ -79,6 +87,7 @@ LINK_FLAGS = -Xswiftc -use-ld=lld -Xswiftc -Xfrontend -Xswiftc -function-section
 	-Xlinker --symbol-ordering-file=$(CURDIR)/link/perch.order -Xlinker --no-warn-symbol-ordering \
 	$(shell scripts/lld-script-flags $(SWIFT)) \
 	-Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-export-dynamic -Xlinker --emit-relocs \
+	-Xlinker --build-id=sha1 \
 	$(if $(filter /%,$(LIBSTDCXX_A)),-Xswiftc -L$(STATIC_CXX_DIR))
 RELEASE_FLAGS = -c release --static-swift-stdlib --disable-local-rpath -Xswiftc -enforce-exclusivity=unchecked $(LINK_FLAGS)
 PYTHON  ?= python3
@@ -92,7 +101,7 @@ export PERCH_BIN_DIR
 # Arguments for Tests/e2e/run.py (e.g. --compositor sway110, -k NAME).
 E2E_ARGS ?=
 
-.PHONY: all deps build link-inputs link-order man test test-packaging test-trixie unit e2e fuzz trixie-root sid-root run demo screenshots install uninstall deb clean bench
+.PHONY: all deps build link-inputs link-order man test test-packaging test-trixie test-deb unit e2e fuzz trixie-root sid-root run demo screenshots install uninstall deb clean bench
 
 all: build man
 
@@ -109,7 +118,13 @@ deps:
 	scripts/ensure-deps
 	@mkdir -p $(dir $(DEPS_STAMP)) && touch $(DEPS_STAMP)
 
-build: $(DEPS_STAMP) link-inputs
+# NO_DEPS=1 (the Debian package build, debian/rules) leaves ensure-deps
+# out: Build-Depends has installed what the build needs, and ensure-deps
+# would also install the test packages, with apt, in the middle of a
+# package build.
+DEPS := $(if $(NO_DEPS),,$(DEPS_STAMP))
+
+build: $(DEPS) link-inputs
 	$(SWIFT) build $(RELEASE_FLAGS)
 	scripts/bolt-perch $(RELEASE)/perch
 
@@ -126,6 +141,7 @@ test: $(DEPS_STAMP) link-inputs
 	$(MAKE) --no-print-directory trixie-root
 	$(MAKE) --no-print-directory sid-root
 	$(MAKE) --no-print-directory test-trixie
+	$(MAKE) --no-print-directory test-deb
 	$(PYTHON) Tests/e2e/run.py $(E2E_ARGS) || { scripts/check-survivors; exit 1; }
 	scripts/check-survivors
 
@@ -174,6 +190,19 @@ test-trixie: trixie-root
 	scripts/trixie-root swift $(TRIXIE_ROOT_DIR) $(CURDIR) build --build-tests --build-path $(TRIXIE_BUILD); \
 	PERCH_GOLDEN=size scripts/trixie-root swift $(TRIXIE_ROOT_DIR) $(CURDIR) test --skip-build --build-path $(TRIXIE_BUILD); \
 	echo "test-trixie: built and ran the unit tests in Debian 13 in $$(( $$(date +%s) - start )) s"
+
+# Debian 13's way of building Perch: debian/ by dpkg-buildpackage -us -uc
+# -b (DEB_BUILD_OPTIONS=nocheck: the unit tests have run) in a throwaway
+# overlay of the Debian 13 root, from Build-Depends alone and without
+# network; lintian, whose errors fail; then the package installed in
+# another throwaway overlay, and perch --version and perchctl --help run
+# there (scripts/test-deb). The root itself is only read. The package is
+# cached in /var/cache/perch/deb by the hash of what it is made from, so
+# an unchanged tree is not built twice. Root only; prints how long each
+# part took.
+test-deb: trixie-root
+	@if [ "$$(id -u)" -ne 0 ]; then echo "make: not root: the Debian package is not built in Debian 13"; exit 0; fi; \
+	scripts/test-deb $(TRIXIE_ROOT_DIR)
 
 unit:
 	$(SWIFT) test
@@ -244,9 +273,11 @@ ZSHCOMPDIR ?= $(DATADIR)/zsh/vendor-completions
 FISHCOMPDIR ?= $(DATADIR)/fish/vendor_completions.d
 
 # The man pages, made by scdoc from docs/man/NAME.SECTION.scd; dated by
-# the last commit, so that the same sources make the same pages.
+# SOURCE_DATE_EPOCH when it is set (dpkg-buildpackage sets it from
+# debian/changelog: a source package has no git history), else by the
+# last commit, so that the same sources make the same pages.
 MAN_PAGES := $(patsubst docs/man/%.scd,.build/man/%,$(wildcard docs/man/*.scd))
-MAN_DATE ?= $(shell git log -1 --format=%ct 2>/dev/null || date +%s)
+MAN_DATE ?= $(or $(SOURCE_DATE_EPOCH),$(shell git log -1 --format=%ct 2>/dev/null || date +%s))
 
 man: $(MAN_PAGES)
 

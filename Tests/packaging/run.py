@@ -404,6 +404,69 @@ def make_deb_builds_a_package_with_everything():
                % (deb, r.returncode, r.stdout[-1500:], r.stderr[-1500:]))
 
 
+# --------------------------------------------------------------------------
+# The Debian source package (debian/; built in Debian 13 by make test-deb)
+
+def control_stanzas():
+    """debian/control's stanzas as {field: value} (comments dropped,
+    continuation lines joined)."""
+    with open(os.path.join(REPO, "debian", "control")) as f:
+        lines = [line.rstrip("\n") for line in f if not line.startswith("#")]
+    stanzas, fields, name = [], {}, None
+    for line in lines + [""]:
+        if not line.strip():
+            if fields:
+                stanzas.append(fields)
+            fields, name = {}, None
+        elif line[0] in " \t":
+            fields[name] += " " + line.strip()
+        else:
+            name, _, value = line.partition(":")
+            fields[name] = value.strip()
+    return stanzas
+
+
+def relation_names(value):
+    """The package names a relation field names, alternatives included
+    (substitution variables left out)."""
+    return {re.match(r"[a-z0-9][a-z0-9.+-]*", alt.strip()).group(0)
+            for item in value.split(",") if item.strip() and not item.strip().startswith("$")
+            for alt in item.split("|")}
+
+
+@check
+def debian_changelog_has_the_version_perch_reports():
+    version = lines_of([os.path.join(BIN, "perch"), "--version"])[0].split()[-1]
+    with open(os.path.join(REPO, "debian", "changelog")) as f:
+        first = f.readline()
+    m = re.match(r"perch \(([^)]+)\) ", first)
+    expect(m, "debian/changelog's first line is not `perch (VERSION) ...`: %r" % first)
+    upstream = re.sub(r"-[^-]*$", "", m.group(1))
+    expect(upstream == version, "debian/changelog's version is %s, `perch --version` says %s: a new version "
+           "needs a debian/changelog entry (dch -v %s)" % (m.group(1), version, version))
+
+
+@check
+def debian_control_build_depends_on_what_the_build_needs():
+    # scripts/ensure-deps's BUILD_PKGS is what the host needs to build;
+    # the package build needs the same, less wayland-protocols (the
+    # generated protocol code is committed) and with pkgconf for pkg-config.
+    with open(os.path.join(REPO, "scripts", "ensure-deps")) as f:
+        text = f.read()
+    block = re.search(r"^BUILD_PKGS=\((.*?)^\)", text, re.M | re.S).group(1)
+    needed = {word for line in block.splitlines() for word in line.split("#")[0].split()}
+    needed = (needed - {"wayland-protocols", "pkg-config"}) | {"pkgconf", "swiftlang", "scdoc"}
+    source = control_stanzas()[0]
+    missing = sorted(needed - relation_names(source.get("Build-Depends", "")))
+    expect(not missing, "debian/control's Build-Depends lacks %s" % ", ".join(missing))
+    binary = [s for s in control_stanzas() if s.get("Package") == "perch"]
+    expect(binary, "debian/control has no `Package: perch` stanza")
+    # Opened with dlopen, so no ELF header names them for dh_shlibdeps.
+    depends = relation_names(binary[0].get("Depends", ""))
+    expect({"librsvg2-2", "libjpeg62-turbo"} <= depends,
+           "debian/control's Depends lacks the dlopen'd librsvg2-2 or libjpeg62-turbo: %s" % sorted(depends))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("-k", action="append", default=[], help="run the checks whose name contains this")
