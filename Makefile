@@ -3,21 +3,24 @@
 #   make deps      install missing Debian packages (scripts/ensure-deps);
 #                  build and test do it once, and again when its lists change
 #   make build     swift build -c release --static-swift-stdlib (.build/release/perch, perchctl)
-#   make test      generated-code check, release build, link order check,
-#                  unit tests, the unit tests again built in Debian 13,
+#   make laid-out  the release build linked again in link/perch.order and
+#                  BOLTed (.build/laid-out/): what install, deb and bench use
+#   make test      generated-code check, release build, unit tests, the
+#                  unit tests again built in Debian 13,
 #                  the Debian package built, linted and installed there,
 #                  e2e tests on sway 1.7 (the host's), sway 1.10 and labwc
 #                  0.8 (the Debian 13 root of scripts/trixie-root, made and
 #                  cached), sway 1.12 and labwc 0.20 (the Debian unstable
 #                  root, `scripts/debian-root make sid`, the same way; left
 #                  out with one line when the archive cannot be reached),
-#                  and a check that no test process survives
+#                  a smoke set of them on the laid-out build, and a check
+#                  that no test process survives
 #   make test-trixie  the unit tests built by Debian 13's Swift (6.0.3)
 #                  against its libraries
 #   make test-deb  the Debian package (debian/) built by dpkg-buildpackage
 #                  in a throwaway copy of the Debian 13 root, lintian,
 #                  installed in another and run (cached by its sources)
-#   make link-order   record link/perch.order again (make test says when)
+#   make link-order   record link/perch.order again (make bench says when)
 #   make e2e       only the end-to-end tests (needs a release build);
 #                  E2E_ARGS="--compositor labwc -k toast" to choose
 #   make run       perch in your Wayland session, or a headless demo with
@@ -43,18 +46,8 @@ SWIFT   ?= $(shell scripts/find-swift || echo swift)
 # runtime pages it uses (about 2 MB less Pss than the shared libswiftCore)
 # and the binaries run without /opt/swift. The rest is about what a running
 # daemon keeps resident (bench/README.md has the figures):
-#  - lld, every function in a section of its own, and the functions the
-#    daemon runs placed together first (link/perch.order, recorded by
-#    scripts/gen-link-order: start-up, then the everyday path, then the
-#    rest). The kernel maps code in 64 KB windows around each page
-#    touched; packed hot code keeps ~3 MB less of it resident. The
-#    functions the compiler leaves without a symbol (closure contexts'
-#    destroyers), which no order file can name, are gathered in one place
-#    by link/perch.ld instead of each keeping a window of cold code.
-#  - then llvm-bolt, in the same order, for what lld cannot move: the
-#    standard library's archive has 1.5 MB of functions in one section,
-#    and the hundred an idle daemon runs kept nearly all of it resident
-#    (scripts/bolt-perch; --emit-relocs keeps the relocations it needs).
+#  - lld, and every function in a section of its own (-function-sections),
+#    so that the laid-out build can place them (below).
 #  - -enforce-exclusivity=unchecked: the release build does not check
 #    exclusive access at run time (the compiler still checks what it can
 #    see, and the debug build, which the unit tests run, checks it all);
@@ -84,12 +77,38 @@ SWIFT   ?= $(shell scripts/find-swift || echo swift)
 LIBSTDCXX_A = $(shell gcc -print-file-name=libstdc++.a 2>/dev/null)
 STATIC_CXX_DIR := $(CURDIR)/.build/static-libstdcxx
 LINK_FLAGS = -Xswiftc -use-ld=lld -Xswiftc -Xfrontend -Xswiftc -function-sections \
-	-Xlinker --symbol-ordering-file=$(CURDIR)/link/perch.order -Xlinker --no-warn-symbol-ordering \
-	$(shell scripts/lld-script-flags $(SWIFT)) \
-	-Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-export-dynamic -Xlinker --emit-relocs \
+	-Xlinker -z -Xlinker pack-relative-relocs -Xlinker --no-export-dynamic \
 	-Xlinker --build-id=sha1 \
 	$(if $(filter /%,$(LIBSTDCXX_A)),-Xswiftc -L$(STATIC_CXX_DIR))
 RELEASE_FLAGS = -c release --static-swift-stdlib --disable-local-rpath -Xswiftc -enforce-exclusivity=unchecked $(LINK_FLAGS)
+
+# The laid-out build: the same objects linked again with the functions the
+# daemon runs placed together first, then BOLTed. It is what ships (make
+# install, make deb, the Debian package) and what make bench measures;
+# make build and the tests use the plain link above, so that a renamed
+# function never fails a test: a stale order only costs memory, which make
+# bench reports (scripts/check-link-order) and make link-order renews.
+#  - link/perch.order (recorded by scripts/gen-link-order: start-up, then
+#    the everyday path, then the rest). The kernel maps code in 64 KB
+#    windows around each page touched; packed hot code keeps ~3 MB less of
+#    it resident. The functions the compiler leaves without a symbol
+#    (closure contexts' destroyers), which no order file can name, are
+#    gathered in one place by link/perch.ld instead of each keeping a
+#    window of cold code (left out where lld cannot take it,
+#    scripts/lld-script-flags).
+#  - then llvm-bolt, in the same order, for what lld cannot move: the
+#    standard library's archive has 1.5 MB of functions in one section,
+#    and the hundred an idle daemon runs kept nearly all of it resident
+#    (scripts/bolt-perch; --emit-relocs keeps the relocations it needs;
+#    without BOLT 16 the binary keeps lld's layout and the script says so).
+# Only the link differs, so SwiftPM compiles nothing again: the recipe
+# removes the linked programs, links them laid out, copies them to
+# .build/laid-out, and links .build/release plain again (a few seconds
+# each; nothing is done while .build/laid-out is newer than the plain
+# build and the layout's files).
+LAYOUT_FLAGS = -Xlinker --symbol-ordering-file=$(CURDIR)/link/perch.order -Xlinker --no-warn-symbol-ordering \
+	$(shell scripts/lld-script-flags $(SWIFT)) -Xlinker --emit-relocs
+LAID_OUT := .build/laid-out
 PYTHON  ?= python3
 PREFIX  ?= /usr/local
 BINDIR  ?= $(PREFIX)/bin
@@ -97,11 +116,13 @@ RELEASE := .build/release
 # The binaries the e2e tests run (override to test another build).
 PERCH_BIN_DIR ?= $(RELEASE)
 export PERCH_BIN_DIR
+# The laid-out programs, in the order the plain build links them.
+LAID_OUT_PROGRAMS := perch perchctl perch-svg perch-sound perch-test-pointer
 
 # Arguments for Tests/e2e/run.py (e.g. --compositor sway110, -k NAME).
 E2E_ARGS ?=
 
-.PHONY: all deps build link-inputs link-order man test test-packaging test-trixie test-deb unit e2e fuzz trixie-root sid-root run demo screenshots install uninstall deb clean bench
+.PHONY: all deps build laid-out link-inputs link-order man test smoke-laid-out test-packaging test-trixie test-deb unit e2e fuzz trixie-root sid-root run demo screenshots install uninstall deb clean bench
 
 all: build man
 
@@ -126,15 +147,25 @@ DEPS := $(if $(NO_DEPS),,$(DEPS_STAMP))
 
 build: $(DEPS) link-inputs
 	$(SWIFT) build $(RELEASE_FLAGS)
-	scripts/bolt-perch $(RELEASE)/perch
+
+laid-out: build
+	@stale=; for f in $(RELEASE)/perch link/perch.order link/perch.ld; do \
+		if [ ! -x $(LAID_OUT)/perch ] || [ "$$f" -nt $(LAID_OUT)/perch ]; then stale=1; fi; done; \
+	if [ -z "$$stale" ]; then echo "laid-out: $(LAID_OUT) is up to date"; exit 0; fi; \
+	rm -f $(LINKED); \
+	$(SWIFT) build $(RELEASE_FLAGS) $(LAYOUT_FLAGS); \
+	mkdir -p $(LAID_OUT); \
+	for p in $(LAID_OUT_PROGRAMS); do cp -f $(RELEASE)/$$p $(LAID_OUT)/$$p; done; \
+	scripts/bolt-perch $(LAID_OUT)/perch; \
+	rm -f $(LINKED); \
+	$(SWIFT) build $(RELEASE_FLAGS); \
+	touch $(addprefix $(LAID_OUT)/,$(LAID_OUT_PROGRAMS))
 
 # The e2e step checks for survivors whether it passed or not: a test that
 # failed half-way is the likeliest to leave something behind.
 test: $(DEPS_STAMP) link-inputs
 	scripts/gen-protocols --check
-	$(SWIFT) build $(RELEASE_FLAGS)
-	scripts/bolt-perch $(RELEASE)/perch
-	scripts/check-link-order
+	$(MAKE) --no-print-directory laid-out
 	$(SWIFT) test
 	$(MAKE) --no-print-directory fuzz FUZZ_SECONDS=$(CI_FUZZ_SECONDS)
 	$(MAKE) --no-print-directory test-packaging
@@ -143,32 +174,45 @@ test: $(DEPS_STAMP) link-inputs
 	$(MAKE) --no-print-directory test-trixie
 	$(MAKE) --no-print-directory test-deb
 	$(PYTHON) Tests/e2e/run.py $(E2E_ARGS) || { scripts/check-survivors; exit 1; }
+	$(MAKE) --no-print-directory smoke-laid-out
 	scripts/check-survivors
+
+# What ships is tested too: the e2e tests that cover a toast, a stack, the
+# center, a D-Bus action and a restart with state, on the laid-out build
+# (sway 1.7; the rest ran on the plain build above, and only the layout
+# differs).
+SMOKE_TESTS := toast_slides_in_from_the_right three_toasts_stack_at_top_right_without_overlap \
+	center_lists_what_expired_grouped_by_app_scrolls_and_closes notify_send_wait_prints_the_clicked_action \
+	what_was_on_screen_with_time_left_comes_back history_and_modes_survive_a_restart
+smoke-laid-out: laid-out
+	PERCH_BIN_DIR=$(LAID_OUT) $(PYTHON) Tests/e2e/run.py --compositor sway17 $(addprefix -k ,$(SMOKE_TESTS)) || \
+		{ scripts/check-survivors; exit 1; }
 
 # Man pages, completions, make install/uninstall and make deb, from the
 # release build already made (a few seconds; Tests/packaging/run.py).
 test-packaging: man
 	$(PYTHON) Tests/packaging/run.py
 
-# What the release link reads that SwiftPM does not know of: the order
-# file, the linker script and the linker script that makes -lstdc++ mean
-# the static library (see above, written only when its text changes).
-# When one of them is newer than the executables, these are removed, and
-# swift build links them again. (Compiling needs no such help: every
+# What the release link reads that SwiftPM does not know of: the linker
+# script that makes -lstdc++ mean the static library (see above, written
+# only when its text changes). When it is newer than the executables,
+# these are removed, and swift build links them again (the laid-out
+# build's order file and script are looked after by its own recipe). (Compiling needs no such help: every
 # target depends directly on all the targets below it, Package.swift's
 # last lines, so that a library's layout change recompiles every module
 # that bakes it in; docs/architecture.md, "The build".)
-LINKED := $(addprefix $(RELEASE)/,perch perchctl perch-svg perch-sound perch-test-pointer)
+LINKED := $(addprefix $(RELEASE)/,$(LAID_OUT_PROGRAMS))
 link-inputs:
 	@mkdir -p $(STATIC_CXX_DIR)
 	@if [ -n "$(filter /%,$(LIBSTDCXX_A))" ] && [ "$$(cat $(STATIC_CXX_DIR)/libstdc++.so 2>/dev/null)" != "INPUT($(LIBSTDCXX_A))" ]; then \
 		echo "INPUT($(LIBSTDCXX_A))" > $(STATIC_CXX_DIR)/libstdc++.so; fi
-	@for f in link/perch.order link/perch.ld $(STATIC_CXX_DIR)/libstdc++.so; do \
+	@for f in $(STATIC_CXX_DIR)/libstdc++.so; do \
 		if [ -e "$$f" ] && [ "$$f" -nt $(RELEASE)/perch ]; then rm -f $(LINKED); break; fi; done
 
 # link/perch.order recorded again from the release build (scripts/gen-link-order:
-# perch under valgrind, about a minute); commit it. make test's
-# scripts/check-link-order says when it is due.
+# perch under valgrind, about a minute); commit it. make bench says when
+# it is due (scripts/check-link-order); never part of make test or of a
+# package build, which have no compositor or bus to record one with.
 link-order: build
 	scripts/gen-link-order
 
@@ -302,12 +346,11 @@ INSTALLED_DOCS := contrib/config.example docs/config.md docs/protocol.md README.
 # Binaries (built if missing), man pages, shell completions, the D-Bus
 # activation file, the systemd user unit (Type=dbus), the example config
 # and the docs, each under $(DESTDIR)$(PREFIX) (or the *DIR given).
-install: man .build/dist/org.freedesktop.Notifications.service .build/dist/perch.service
-	test -x $(RELEASE)/perch || $(MAKE) build
+install: laid-out man .build/dist/org.freedesktop.Notifications.service .build/dist/perch.service
 	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(MANDIR)/man1" "$(DESTDIR)$(MANDIR)/man5" \
 		"$(DESTDIR)$(DBUSSERVICEDIR)" "$(DESTDIR)$(USERUNITDIR)" "$(DESTDIR)$(DOCDIR)" \
 		"$(DESTDIR)$(BASHCOMPDIR)" "$(DESTDIR)$(ZSHCOMPDIR)" "$(DESTDIR)$(FISHCOMPDIR)"
-	install -m 0755 $(RELEASE)/perch $(RELEASE)/perchctl $(RELEASE)/perch-svg $(RELEASE)/perch-sound "$(DESTDIR)$(BINDIR)/"
+	install -m 0755 $(LAID_OUT)/perch $(LAID_OUT)/perchctl $(LAID_OUT)/perch-svg $(LAID_OUT)/perch-sound "$(DESTDIR)$(BINDIR)/"
 	install -m 0644 .build/man/*.1 "$(DESTDIR)$(MANDIR)/man1/"
 	install -m 0644 .build/man/*.5 "$(DESTDIR)$(MANDIR)/man5/"
 	install -m 0644 .build/dist/org.freedesktop.Notifications.service "$(DESTDIR)$(DBUSSERVICEDIR)/"
@@ -332,8 +375,7 @@ uninstall:
 
 # A Debian package of the release build (built if missing): make install
 # into a staged root with PREFIX=/usr, then dpkg-deb (scripts/make-deb).
-deb: man
-	test -x $(RELEASE)/perch || $(MAKE) build
+deb: laid-out man
 	scripts/make-deb
 
 clean:
@@ -353,8 +395,12 @@ clean:
 # of 20 000 Notify calls, Perch's and both makos' memory at its peak and after
 # (bench/flood.py); then `perchctl status` through a burst of 50 SVG icons
 # and a hostile SVG, and the warm SVG helper's memory (bench/icons.py).
-# The Debian 13 root is made when missing.
-bench: build
+# The Debian 13 root is made when missing. What is measured is the
+# laid-out build, as shipped; first, whether link/perch.order still fits it
+# (a stale order costs memory in the figures below: make link-order).
+bench: export PERCH_BIN_DIR := $(LAID_OUT)
+bench: laid-out
+	scripts/check-link-order $(LAID_OUT)/perch || echo "make bench: measuring with a stale link order"
 	$(PYTHON) bench/compare.py
 	$(PYTHON) bench/frame_times.py
 	$(PYTHON) bench/memory.py

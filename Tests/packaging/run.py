@@ -407,6 +407,28 @@ def make_deb_builds_a_package_with_everything():
 # --------------------------------------------------------------------------
 # The Debian source package (debian/; built in Debian 13 by make test-deb)
 
+@check
+def relink_relative_refuses_another_machines_binary():
+    # scripts/relink-relative reads x86-64's relocation numbers; a binary
+    # for another machine (here perchctl relabelled as AArch64, EM 183)
+    # must be refused with one line and left as it was, not patched by
+    # the wrong rules.
+    with tempfile.TemporaryDirectory() as d:
+        with open(os.path.join(BIN, "perchctl"), "rb") as f:
+            data = bytearray(f.read())
+        data[0x12:0x14] = (183).to_bytes(2, "little")
+        given, output = os.path.join(d, "in"), os.path.join(d, "out")
+        for path in (given, output):
+            with open(path, "wb") as f:
+                f.write(data)
+        r = run([os.path.join(REPO, "scripts", "relink-relative"), given, output])
+        expect(r.returncode != 0, "relink-relative accepted an AArch64 binary: %s" % r.stdout.strip())
+        expect("not x86-64" in r.stderr and len(r.stderr.strip().splitlines()) == 1,
+               "relink-relative should refuse in one line naming the machine, said %r" % r.stderr)
+        with open(output, "rb") as f:
+            expect(f.read() == bytes(data), "relink-relative changed a binary it refused")
+
+
 def control_stanzas():
     """debian/control's stanzas as {field: value} (comments dropped,
     continuation lines joined)."""
