@@ -90,12 +90,12 @@ RELEASE_FLAGS = -c release --static-swift-stdlib --disable-local-rpath -Xswiftc 
 # bench reports (scripts/check-link-order) and make link-order renews.
 #  - link/perch.order (recorded by scripts/gen-link-order: start-up, then
 #    the everyday path, then the rest). The kernel maps code in 64 KB
-#    windows around each page touched; packed hot code keeps ~3 MB less of
-#    it resident. The functions the compiler leaves without a symbol
-#    (closure contexts' destroyers), which no order file can name, are
-#    gathered in one place by link/perch.ld instead of each keeping a
-#    window of cold code (left out where lld cannot take it,
-#    scripts/lld-script-flags).
+#    windows around each page touched; packed hot code keeps less of it
+#    resident (how much: bench/README.md, "What the layout saves").
+#    The functions the compiler leaves without a symbol (closure
+#    contexts' destroyers), which no order file can name, are gathered in
+#    one place by link/perch.ld instead of each keeping a window of cold
+#    code (left out where lld cannot take it, scripts/lld-script-flags).
 #  - then llvm-bolt, in the same order, for what lld cannot move: the
 #    standard library's archive has 1.5 MB of functions in one section,
 #    and the hundred an idle daemon runs kept nearly all of it resident

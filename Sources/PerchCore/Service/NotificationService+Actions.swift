@@ -75,7 +75,7 @@ extension NotificationService {
     /// chosen; the notification then leaves, unless it is resident.
     func invoke(_ notification: Notification, action: String, at now: Instant,
                          into effects: inout [ServiceEffect]) {
-        effects.append(.event(.actionInvoked(notification, action: action), sender: senders[notification.id]))
+        effects.append(.event(.actionInvoked(notification, action: action), sender: records[notification.id].sender))
         effects.append(.actionInvoked(id: notification.id, action: action))
         hook(settings(for: notification).hooks.onAction, name: "on-action", notification, action: action,
              into: &effects)
@@ -138,9 +138,9 @@ extension NotificationService {
                 notification.id = takeID()
             }
         }
-        if let sender { senders[notification.id] = sender }
+        if let sender { records[notification.id].sender = sender }
         if global.stickyHistory { notification.timeout = 0 }
-        arrivedAt[notification.id] = now
+        records[notification.id].arrivedAt = now
         show(notification, overrides: PresentationOverrides(), at: now, into: &effects)
         return (.success(notification.id), effects)
     }

@@ -6,11 +6,11 @@
 extension NotificationService {
     /// The next instant some live toast's age text changes.
     var nextAgeChange: Instant? {
-        guard let threshold = global.showAgeAfter, !arrivedAt.isEmpty else { return nil }
+        guard let threshold = global.showAgeAfter, records.count > 0 else { return nil }
         var earliest: Instant?
-        for (id, arrived) in arrivedAt {
+        for (id, arrived) in records.arrivals {
             let next: Instant
-            if let shown = agesShown[id] {
+            if let shown = records[id].ageShown {
                 next = arrived + Double(shown + 1)
             } else {
                 // Not old enough yet: due at the threshold, or at the next
@@ -25,24 +25,24 @@ extension NotificationService {
     /// Notes the age of every live toast at `now` and redraws those whose
     /// text changed (their height may change with it: measured again).
     func updateAges(at now: Instant, into effects: inout [ServiceEffect]) {
-        guard let threshold = global.showAgeAfter, !arrivedAt.isEmpty else { return }
-        for (id, arrived) in arrivedAt {
+        guard let threshold = global.showAgeAfter, records.count > 0 else { return }
+        for (id, arrived) in records.arrivals {
             let age = now - arrived
             // A microsecond's slack: the timer fires at the second, not after.
             let seconds = Int((age + Instant.rounding).rounded(.down))
             let shown: Int? = age + Instant.rounding >= threshold ? max(0, seconds) : nil
-            guard shown != agesShown[id] else { continue }
-            agesShown[id] = shown
+            guard shown != records[id].ageShown else { continue }
+            records[id].ageShown = shown
             guard let toast = liveToast(id: id), let lane = board.lane(of: id) else { continue }
             effects.append(.updateToast(presentation(of: toast.notification, plan.resolve(for: toast.notification),
                                                      lane: lane)))
-            if !toast.isQueued { remeasure.insert(id) }
+            if !toast.isQueued { records[id].needsMeasuring = true }
         }
     }
 
     /// What the toast's text ends with for its age, as dunst words it.
     func ageSuffix(of id: UInt32, _ resolved: Resolved) -> String? {
-        guard let seconds = agesShown[id] else { return nil }
+        guard let seconds = records[id].ageShown else { return nil }
         return " " + Self.ageText(seconds)
     }
 

@@ -36,7 +36,7 @@ extension NotificationService {
         let toasts = board.all.filter { !$0.isLeaving }
         let live = toasts.map { toast in
             LiveNotification(notification: toast.notification, remaining: nil,
-                             postedAt: postedAt[toast.id] ?? wallClock())
+                             postedAt: records[toast.id].postedAt ?? wallClock())
         }
         var replies: [UInt32: ReplyField] = [:]
         for toast in toasts { replies[toast.id] = replyField(for: toast.notification) }

@@ -27,7 +27,7 @@ extension NotificationService {
     }
 
     /// Whether a live id is a count toast.
-    public func isCountToast(_ id: UInt32) -> Bool { collapsedCounts[id] != nil }
+    public func isCountToast(_ id: UInt32) -> Bool { records[id].collapsedCount != nil }
 
     /// The text of a count toast's body.
     static func countText(_ count: Int) -> String { "\(count) more" }
@@ -37,8 +37,8 @@ extension NotificationService {
     func countCollapsed(_ notification: Notification, at now: Instant, into effects: inout [ServiceEffect]) {
         let app = notification.app
         if let id = countToasts[app], let toast = liveToast(id: id) {
-            let count = (collapsedCounts[id] ?? 0) + 1
-            collapsedCounts[id] = count
+            let count = (records[id].collapsedCount ?? 0) + 1
+            records[id].collapsedCount = count
             var counting = toast.notification
             counting.body = Self.countText(count)
             let resolved = resolve(&counting)
@@ -47,7 +47,7 @@ extension NotificationService {
             }
             let onScreen = board.toast(id: id)?.isQueued == false
             board.replace(counting, height: nil, at: now)
-            if onScreen { remeasure.insert(id) }
+            if onScreen { records[id].needsMeasuring = true }
             effects.append(.event(.updated(counting), sender: nil))
             return
         }
@@ -56,7 +56,7 @@ extension NotificationService {
         counting.transient = true
         counting.id = takeID()
         countToasts[app] = counting.id
-        collapsedCounts[counting.id] = 1
+        records[counting.id].collapsedCount = 1
         let resolved = resolve(&counting)
         effects.append(.event(.queued(counting), sender: nil))
         place(counting, resolved, overrides: PresentationOverrides(), at: now, into: &effects)
@@ -75,7 +75,8 @@ extension NotificationService {
     /// `id` was one.
     @discardableResult
     func forgetCountToast(_ id: UInt32, app: String) -> Bool {
-        guard collapsedCounts.removeValue(forKey: id) != nil else { return false }
+        guard records[id].collapsedCount != nil else { return false }
+        records[id].collapsedCount = nil
         if countToasts[app] == id { countToasts.removeValue(forKey: app) }
         return true
     }

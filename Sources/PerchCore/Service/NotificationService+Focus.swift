@@ -107,7 +107,7 @@ extension NotificationService {
     /// The toast drawn again as it is now (its ring, its field).
     private func refreshPresentation(_ id: UInt32, into effects: inout [ServiceEffect]) {
         guard let toast = liveToast(id: id), let lane = board.lane(of: id) else { return }
-        let resolved = plan.resolve(for: toast.notification, grouped: groupCounts[id] != nil)
+        let resolved = plan.resolve(for: toast.notification, grouped: records[id].groupCount != nil)
         effects.append(.updateToast(presentation(of: toast.notification, resolved, lane: lane)))
     }
 }

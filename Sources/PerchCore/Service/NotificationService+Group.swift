@@ -39,13 +39,13 @@ extension NotificationService {
         let id = notification.id
         let moved = folds.fold(older, under: id)
         noteGroupSize(of: id)
-        groupCounts.removeValue(forKey: older)
+        records[older].groupCount = nil
         if keyboardFocus == .toast(older) { focusRingLeaves(older, at: now, into: &effects) }
         if !isWithheld(notification), board.substitute(notification, for: older, at: now) {
             for member in moved where member != older { board.follow(id: member, leader: id, at: now) }
             effects.append(.removeToast(id: older))
             effects.append(.addToast(presentation(of: notification, resolved, lane: board.lane(of: id)!)))
-            remeasure.insert(id)
+            records[id].needsMeasuring = true
             boundWaiting(at: now, into: &effects)
         } else {
             // `older` is held off screen (or the new one will be): it
@@ -92,19 +92,19 @@ extension NotificationService {
         }
     }
 
-    /// Keeps `groupCounts` (what `%g` and the `grouped` criterion read)
+    /// Keeps the head's `groupCount` (what `%g` and the `grouped` criterion read)
     /// to the group's live size: present while the group has two or more.
     func noteGroupSize(of head: UInt32) {
         let size = folds.size(of: head)
-        if size > 1 { groupCounts[head] = size } else { groupCounts.removeValue(forKey: head) }
+        if size > 1 { records[head].groupCount = size } else { records[head].groupCount = nil }
     }
 
     /// Redraws a group's toast after its count changed (a `[grouped]`
     /// section may restyle it, `%g` says the new count).
     private func representGroupHead(_ head: UInt32, at now: Instant, into effects: inout [ServiceEffect]) {
         guard let toast = liveToast(id: head), !board.isSuspended(head), let lane = board.lane(of: head) else { return }
-        let resolved = plan.resolve(for: toast.notification, grouped: groupCounts[head] != nil)
+        let resolved = plan.resolve(for: toast.notification, grouped: records[head].groupCount != nil)
         effects.append(.updateToast(presentation(of: toast.notification, resolved, lane: lane)))
-        remeasure.insert(head)
+        records[head].needsMeasuring = true
     }
 }

@@ -104,12 +104,12 @@ extension NotificationService {
     /// force now) puts it.
     private func resume(_ notification: Notification, at now: Instant, into effects: inout [ServiceEffect]) {
         let id = notification.id
-        let resolved = plan.resolve(for: notification, grouped: groupCounts[id] != nil)
-        let placement = placement(of: notification, resolved, overrides: overrides[id] ?? .init())
+        let resolved = plan.resolve(for: notification, grouped: records[id].groupCount != nil)
+        let placement = placement(of: notification, resolved, overrides: records[id].overrides ?? .init())
         effects.append(.addToast(presentation(of: notification, resolved, lane: placement.lane)))
         board.resume(id: id, lane: placement.lane, motion: placement.motion, at: now)
         // A draft written in the center holds its timer, as on the toast.
-        if drafts[id] != nil { board.setComposing(id: id, true, at: now) }
+        if records[id].draft != nil { board.setComposing(id: id, true, at: now) }
     }
 
     func applyIdle(at now: Instant) {

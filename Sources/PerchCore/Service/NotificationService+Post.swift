@@ -49,12 +49,12 @@ extension NotificationService {
         if plan.changesNotifications { plan.resolve(for: notification).changes.apply(to: &notification) }
         var replaces = request.replaces
         let tag = notification.stackTag.map { SynchronousTag(sandbox: request.sandbox, name: $0) }
-        if replaces == nil, let tag { replaces = synchronousTags[tag] }
+        if replaces == nil, let tag { replaces = records.id(tagged: tag) }
         let sound = SoundRequest(sound: request.sound, suppressed: request.suppressSound)
         if let id = replaces, let live = liveToast(id: id), Self.may(request.sandbox, touch: live.notification) {
             notification.id = id
-            arrivedAt[id] = now
-            agesShown.removeValue(forKey: id)
+            records[id].arrivedAt = now
+            records[id].ageShown = nil
             replace(notification, sound: sound, at: now, into: &effects)
             if !live.isQueued { runScripts(for: notification, into: &effects) }
             return (id, effects)
@@ -67,9 +67,9 @@ extension NotificationService {
         } else {
             notification.id = takeID()
         }
-        if let sender { senders[notification.id] = sender }
-        if let tag { synchronousTags[tag] = notification.id }
-        arrivedAt[notification.id] = now
+        if let sender { records[notification.id].sender = sender }
+        if let tag { records[notification.id].synchronousTag = tag }
+        records[notification.id].arrivedAt = now
         let overrides = PresentationOverrides(kind: request.kind, anchor: request.anchor, enter: request.enter,
                                               exit: request.exit, bounce: request.bounce)
         show(notification, overrides: overrides, arriving: true, sound: sound, at: now, into: &effects)
@@ -121,10 +121,10 @@ extension NotificationService {
         effects.append(.updateToast(presentation(of: notification, resolved, lane: board.lane(of: notification.id)!)))
         let onScreen = board.toast(id: notification.id)?.isQueued == false
         board.replace(notification, height: nil, at: now)
-        if onScreen { remeasure.insert(notification.id) }
+        if onScreen { records[notification.id].needsMeasuring = true }
         recordLive(notification, into: &effects)
         // A bar module or script watching sees the new text.
-        effects.append(.event(.updated(notification), sender: senders[notification.id]))
+        effects.append(.event(.updated(notification), sender: records[notification.id].sender))
         applyHold(to: notification, at: now, into: &effects)
     }
 
@@ -147,11 +147,11 @@ extension NotificationService {
         let older = groupMate(of: notification, by: resolved.groupBy)
         let grouped = older != nil
         if grouped {
-            groupCounts[notification.id] = folds.size(of: older!) + 1
+            records[notification.id].groupCount = folds.size(of: older!) + 1
             resolved = plan.resolve(for: notification, grouped: true)
         }
         recordLive(notification, into: &effects)
-        effects.append(.event(.queued(notification), sender: senders[notification.id]))
+        effects.append(.event(.queued(notification), sender: records[notification.id].sender))
         let keptOff = resolved.invisible || (arriving && isDoNotDisturb && notification.urgency != .critical)
             || isHiddenByFullscreen(notification)
         // Past its app's burst (a group member takes a place, it adds none):
@@ -172,7 +172,7 @@ extension NotificationService {
             retire(notification, reason: .suppressed, at: now, into: &effects)
             return
         }
-        if overrides != PresentationOverrides() { self.overrides[notification.id] = overrides }
+        if overrides != PresentationOverrides() { records[notification.id].overrides = overrides }
         if let older {
             showAsHead(notification, resolved, of: older, overrides: overrides, at: now, into: &effects)
         } else {
@@ -252,7 +252,7 @@ extension NotificationService {
         if resolved.format != .standard {
             let expanded = resolved.format.expand(title: notification.title, body: body,
                                                   app: notification.app, markup: false,
-                                                  groupCount: groupCounts[notification.id] ?? 1,
+                                                  groupCount: records[notification.id].groupCount ?? 1,
                                                   id: notification.id, progress: notification.progress,
                                                   icon: notification.iconPath, plainTitleLine: resolved.markup)
             content.title = expanded.title
@@ -288,7 +288,7 @@ extension NotificationService {
         let item = LiveNotification(notification: notification,
                                     remaining: board.stackDefaults.timing.displayTime(for: notification),
                                     postedAt: wallClock())
-        postedAt[notification.id] = item.postedAt
+        records[notification.id].postedAt = item.postedAt
         effects.append(.record(.live(item, nextID: nextID)))
     }
 

@@ -20,8 +20,8 @@ extension NotificationService {
         for toast in board.all where !toast.isLeaving && !board.isSuspended(toast.id) {
             guard let lane = board.lane(of: toast.id) else { continue }
             let notification = toast.notification
-            let resolved = plan.resolve(for: notification, grouped: groupCounts[toast.id] != nil)
-            let placement = placement(of: notification, resolved, overrides: overrides[toast.id] ?? .init())
+            let resolved = plan.resolve(for: notification, grouped: records[toast.id].groupCount != nil)
+            let placement = placement(of: notification, resolved, overrides: records[toast.id].overrides ?? .init())
             if placement.lane != lane {
                 // Off this stack at once, onto the other with the time it had.
                 board.remove(id: toast.id, at: now)
@@ -33,7 +33,7 @@ extension NotificationService {
                 continue
             }
             effects.append(.updateToast(presentation(of: notification, resolved, lane: lane)))
-            remeasure.insert(toast.id)
+            records[toast.id].needsMeasuring = true
         }
         regroup(at: now, into: &effects)
         // `fullscreen` or `idle-threshold` may have changed.

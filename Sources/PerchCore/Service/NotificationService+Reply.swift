@@ -29,7 +29,7 @@ extension NotificationService {
         if text.utf8.count > ReplyText.maximumLength {
             effects.append(.warning("reply to \(id) of \(text.utf8.count) bytes sent as \(reply.utf8.count)"))
         }
-        effects.append(.event(.replied(notification, text: reply), sender: senders[id]))
+        effects.append(.event(.replied(notification, text: reply), sender: records[id].sender))
         effects.append(.replied(id: id, text: reply))
         close(id, reason: .dismissedByUser, at: now, into: &effects)
         return (.success(reply), effects)

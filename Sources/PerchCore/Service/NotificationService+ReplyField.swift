@@ -20,7 +20,7 @@ extension NotificationService {
 
     func edit(_ edit: ReplyEdit, replyOf id: UInt32, at now: Instant, into effects: inout [ServiceEffect]) {
         guard replying == id, liveToast(id: id) != nil else { return }
-        var draft = drafts[id] ?? ReplyDraft()
+        var draft = records[id].draft ?? ReplyDraft()
         switch edit {
         case .insert(let text): draft.insert(text)
         case .backspace(let word): if word { draft.deleteWordBackward() } else { draft.deleteBackward() }
@@ -37,7 +37,7 @@ extension NotificationService {
             replying = nil
             draft.clear()
         }
-        drafts[id] = draft.isEmpty ? nil : draft
+        records[id].draft = draft.isEmpty ? nil : draft
         refreshReplyField(id, at: now, into: &effects)
     }
 
@@ -45,15 +45,15 @@ extension NotificationService {
     /// being written.
     private func refreshReplyField(_ id: UInt32, at now: Instant, into effects: inout [ServiceEffect]) {
         guard let toast = liveToast(id: id), let lane = board.lane(of: id) else { return }
-        board.setComposing(id: id, replying == id || drafts[id] != nil, at: now)
-        let resolved = plan.resolve(for: toast.notification, grouped: groupCounts[id] != nil)
+        board.setComposing(id: id, replying == id || records[id].draft != nil, at: now)
+        let resolved = plan.resolve(for: toast.notification, grouped: records[id].groupCount != nil)
         effects.append(.updateToast(presentation(of: toast.notification, resolved, lane: lane)))
     }
 
     /// The reply field a notification's toast shows, if it offers replies.
     func replyField(for notification: Notification) -> ReplyField? {
         guard notification.acceptsReplies else { return nil }
-        let draft = drafts[notification.id]
+        let draft = records[notification.id].draft
         return ReplyField(placeholder: notification.replyPlaceholder ?? ReplyField.defaultPlaceholder,
                           text: draft?.text ?? "", cursor: draft?.cursor ?? 0,
                           isFocused: replying == notification.id)
@@ -61,7 +61,7 @@ extension NotificationService {
 
     /// A notification is gone: its field and draft go with it.
     func forgetReplyField(_ id: UInt32) {
-        drafts.removeValue(forKey: id)
+        records[id].draft = nil
         if replying == id { replying = nil }
     }
 }

@@ -22,7 +22,7 @@ extension NotificationService {
             "DUNST_CATEGORY": notification.category ?? "", "DUNST_STACK_TAG": notification.stackTag ?? "",
             "DUNST_URLS": "", "DUNST_DESKTOP_ENTRY": notification.desktopEntry ?? "",
             "DUNST_TIMEOUT": String(Int(((notification.timeout ?? 0) * 1000).rounded())),
-            "DUNST_TIMESTAMP": String(postedAt[notification.id] ?? wallClock()),
+            "DUNST_TIMESTAMP": String(records[notification.id].postedAt ?? wallClock()),
         ]
         for script in scripts {
             effects.append(.hook(HookRun(name: "script", argv: [script, notification.app, notification.title,

@@ -44,7 +44,9 @@ extension NotificationService {
             guard let sent = asked.sound else { return }
             sound = sent
         }
-        guard soundsMade.updateValue(sound, forKey: notification.id) != sound, !quiet else { return }
+        let made = records[notification.id].sound
+        records[notification.id].sound = sound
+        guard made != sound, !quiet else { return }
         if let last = lastSoundAsked, now - last < global.soundGap {
             lastSoundAsked = now
             return

@@ -5,7 +5,7 @@ extension NotificationService {
         // A count toast is not kept: what it counted is in history.
         let live = board.all.filter { !$0.isLeaving && !isCountToast($0.id) }.map { toast in
             LiveNotification(notification: toast.notification, remaining: toast.timer.remaining(at: now),
-                             postedAt: postedAt[toast.id] ?? wallClock())
+                             postedAt: records[toast.id].postedAt ?? wallClock())
         }
         return PersistentState(history: history, modes: modes.sorted(), live: live, nextID: nextID)
     }
@@ -60,7 +60,7 @@ extension NotificationService {
             show(notification, overrides: PresentationOverrides(), boundingWaiting: false, at: now, into: &effects)
             // Still dated by its first post (the center words its age).
             if board.toast(id: notification.id) != nil, let posted = postedAt[notification.id] {
-                self.postedAt[notification.id] = posted
+                records[notification.id].postedAt = posted
             }
         }
         // A counter at or below a live id would hand that id out twice.

@@ -45,28 +45,13 @@ public final class NotificationService {
     /// The config's global part, resolved once per config.
     public internal(set) var global: Resolved
 
-    /// The control client that posted each live notification; it hears
-    /// the notification's outcome.
-    var senders: [UInt32: ClientToken] = [:]
-    /// How many live notifications each group's toast stands for
-    /// (group-by), for those that stand for two or more (see
-    /// `NotificationService+Group`).
-    var groupCounts: [UInt32: Int] = [:]
+    /// What the service keeps about each live notification besides the
+    /// notification (sender, overrides, tag, reply draft, times, sound):
+    /// one record each, which `retire` removes whole.
+    var records = LiveRecords()
     /// The groups: each shown as its newest member, the others folded
     /// off screen, live.
     var folds = GroupFolds()
-    /// Live notifications by synchronous tag (x-canonical-private-synchronous),
-    /// each sandbox's tags apart.
-    var synchronousTags: [SynchronousTag: UInt32] = [:]
-    /// Where senders asked a notification to go against the config
-    /// (kept so a reload does not move it back).
-    var overrides: [UInt32: PresentationOverrides] = [:]
-    /// Toasts whose content changed while on screen: measured again before
-    /// the next frame (see `unmeasured`).
-    var remeasure: Set<UInt32> = []
-    /// What is typed in each live notification's reply field so far (kept
-    /// when the notification is replaced; gone with it).
-    var drafts: [UInt32: ReplyDraft] = [:]
     /// The notification whose reply field has the keyboard.
     public internal(set) var replying: UInt32?
     /// Where `perchctl focus` put the keyboard: the toast with the ring,
@@ -78,30 +63,16 @@ public final class NotificationService {
     /// Apps whose groups the center shows folded; kept across reloads and
     /// for apps that have no entry at the moment.
     public internal(set) var foldedApps: Set<String> = []
-    /// Unix time in seconds each live notification was posted (or last
-    /// replaced), as its `live` record has it: the center dates live
-    /// entries by it and the snapshot keeps it.
-    var postedAt: [UInt32: Int64] = [:]
     /// Patterns already warned about for running out of their step budget.
     var slowPatterns: Set<String> = []
-    /// The sound each live notification made (or would have made, had it
-    /// not been quiet): a replacement naming the same one plays nothing.
-    var soundsMade: [UInt32: NotificationSound] = [:]
     /// When the last sound was asked for, for `sound-gap`.
     var lastSoundAsked: Instant?
     /// Each app's recent arrivals, for `max-burst` (bounded on its own).
     var bursts = BurstMeter()
     /// The live count toast of each app whose burst collapses (see
-    /// `NotificationService+Flood.swift`), and how many each has counted.
-    /// Both lose an id when its toast goes.
+    /// `NotificationService+Flood.swift`); its record counts. An app loses
+    /// its entry when the toast goes.
     var countToasts: [String: UInt32] = [:]
-    var collapsedCounts: [UInt32: Int] = [:]
-    /// When each live notification arrived (or was last replaced or
-    /// brought back), for the age a toast shows (`show-age-after`).
-    var arrivedAt: [UInt32: Instant] = [:]
-    /// The age in whole seconds each toast shows now, for those old
-    /// enough to show one.
-    var agesShown: [UInt32: Int] = [:]
     /// Rules switched on or off by name while Perch runs (`switchRule`),
     /// over what the config says; a reload forgets them, as dunst's does.
     public internal(set) var ruleSwitches: [String: Bool] = [:] {
@@ -177,7 +148,7 @@ public final class NotificationService {
     /// place them: the next in line of each queue, and those whose content
     /// changed on screen.
     public var unmeasured: [UInt32] {
-        remeasure.isEmpty ? board.unmeasured : board.unmeasured + remeasure.sorted()
+        records.unmeasured.isEmpty ? board.unmeasured : board.unmeasured + records.unmeasured.sorted()
     }
 
     /// What the scene draws of these toasts changed by itself (an icon
@@ -185,12 +156,12 @@ public final class NotificationService {
     /// with the next refresh; one on screen keeps its timer and its place
     /// in the stack, and the others glide if its height changed.
     public func measureAgain(_ ids: [UInt32]) {
-        for id in ids where board.lane(of: id) != nil { remeasure.insert(id) }
+        for id in ids where board.lane(of: id) != nil { records[id].needsMeasuring = true }
     }
 
     /// The scene measured a toast.
     public func setHeight(_ height: Int, of id: UInt32, at now: Instant) {
-        remeasure.remove(id)
+        records[id].needsMeasuring = false
         board.setHeight(height, of: id, at: now)
     }
 
@@ -241,18 +212,10 @@ public final class NotificationService {
         // the journal's replay keeps it out of history too.
         if !notification.transient { history.append(entry) }
         if !counted { effects.append(.record(.gone(id: notification.id, reason: reason, closedAt: entry.closedAt))) }
-        effects.append(.event(.dismissed(notification, reason: reason), sender: senders[notification.id]))
+        effects.append(.event(.dismissed(notification, reason: reason), sender: records[notification.id].sender))
         if !counted { effects.append(.closed(id: notification.id, reason: reason)) }
-        senders.removeValue(forKey: notification.id)
-        groupCounts.removeValue(forKey: notification.id)
+        records.remove(notification.id)
         leaveGroup(notification.id, at: now, into: &effects)
-        overrides.removeValue(forKey: notification.id)
-        if !synchronousTags.isEmpty { synchronousTags = synchronousTags.filter { $0.value != notification.id } }
-        remeasure.remove(notification.id)
-        postedAt.removeValue(forKey: notification.id)
-        arrivedAt.removeValue(forKey: notification.id)
-        agesShown.removeValue(forKey: notification.id)
-        if !soundsMade.isEmpty { soundsMade.removeValue(forKey: notification.id) }
         forgetReplyField(notification.id)
         if keyboardFocus == .toast(notification.id) { focusRingLeaves(notification.id, at: now, into: &effects) }
         guard !counted else { return }
@@ -318,12 +281,12 @@ public final class NotificationService {
             switch event {
             case .entering(let id):
                 if let notification = notification(id) {
-                    effects.append(.event(.willAppear(notification), sender: senders[id]))
+                    effects.append(.event(.willAppear(notification), sender: records[id].sender))
                     runScripts(for: notification, into: &effects)
                 }
             case .appeared(let id):
                 if let notification = notification(id) {
-                    effects.append(.event(.appeared(notification), sender: senders[id]))
+                    effects.append(.event(.appeared(notification), sender: records[id].sender))
                     hook(plan.hooksAndHistory(for: notification).hooks.onAppear, name: "on-appear", notification, into: &effects)
                 }
             case .leaving(let id, let reason):
