@@ -60,42 +60,33 @@ public enum NotificationLimits {
     /// line per change (e.g. `body of 9437184 bytes cut to 65536`). The
     /// service calls it on every post, whichever door it came through.
     public static func bound(_ request: inout NotifyRequest) -> [String] {
-        var warnings: [String] = []
-        cut(&request.title, "title", maximumTitleLength, &warnings)
-        cut(&request.body, "body", maximumBodyLength, &warnings)
-        cut(&request.app, "app name", maximumAppNameLength, &warnings)
-        drop(&request.iconPath, "icon path", maximumIconPathLength, &warnings)
-        drop(&request.category, "category", maximumCategoryLength, &warnings)
-        drop(&request.synchronousTag, "synchronous tag", maximumSynchronousTagLength, &warnings)
-        cut(&request.replyPlaceholder, "reply placeholder", maximumReplyPlaceholderLength, &warnings)
-        // Left out, it is an ordinary client's: then no sandbox may touch it.
-        drop(&request.sandbox, "sandbox", maximumSandboxLength, &warnings)
-        drop(&request.desktopEntry, "desktop entry", maximumDesktopEntryLength, &warnings)
-        bound(&request.actions, &warnings)
-        bound(timeout: &request.timeout, &warnings)
-        bound(progress: &request.progress, &warnings)
-        bound(&request.image, &warnings)
-        return warnings
+        bound(fields: &request, includingImage: true)
     }
 
     /// The same limits for a notification (read back from disk, or about
     /// to be written). `image` is left alone unless `includingImage`: the
     /// state file does not carry pixels, so its writer need not look at them.
     public static func bound(_ notification: inout Notification, includingImage: Bool = true) -> [String] {
+        bound(fields: &notification, includingImage: includingImage)
+    }
+
+    /// The limits themselves, written once for both.
+    private static func bound<Fields: BoundedFields>(fields: inout Fields, includingImage: Bool) -> [String] {
         var warnings: [String] = []
-        cut(&notification.title, "title", maximumTitleLength, &warnings)
-        cut(&notification.body, "body", maximumBodyLength, &warnings)
-        cut(&notification.app, "app name", maximumAppNameLength, &warnings)
-        drop(&notification.iconPath, "icon path", maximumIconPathLength, &warnings)
-        drop(&notification.category, "category", maximumCategoryLength, &warnings)
-        cut(&notification.replyPlaceholder, "reply placeholder", maximumReplyPlaceholderLength, &warnings)
-        drop(&notification.sandbox, "sandbox", maximumSandboxLength, &warnings)
-        drop(&notification.desktopEntry, "desktop entry", maximumDesktopEntryLength, &warnings)
-        drop(&notification.stackTag, "stack tag", maximumSynchronousTagLength, &warnings)
-        bound(&notification.actions, &warnings)
-        bound(timeout: &notification.timeout, &warnings)
-        bound(progress: &notification.progress, &warnings)
-        if includingImage { bound(&notification.image, &warnings) }
+        cut(&fields.title, "title", maximumTitleLength, &warnings)
+        cut(&fields.body, "body", maximumBodyLength, &warnings)
+        cut(&fields.app, "app name", maximumAppNameLength, &warnings)
+        drop(&fields.iconPath, "icon path", maximumIconPathLength, &warnings)
+        drop(&fields.category, "category", maximumCategoryLength, &warnings)
+        drop(&fields.tag, Fields.tagName, maximumSynchronousTagLength, &warnings)
+        cut(&fields.replyPlaceholder, "reply placeholder", maximumReplyPlaceholderLength, &warnings)
+        // Left out, it is an ordinary client's: then no sandbox may touch it.
+        drop(&fields.sandbox, "sandbox", maximumSandboxLength, &warnings)
+        drop(&fields.desktopEntry, "desktop entry", maximumDesktopEntryLength, &warnings)
+        bound(&fields.actions, &warnings)
+        bound(timeout: &fields.timeout, &warnings)
+        bound(progress: &fields.progress, &warnings)
+        if includingImage { bound(&fields.image, &warnings) }
         return warnings
     }
 
@@ -216,4 +207,41 @@ public enum NotificationLimits {
         // The sizes add up by construction, and both sides are within 4096.
         return ToastImage(width: reduced.width, height: reduced.height, rgba: reduced.rgba)!
     }
+}
+
+/// What a post asks for and what a notification keeps alike, so that the
+/// limits are written once (`NotificationLimits.bound(fields:)`): the
+/// same fields, and the synchronous tag under each one's name for it.
+protocol BoundedFields {
+    var title: String { get set }
+    var body: String { get set }
+    var app: String { get set }
+    var iconPath: String? { get set }
+    var category: String? { get set }
+    var tag: String? { get set }
+    /// What a warning about `tag` calls it.
+    static var tagName: String { get }
+    var replyPlaceholder: String? { get set }
+    var sandbox: String? { get set }
+    var desktopEntry: String? { get set }
+    var actions: [NotificationAction] { get set }
+    var timeout: Double? { get set }
+    var progress: Int? { get set }
+    var image: ToastImage? { get set }
+}
+
+extension NotifyRequest: BoundedFields {
+    var tag: String? {
+        get { synchronousTag }
+        set { synchronousTag = newValue }
+    }
+    static var tagName: String { "synchronous tag" }
+}
+
+extension Notification: BoundedFields {
+    var tag: String? {
+        get { stackTag }
+        set { stackTag = newValue }
+    }
+    static var tagName: String { "stack tag" }
 }
