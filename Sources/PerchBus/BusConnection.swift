@@ -171,7 +171,7 @@ public final class BusConnection {
             throw .system(operation: error.operation, code: error.code)
         }
         token = loop.add(fd: fd, events: Int16(POLLIN)) { [weak self] revents in self?.readable(revents) }
-        loop.addPrePollHook { [weak self] in self?.prepareForPoll() }
+        loop.addPrePollHook(.flush) { [weak self] in self?.prepareForPoll() }
     }
 
     /// Runs sd-bus until it has nothing more to do this turn: reads, calls

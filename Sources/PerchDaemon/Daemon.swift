@@ -191,8 +191,9 @@ public final class Daemon {
             self.outcome = .compositorLost(error.description)
             self.loop.stop()
         }
-        // Before the display's own hook, which flushes what this one drew.
-        loop.addPrePollHook { [unowned self] in
+        // The turn's end: after the SVG helper's deliveries, before the
+        // display and the bus flush what it drew and answered.
+        loop.addPrePollHook(.endTurn) { [unowned self] in
             self.scene.settleInput()
             self.executor.endTurn(flushScreen: { self.connection.flush() })
         }

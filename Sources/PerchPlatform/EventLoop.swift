@@ -11,6 +11,25 @@ public final class EventLoop {
         fileprivate let value: Int
     }
 
+    /// Where a pre-poll hook runs in a turn: stage by stage, and within a
+    /// stage in the order the hooks were added. The order is the turn's
+    /// meaning, so it is said, not left to who registered first: what
+    /// brings work in comes before the turn's end that acts on it, and the
+    /// sockets are flushed last, with everything the turn wrote.
+    public enum HookStage: Int, Comparable, Sendable {
+        /// Work that finished outside the loop is handed in (rendered SVG
+        /// icons), so that the turn's end sees it.
+        case deliver
+        /// The turn's end: input settled, the screen brought up to date,
+        /// state saved, replies released (the daemon's).
+        case endTurn
+        /// Connections flush and prepare to read (Wayland's prepare_read
+        /// and flush, sd-bus's events and deadline).
+        case flush
+
+        public static func < (a: HookStage, b: HookStage) -> Bool { a.rawValue < b.rawValue }
+    }
+
     public typealias Handler = (_ revents: Int16) -> Void
 
     private struct Source {
@@ -26,7 +45,8 @@ public final class EventLoop {
     private var pollSet: [pollfd] = []
     private var pollTokens: [Int] = []
     private var pollSetIsStale = true
-    private var prePollHooks: [() -> Void] = []
+    /// Sorted by stage; added ones go after those of their stage.
+    private var prePollHooks: [(stage: HookStage, hook: () -> Void)] = []
     private var postPollHooks: [() -> Void] = []
     private var workChecks: [() -> Bool] = []
     private var running = false
@@ -63,9 +83,10 @@ public final class EventLoop {
         if sources.removeValue(forKey: token.value) != nil { pollSetIsStale = true }
     }
 
-    /// Runs before every poll (Wayland: prepare_read and flush).
-    public func addPrePollHook(_ hook: @escaping () -> Void) {
-        prePollHooks.append(hook)
+    /// Runs before every poll, at `stage` of the turn (see `HookStage`).
+    public func addPrePollHook(_ stage: HookStage, _ hook: @escaping () -> Void) {
+        let place = prePollHooks.firstIndex { $0.stage > stage } ?? prePollHooks.endIndex
+        prePollHooks.insert((stage, hook), at: place)
     }
 
     /// Runs after every poll, once the ready sources were handled (Wayland:
@@ -105,7 +126,7 @@ public final class EventLoop {
 
     /// One turn: hooks, poll, handlers, hooks. Exposed for tests.
     public func runOnce(timeoutMilliseconds: Int32) throws(SystemError) {
-        for hook in prePollHooks { hook() }
+        for (_, hook) in prePollHooks { hook() }
         // After the hooks, which arm timers too (sd-bus's deadline).
         schedule?.armTimer()
         if pollSetIsStale { rebuildPollSet() }

@@ -52,7 +52,7 @@ public final class SVGRenderHelper: SVGRendering {
         }
         helper.onEnd = { [unowned self] in self.helperEnded() }
         deadline.onFire = { [unowned self] in self.overran() }
-        loop.addPrePollHook { [unowned self] in self.deliver() }
+        loop.addPrePollHook(.deliver) { [unowned self] in self.deliver() }
         loop.addWorkCheck { [unowned self] in !self.undelivered.isEmpty }
     }
 

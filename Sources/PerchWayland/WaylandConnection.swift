@@ -261,7 +261,7 @@ public final class WaylandConnection {
         loopToken = loop.add(fd: fileDescriptor, events: Int16(POLLIN)) { [unowned self] revents in
             self.handleReady(revents, loop: loop)
         }
-        loop.addPrePollHook { [unowned self] in self.prepareForPoll(loop: loop) }
+        loop.addPrePollHook(.flush) { [unowned self] in self.prepareForPoll(loop: loop) }
         loop.addPostPollHook { [unowned self] in self.finishPoll() }
     }
 

@@ -28,7 +28,7 @@ import Testing
                 return replies[request] ?? .success(.done)
             }
             modes = { [unowned self] in self.modes }
-            if flushing { base.loop.addPrePollHook { [weak mako] in mako?.flushReplies() } }
+            if flushing { base.loop.addPrePollHook(.endTurn) { [weak mako] in mako?.flushReplies() } }
         }
 
         /// `gdbus call` of a Mako method (GVariant text arguments).

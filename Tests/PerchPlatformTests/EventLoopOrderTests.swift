@@ -24,6 +24,19 @@ struct EventLoopOrderTests {
         #expect(served == ["client 1", "client 2", "listener"])
     }
 
+    @Test("pre-poll hooks run stage by stage, in the order added within a stage, whoever registered first")
+    func hookStages() throws {
+        let loop = EventLoop()
+        var ran: [String] = []
+        // As a daemon may register them: the connections first.
+        loop.addPrePollHook(.flush) { ran.append("display flush") }
+        loop.addPrePollHook(.endTurn) { ran.append("end of turn") }
+        loop.addPrePollHook(.flush) { ran.append("bus flush") }
+        loop.addPrePollHook(.deliver) { ran.append("icons delivered") }
+        try loop.runOnce(timeoutMilliseconds: 0)
+        #expect(ran == ["icons delivered", "end of turn", "display flush", "bus flush"])
+    }
+
     @Test("a source's events can change between turns: off, then writable, then readable")
     func eventsChange() throws {
         let loop = EventLoop()

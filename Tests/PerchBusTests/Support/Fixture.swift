@@ -34,7 +34,7 @@ final class RecordingDaemon {
 /// The daemon's part in every turn: replies and signals go out before the
 /// poll (the daemon does it after its save).
 func flushEachTurn(_ server: NotificationsBus, on loop: EventLoop) {
-    loop.addPrePollHook { [weak server] in server?.flushReplies() }
+    loop.addPrePollHook(.endTurn) { [weak server] in server?.flushReplies() }
 }
 
 /// A private bus, a loop and a Notifications server on them, flushed
