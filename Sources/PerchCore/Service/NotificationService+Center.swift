@@ -52,7 +52,7 @@ extension NotificationService {
         case .toggle: !isCenterOpen
         }
         guard open != isCenterOpen else { return [] }
-        isCenterOpen = open
+        hold.isCenterOpen = open
         // The keyboard goes with the surface it was on: a field that had it
         // lets go, keeping what was typed (the panel's entry and the toast
         // show the same draft).

@@ -25,16 +25,17 @@
 ///   is suspended as for fullscreen and comes back when it ends; one that
 ///   arrives meanwhile goes straight to history (`show`), as with mako.
 ///
-/// Suspension is one mechanism, decided by `isWithheld`: whatever keeps
-/// notifications off screen for a while (the open center, do-not-disturb,
-/// a fullscreen hold) adds its condition there, and `applyHold` puts the
-/// board in line with it after any change.
+/// Suspension is one mechanism, decided by the service's `HoldPolicy`
+/// (its rules pure, tested on their own): whatever keeps notifications off
+/// screen for a while (the open center, do-not-disturb, a fullscreen hold)
+/// adds its fact and condition there, and `applyHold` puts the board in
+/// line with it after any change.
 extension NotificationService {
     /// The focused window on the output Perch shows its toasts on is
     /// fullscreen (or stopped being so). A no-op when unchanged.
     public func setFullscreen(_ fullscreen: Bool, at now: Instant) -> [ServiceEffect] {
         guard fullscreen != isFullscreen else { return [] }
-        isFullscreen = fullscreen
+        hold.isFullscreen = fullscreen
         var effects = ServiceEffect.buffer()
         applyHold(at: now, into: &effects)
         return effects
@@ -43,7 +44,7 @@ extension NotificationService {
     /// The seat went idle (true) or had input again (false). The timers
     /// stop only while `idle-threshold` is set: a reload to 0 runs them on.
     public func setIdle(_ idle: Bool, at now: Instant) {
-        isIdle = idle
+        hold.isIdle = idle
         applyIdle(at: now)
     }
 
@@ -51,30 +52,28 @@ extension NotificationService {
     /// one came on again (false). Nobody sees a toast then, so the timers
     /// stand still as for an idle seat, whatever `idle-threshold` says.
     public func setBlanked(_ blanked: Bool, at now: Instant) {
-        isBlanked = blanked
+        hold.isBlanked = blanked
         applyIdle(at: now)
     }
 
     /// Whether the seat counts as idle: it is, and `idle-threshold` is set.
-    public var isIdleInForce: Bool { isIdle && global.idleThreshold > 0 }
+    public var isIdleInForce: Bool { hold.isIdleInForce }
 
     /// Whether display timers are stopped: the seat is idle, or the
     /// screen is blanked.
-    public var areTimersFrozen: Bool { isIdleInForce || isBlanked }
+    public var areTimersFrozen: Bool { hold.areTimersFrozen }
 
     /// Whether a live notification must wait off screen now: the center is
     /// open (it lists them all), or do-not-disturb or a fullscreen hold
     /// keeps a non-critical one back.
     func isWithheld(_ notification: Notification) -> Bool {
-        if isCenterOpen { return true }
-        guard notification.urgency != .critical else { return false }
-        return isDoNotDisturb || (isFullscreen && global.fullscreen == .hold)
+        hold.withholds(notification.urgency)
     }
 
     /// Whether a notification must go straight to history now instead of
     /// showing (or staying on screen).
     func isHiddenByFullscreen(_ notification: Notification) -> Bool {
-        isFullscreen && global.fullscreen == .hide && notification.urgency != .critical
+        hold.hides(notification.urgency)
     }
 
     /// Puts the board in line with the rules above: suppresses what

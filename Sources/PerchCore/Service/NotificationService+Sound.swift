@@ -59,8 +59,6 @@ extension NotificationService {
     /// Kept off the screen by a mode or the fullscreen hold (not by the
     /// center being open: what arrives then is listed in it, and heard).
     func isQuietened(_ notification: Notification, _ resolved: Resolved) -> Bool {
-        if resolved.invisible { return true }
-        guard notification.urgency != .critical else { return false }
-        return isDoNotDisturb || (isFullscreen && global.fullscreen != .show)
+        resolved.invisible || hold.quietens(notification.urgency)
     }
 }

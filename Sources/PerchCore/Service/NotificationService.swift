@@ -24,14 +24,22 @@ public final class NotificationService {
     public internal(set) var history: History
     /// Active modes, e.g. do-not-disturb.
     public internal(set) var modes: Set<String> = [] {
-        didSet { if modes != oldValue { plan = ResolvePlan(config, modes: modes, switches: ruleSwitches) } }
+        didSet {
+            guard modes != oldValue else { return }
+            plan = ResolvePlan(config, modes: modes, switches: ruleSwitches)
+            hold.isDoNotDisturb = isDoNotDisturb
+        }
     }
+    /// What keeps toasts off the screen or their timers still, and the
+    /// facts it goes by (`setFullscreen`, `setIdle`, `setBlanked`,
+    /// `setCenter`, the modes, the config).
+    public internal(set) var hold = HoldPolicy()
     /// The focused window on Perch's output is fullscreen (`setFullscreen`).
-    public internal(set) var isFullscreen = false
+    public var isFullscreen: Bool { hold.isFullscreen }
     /// The seat has been idle for `idle-threshold` (`setIdle`).
-    public internal(set) var isIdle = false
+    public var isIdle: Bool { hold.isIdle }
     /// Every output is powered off: the screen is blanked (`setBlanked`).
-    public internal(set) var isBlanked = false
+    public var isBlanked: Bool { hold.isBlanked }
     /// The id the next new notification gets.
     public internal(set) var nextID: UInt32 = 1
     /// The config in force; `reload` swaps it.
@@ -43,7 +51,9 @@ public final class NotificationService {
     /// rule of the service resolves through it.
     public private(set) var plan: ResolvePlan
     /// The config's global part, resolved once per config.
-    public internal(set) var global: Resolved
+    public internal(set) var global: Resolved {
+        didSet { holdFollowsConfig() }
+    }
 
     /// What the service keeps about each live notification besides the
     /// notification (sender, overrides, tag, reply draft, times, sound):
@@ -59,7 +69,7 @@ public final class NotificationService {
     public internal(set) var keyboardFocus: KeyboardFocus?
     /// The notification center's panel is open (`setCenter`). The
     /// service's, not the config's: a reload keeps it.
-    public internal(set) var isCenterOpen = false
+    public var isCenterOpen: Bool { hold.isCenterOpen }
     /// Apps whose groups the center shows folded; kept across reloads and
     /// for apps that have no entry at the moment.
     public internal(set) var foldedApps: Set<String> = []
@@ -94,6 +104,13 @@ public final class NotificationService {
         self.wallClock = wallClock
         history = History(capacity: global.maxHistory)
         board = NotificationBoard(stackDefaults: Self.stackDefaults(global, markerHeight: 0))
+        holdFollowsConfig()
+    }
+
+    /// The hold takes what the config says of fullscreen windows and idleness.
+    private func holdFollowsConfig() {
+        hold.fullscreen = global.fullscreen
+        hold.idleThreshold = global.idleThreshold
     }
 
     /// What new stacks are made with: the config's stack settings at its
