@@ -196,6 +196,14 @@ def touch_tap_dismisses_and_the_sender_hears_dismissed_by_user(t):
     tc.check_no_protocol_errors()
 
 
+# Where the last frame of a slide off the screen has the toast at least
+# (its 300 px width is the whole way): the slide ends on time, not on a
+# frame, so on a loaded machine its last frame can come up to a few
+# frames short of the edge before the surface goes (285 px was seen with
+# three e2e suites and two builds on two cores).
+SLID_OFF = 250
+
+
 def swipe_off(t, dx):
     tc, p = setup(t)
     waiter, stage, toast = post_toast(t, tc, p, "Swipe me away", wait=True)
@@ -228,12 +236,12 @@ def swipe_off(t, dx):
     check(len(xs) >= 3, "the toast should slide off over several frames; x per commit: %s" % xs)
     if dx > 0:
         wrong = [(a, b) for a, b in zip(xs, xs[1:]) if b < a]
-        check(not wrong and xs[0] >= dx and xs[-1] >= 290,
+        check(not wrong and xs[0] >= dx and xs[-1] >= SLID_OFF,
               "released at +%d it should slide off to the right (x rising from %d to ~300); "
               "x per commit: %s" % (dx, dx, xs))
     else:
         wrong = [(a, b) for a, b in zip(xs, xs[1:]) if b > a]
-        check(not wrong and xs[0] <= dx and xs[-1] <= -290,
+        check(not wrong and xs[0] <= dx and xs[-1] <= -SLID_OFF,
               "released at %d it should slide off to the left (x falling from %d to ~-300); "
               "x per commit: %s" % (dx, dx, xs))
     check(listed(p) == [], "nothing should be listed after the swipe: %s" % p.list())
@@ -308,7 +316,7 @@ def touch_fast_short_flick_dismisses_by_velocity(t):
     xs = xs_since(tc, m_up, sid, tid)
     t.notes.append("x while dragging %s, after release %s" % (before, xs))
     check(not before or max(before) <= 80, "the toast was pulled further than the finger: %s" % before)
-    check(xs and xs[-1] >= 290 and all(b >= a for a, b in zip(xs, xs[1:])),
+    check(xs and xs[-1] >= SLID_OFF and all(b >= a for a, b in zip(xs, xs[1:])),
           "the flicked toast should slide off to the right; x per commit: %s" % xs)
     tc.check_no_protocol_errors()
 
