@@ -33,7 +33,8 @@ struct Verb {
 }
 
 /// A verb as a type, its arguments parsed into its members; `verb` is its
-/// line in the table.
+/// line in the table. (A verb that takes only `--json` and makes one
+/// request is a line of its own: `Verb.query`.)
 protocol Command {
     static var name: String { get }
     static var synopsis: String { get }
@@ -120,6 +121,20 @@ extension ControlClient {
         case .failure(let error):
             throw CommandFailure(error.message)
         }
+    }
+
+    /// Calls `method` and prints the answer: with `--json` the daemon's
+    /// JSON, else what `text` prints of the reply (by default nothing: the
+    /// verb's effect is all there is to say). Returns the exit status, 0.
+    func query<Reply: ControlReplyBody>(_ method: ControlMethod, _ params: JSONObject = [:], as type: Reply.Type,
+                                        json: Bool, text: (Reply) -> Void = { _ in }) throws(CommandFailure) -> Int32 {
+        let answer = try request(method, params, as: type)
+        if json {
+            print(JSON.serialize(answer.json))
+        } else {
+            text(answer.reply)
+        }
+        return 0
     }
 
     /// The next event for this connection, read as a ControlEvent, with

@@ -166,24 +166,6 @@ struct CloseCommand: Command {
     }
 }
 
-/// `close-all`: every notification, on screen or waiting.
-struct CloseAllCommand: Command {
-    static let name = "close-all"
-    static let synopsis = "close-all [--json]"
-    static let help = "Closes every notification, on screen or waiting (dunstctl's close-all)."
-    var json = false
-
-    init(parsing arguments: ArraySlice<String>) throws(UsageError) {
-        json = try parseJSONFlagOnly(arguments, verb: Self.name)
-    }
-
-    func run(_ client: ControlClient) throws(CommandFailure) -> Int32 {
-        let answer = try client.request(.dismiss, ["all": true], as: DismissReply.self)
-        if json { print(JSON.serialize(answer.json)) }
-        return 0
-    }
-}
-
 /// `action [POSITION]`: dunst's "do action" on the toast at that place.
 struct ActionCommand: Command {
     static let name = "action"
@@ -207,25 +189,6 @@ struct ActionCommand: Command {
 
     func run(_ client: ControlClient) throws(CommandFailure) -> Int32 {
         let answer = try client.request(.action, ["position": .number(Double(position))], as: ActionReply.self)
-        if json { print(JSON.serialize(answer.json)) }
-        return 0
-    }
-}
-
-/// `context`: every toast's actions in the config's `menu` program.
-struct ContextCommand: Command {
-    static let name = "context"
-    static let synopsis = "context [--json]"
-    static let help = "Offers every toast's actions in the config's menu program; the one chosen is invoked "
-        + "(dunstctl's context)."
-    var json = false
-
-    init(parsing arguments: ArraySlice<String>) throws(UsageError) {
-        json = try parseJSONFlagOnly(arguments, verb: Self.name)
-    }
-
-    func run(_ client: ControlClient) throws(CommandFailure) -> Int32 {
-        let answer = try client.request(.context, as: ContextReply.self)
         if json { print(JSON.serialize(answer.json)) }
         return 0
     }

@@ -9,13 +9,13 @@ Log.program = "perchctl"
 // its input, is an EPIPE to report, not a silent death by SIGPIPE.
 signal(SIGPIPE, SIG_IGN)
 
+// `.list`, `.history`…: the verbs that are one request (QueryVerbs.swift).
 let verbs: [Verb] = [
-    PostCommand.verb, DismissCommand.verb, ListCommand.verb, InvokeCommand.verb, MenuCommand.verb,
-    ReplyCommand.verb, HistoryCommand.verb, RestoreCommand.verb, WatchCommand.verb, ModeCommand.verb,
-    StatusCommand.verb, VersionCommand.verb, ReloadCommand.verb, CenterCommand.verb, FocusCommand.verb,
+    PostCommand.verb, DismissCommand.verb, .list, InvokeCommand.verb, MenuCommand.verb, ReplyCommand.verb, .history,
+    .restore, WatchCommand.verb, ModeCommand.verb, .status, .version, .reload, CenterCommand.verb, FocusCommand.verb,
     // dunstctl's spellings.
     CountCommand.verb, HistoryPopCommand.verb, SetPausedCommand.verb, IsPausedCommand.verb, CloseCommand.verb,
-    CloseAllCommand.verb, ActionCommand.verb, ContextCommand.verb, RuleCommand.verb,
+    .closeAll, ActionCommand.verb, .context, RuleCommand.verb,
 ]
 
 func usage(_ verbs: [Verb]) -> String {
