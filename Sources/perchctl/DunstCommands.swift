@@ -108,9 +108,7 @@ struct SetPausedCommand: Command {
     }
 
     func run(_ client: ControlClient) throws(CommandFailure) -> Int32 {
-        let answer = try client.request(.mode, change, as: ModesReply.self)
-        if json { print(JSON.serialize(answer.json)) }
-        return 0
+        try client.query(.mode, change, as: ModesReply.self, json: json)
     }
 }
 
@@ -188,9 +186,7 @@ struct ActionCommand: Command {
     }
 
     func run(_ client: ControlClient) throws(CommandFailure) -> Int32 {
-        let answer = try client.request(.action, ["position": .number(Double(position))], as: ActionReply.self)
-        if json { print(JSON.serialize(answer.json)) }
-        return 0
+        try client.query(.action, ["position": .number(Double(position))], as: ActionReply.self, json: json)
     }
 }
 
@@ -216,8 +212,6 @@ struct RuleCommand: Command {
     }
 
     func run(_ client: ControlClient) throws(CommandFailure) -> Int32 {
-        let answer = try client.request(.rule, params, as: RuleReply.self)
-        if json { print(JSON.serialize(answer.json)) }
-        return 0
+        try client.query(.rule, params, as: RuleReply.self, json: json)
     }
 }

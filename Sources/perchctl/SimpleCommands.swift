@@ -69,9 +69,7 @@ struct InvokeCommand: Command {
         if let id { target = id } else { target = try notification(named: nil, client).id }
         var params: JSONObject = ["id": .number(Double(target))]
         if let action { params["action"] = .string(action) }
-        let answer = try client.request(.invoke, params, as: InvokeReply.self)
-        if json { print(JSON.serialize(answer.json)) }
-        return 0
+        return try client.query(.invoke, params, as: InvokeReply.self, json: json)
     }
 }
 
@@ -138,9 +136,7 @@ struct ReplyCommand: Command {
     }
 
     func run(_ client: ControlClient) throws(CommandFailure) -> Int32 {
-        let answer = try client.request(.reply, params, as: RepliedReply.self)
-        if json { print(JSON.serialize(answer.json)) }
-        return 0
+        try client.query(.reply, params, as: RepliedReply.self, json: json)
     }
 }
 
@@ -192,14 +188,10 @@ struct ModeCommand: Command {
     }
 
     func run(_ client: ControlClient) throws(CommandFailure) -> Int32 {
-        var answer = try client.request(.mode, changes.first ?? [:], as: ModesReply.self)
-        for change in changes.dropFirst() { answer = try client.request(.mode, change, as: ModesReply.self) }
-        if json {
-            print(JSON.serialize(answer.json))
-        } else {
-            let modes = answer.reply.modes
-            print(modes.isEmpty ? "(no modes)" : modes.joined(separator: " "))
+        // The changes in turn; the answer to the last says the modes now.
+        for change in changes.dropLast() { _ = try client.request(.mode, change, as: ModesReply.self) }
+        return try client.query(.mode, changes.last ?? [:], as: ModesReply.self, json: json) { reply in
+            print(reply.modes.isEmpty ? "(no modes)" : reply.modes.joined(separator: " "))
         }
-        return 0
     }
 }
