@@ -22,8 +22,6 @@ struct CenterCommand: Command {
     }
 
     func run(_ client: ControlClient) throws(CommandFailure) -> Int32 {
-        let answer = try client.request(.center, params, as: CenterReply.self)
-        print(json ? JSON.serialize(answer.json) : answer.reply.open ? "open" : "closed")
-        return 0
+        try client.query(.center, params, as: CenterReply.self, json: json) { print($0.open ? "open" : "closed") }
     }
 }

@@ -14,14 +14,32 @@ struct CommandFailure: Error {
     init(_ message: String) { self.message = message }
 }
 
-/// One perchctl verb. Parsing (`init`) is separate from running, so usage
-/// errors are found before anything is sent.
+/// One line of main.swift's verb table: the words `--help`, `VERB --help`,
+/// `--list-verbs` and the shell completions show, and how the arguments
+/// after the verb become something to run.
+struct Verb {
+    /// Connects (`connect` opens the socket) and runs; returns the exit status.
+    typealias Start = (_ connect: () throws(ControlClient.Failure) -> ControlClient) throws -> Int32
+
+    var name: String
+    var synopsis: String
+    var help: String
+    /// The words that ask for this verb's help (`-h` is makoctl's
+    /// --no-history for `dismiss`).
+    var helpFlags = ["-h", "--help"]
+    /// Parsing is separate from running, so usage errors are found before
+    /// anything is sent.
+    var parse: (ArraySlice<String>) throws(UsageError) -> Start
+}
+
+/// A verb as a type, its arguments parsed into its members; `verb` is its
+/// line in the table. (A verb that takes only `--json` and makes one
+/// request is a line of its own: `Verb.query`.)
 protocol Command {
     static var name: String { get }
     static var synopsis: String { get }
     static var help: String { get }
-    /// The words that ask for this verb's help (`-h` is makoctl's
-    /// --no-history for `dismiss`).
+    /// As `Verb.helpFlags`.
     static var helpFlags: [String] { get }
     init(parsing arguments: ArraySlice<String>) throws(UsageError)
     /// Talks to the daemon; returns the exit status.
@@ -33,6 +51,12 @@ protocol Command {
 
 extension Command {
     static var helpFlags: [String] { ["-h", "--help"] }
+
+    static var verb: Verb {
+        Verb(name: name, synopsis: synopsis, help: help, helpFlags: helpFlags) { arguments throws(UsageError) in
+            try Self(parsing: arguments).start
+        }
+    }
 
     func start(connect: () throws(ControlClient.Failure) -> ControlClient) throws -> Int32 {
         try run(try connect())
@@ -97,6 +121,20 @@ extension ControlClient {
         case .failure(let error):
             throw CommandFailure(error.message)
         }
+    }
+
+    /// Calls `method` and prints the answer: with `--json` the daemon's
+    /// JSON, else what `text` prints of the reply (by default nothing: the
+    /// verb's effect is all there is to say). Returns the exit status, 0.
+    func query<Reply: ControlReplyBody>(_ method: ControlMethod, _ params: JSONObject = [:], as type: Reply.Type,
+                                        json: Bool, text: (Reply) -> Void = { _ in }) throws(CommandFailure) -> Int32 {
+        let answer = try request(method, params, as: type)
+        if json {
+            print(JSON.serialize(answer.json))
+        } else {
+            text(answer.reply)
+        }
+        return 0
     }
 
     /// The next event for this connection, read as a ControlEvent, with

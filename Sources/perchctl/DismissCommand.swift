@@ -76,9 +76,7 @@ struct DismissCommand: Command {
             params["last"] = true
         }
         if !keepsHistory { params["history"] = false }
-        let answer = try client.request(.dismiss, params, as: DismissReply.self)
-        if json { print(JSON.serialize(answer.json)) }
-        return 0
+        return try client.query(.dismiss, params, as: DismissReply.self, json: json)
     }
 }
 

@@ -108,9 +108,7 @@ struct SetPausedCommand: Command {
     }
 
     func run(_ client: ControlClient) throws(CommandFailure) -> Int32 {
-        let answer = try client.request(.mode, change, as: ModesReply.self)
-        if json { print(JSON.serialize(answer.json)) }
-        return 0
+        try client.query(.mode, change, as: ModesReply.self, json: json)
     }
 }
 
@@ -166,24 +164,6 @@ struct CloseCommand: Command {
     }
 }
 
-/// `close-all`: every notification, on screen or waiting.
-struct CloseAllCommand: Command {
-    static let name = "close-all"
-    static let synopsis = "close-all [--json]"
-    static let help = "Closes every notification, on screen or waiting (dunstctl's close-all)."
-    var json = false
-
-    init(parsing arguments: ArraySlice<String>) throws(UsageError) {
-        json = try parseJSONFlagOnly(arguments, verb: Self.name)
-    }
-
-    func run(_ client: ControlClient) throws(CommandFailure) -> Int32 {
-        let answer = try client.request(.dismiss, ["all": true], as: DismissReply.self)
-        if json { print(JSON.serialize(answer.json)) }
-        return 0
-    }
-}
-
 /// `action [POSITION]`: dunst's "do action" on the toast at that place.
 struct ActionCommand: Command {
     static let name = "action"
@@ -206,28 +186,7 @@ struct ActionCommand: Command {
     }
 
     func run(_ client: ControlClient) throws(CommandFailure) -> Int32 {
-        let answer = try client.request(.action, ["position": .number(Double(position))], as: ActionReply.self)
-        if json { print(JSON.serialize(answer.json)) }
-        return 0
-    }
-}
-
-/// `context`: every toast's actions in the config's `menu` program.
-struct ContextCommand: Command {
-    static let name = "context"
-    static let synopsis = "context [--json]"
-    static let help = "Offers every toast's actions in the config's menu program; the one chosen is invoked "
-        + "(dunstctl's context)."
-    var json = false
-
-    init(parsing arguments: ArraySlice<String>) throws(UsageError) {
-        json = try parseJSONFlagOnly(arguments, verb: Self.name)
-    }
-
-    func run(_ client: ControlClient) throws(CommandFailure) -> Int32 {
-        let answer = try client.request(.context, as: ContextReply.self)
-        if json { print(JSON.serialize(answer.json)) }
-        return 0
+        try client.query(.action, ["position": .number(Double(position))], as: ActionReply.self, json: json)
     }
 }
 
@@ -253,8 +212,6 @@ struct RuleCommand: Command {
     }
 
     func run(_ client: ControlClient) throws(CommandFailure) -> Int32 {
-        let answer = try client.request(.rule, params, as: RuleReply.self)
-        if json { print(JSON.serialize(answer.json)) }
-        return 0
+        try client.query(.rule, params, as: RuleReply.self, json: json)
     }
 }

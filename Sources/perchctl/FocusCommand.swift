@@ -19,16 +19,12 @@ struct FocusCommand: Command {
     }
 
     func run(_ client: ControlClient) throws(CommandFailure) -> Int32 {
-        let answer = try client.request(.focus, params, as: FocusReply.self)
-        if json {
-            print(JSON.serialize(answer.json))
-        } else {
-            switch answer.reply.focus {
+        try client.query(.focus, params, as: FocusReply.self, json: json) { reply in
+            switch reply.focus {
             case .toast(let id): print("toast \(id)")
             case .center: print("center")
             case nil: print("none")
             }
         }
-        return 0
     }
 }

@@ -23,14 +23,6 @@ struct CommonOptions {
     var extraFlags: Set<String> = []
 }
 
-/// A verb that takes no arguments besides `--json`: returns whether
-/// `--json` was given.
-func parseJSONFlagOnly(_ arguments: ArraySlice<String>, verb: String) throws(UsageError) -> Bool {
-    let options = try CommonOptions(arguments, verb: verb)
-    guard options.positionals.isEmpty else { throw UsageError("\(verb) takes no arguments") }
-    return options.json
-}
-
 func parseID(_ text: String, verb: String) throws(UsageError) -> Int {
     guard let id = Int(text), id > 0, id <= Int(UInt32.max) else {
         throw UsageError("\(verb): \"\(text)\" is not a notification id")
@@ -77,9 +69,7 @@ struct InvokeCommand: Command {
         if let id { target = id } else { target = try notification(named: nil, client).id }
         var params: JSONObject = ["id": .number(Double(target))]
         if let action { params["action"] = .string(action) }
-        let answer = try client.request(.invoke, params, as: InvokeReply.self)
-        if json { print(JSON.serialize(answer.json)) }
-        return 0
+        return try client.query(.invoke, params, as: InvokeReply.self, json: json)
     }
 }
 
@@ -146,50 +136,7 @@ struct ReplyCommand: Command {
     }
 
     func run(_ client: ControlClient) throws(CommandFailure) -> Int32 {
-        let answer = try client.request(.reply, params, as: RepliedReply.self)
-        if json { print(JSON.serialize(answer.json)) }
-        return 0
-    }
-}
-
-struct HistoryCommand: Command {
-    static let name = "history"
-    static let synopsis = "history [--json]"
-    static let help = "Shows the last dismissed notifications, newest first."
-    var json = false
-
-    init(parsing arguments: ArraySlice<String>) throws(UsageError) {
-        json = try parseJSONFlagOnly(arguments, verb: Self.name)
-    }
-
-    func run(_ client: ControlClient) throws(CommandFailure) -> Int32 {
-        let answer = try client.request(.history, as: HistoryReply.self)
-        if json {
-            print(JSON.serialize(answer.json))
-            return 0
-        }
-        let rows = answer.reply.entries.map {
-            [String($0.notification.id), $0.reason.rawValue, $0.notification.app, $0.notification.title]
-        }
-        printTable(header: ["ID", "REASON", "APP", "TITLE"], rows: rows)
-        return 0
-    }
-}
-
-struct RestoreCommand: Command {
-    static let name = "restore"
-    static let synopsis = "restore [--json]"
-    static let help = "Shows the most recently dismissed notification again and prints its id."
-    var json = false
-
-    init(parsing arguments: ArraySlice<String>) throws(UsageError) {
-        json = try parseJSONFlagOnly(arguments, verb: Self.name)
-    }
-
-    func run(_ client: ControlClient) throws(CommandFailure) -> Int32 {
-        let answer = try client.request(.restore, as: PostedReply.self)
-        print(json ? JSON.serialize(answer.json) : String(answer.reply.id))
-        return 0
+        try client.query(.reply, params, as: RepliedReply.self, json: json)
     }
 }
 
@@ -241,88 +188,10 @@ struct ModeCommand: Command {
     }
 
     func run(_ client: ControlClient) throws(CommandFailure) -> Int32 {
-        var answer = try client.request(.mode, changes.first ?? [:], as: ModesReply.self)
-        for change in changes.dropFirst() { answer = try client.request(.mode, change, as: ModesReply.self) }
-        if json {
-            print(JSON.serialize(answer.json))
-        } else {
-            let modes = answer.reply.modes
-            print(modes.isEmpty ? "(no modes)" : modes.joined(separator: " "))
+        // The changes in turn; the answer to the last says the modes now.
+        for change in changes.dropLast() { _ = try client.request(.mode, change, as: ModesReply.self) }
+        return try client.query(.mode, changes.last ?? [:], as: ModesReply.self, json: json) { reply in
+            print(reply.modes.isEmpty ? "(no modes)" : reply.modes.joined(separator: " "))
         }
-        return 0
-    }
-}
-
-struct StatusCommand: Command {
-    static let name = "status"
-    static let synopsis = "status [--json]"
-    static let help = "Shows the daemon's version, counts, modes and outputs."
-    var json = false
-
-    init(parsing arguments: ArraySlice<String>) throws(UsageError) {
-        json = try parseJSONFlagOnly(arguments, verb: Self.name)
-    }
-
-    func run(_ client: ControlClient) throws(CommandFailure) -> Int32 {
-        let answer = try client.request(.status, as: StatusReply.self)
-        if json {
-            print(JSON.serialize(answer.json))
-            return 0
-        }
-        let status = answer.reply
-        print("perch \(status.version)")
-        print("shown: \(status.shown), queued: \(status.queued)" + (status.held > 0 ? ", held: \(status.held)" : ""))
-        if status.fullscreen { print("fullscreen: a fullscreen window holds notifications that are not critical") }
-        if status.idle { print("idle: display timers stand still until the next input") }
-        if status.blanked { print("blanked: every output is off; display timers stand still until one is on") }
-        print("modes: \(status.modes.isEmpty ? "(none)" : status.modes.joined(separator: " "))")
-        for output in status.outputs {
-            let turned = output.transform == "normal" ? "" : " transform \(output.transform)"
-            // As people write it: "2", "1.5", "1.3333" (to the 1/120 the
-            // daemon measures in).
-            let scale = SurfaceScale(preferred: Int((output.scale * Double(SurfaceScale.denominator)).rounded()))
-            print("output \(output.name): \(output.width)x\(output.height) scale \(scale)"
-                + " logical \(output.logicalWidth)x\(output.logicalHeight)\(turned)")
-        }
-        return 0
-    }
-}
-
-struct VersionCommand: Command {
-    static let name = "version"
-    static let synopsis = "version [--json]"
-    static let help = "Shows the daemon's version."
-    var json = false
-
-    init(parsing arguments: ArraySlice<String>) throws(UsageError) {
-        json = try parseJSONFlagOnly(arguments, verb: Self.name)
-    }
-
-    func run(_ client: ControlClient) throws(CommandFailure) -> Int32 {
-        let answer = try client.request(.version, as: VersionReply.self)
-        print(json ? JSON.serialize(answer.json) : "perch \(answer.reply.version)")
-        return 0
-    }
-}
-
-struct ReloadCommand: Command {
-    static let name = "reload"
-    static let synopsis = "reload [--json]"
-    static let help = "Reads the config file again; on errors the previous config stays and they are printed."
-    var json = false
-
-    init(parsing arguments: ArraySlice<String>) throws(UsageError) {
-        json = try parseJSONFlagOnly(arguments, verb: Self.name)
-    }
-
-    func run(_ client: ControlClient) throws(CommandFailure) -> Int32 {
-        let answer = try client.request(.reload, as: ReloadReply.self)
-        if json {
-            print(JSON.serialize(answer.json))
-        } else {
-            for warning in answer.reply.warnings { print(warning) }
-            print("config reloaded")
-        }
-        return 0
     }
 }

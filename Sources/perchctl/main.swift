@@ -9,20 +9,19 @@ Log.program = "perchctl"
 // its input, is an EPIPE to report, not a silent death by SIGPIPE.
 signal(SIGPIPE, SIG_IGN)
 
-let commands: [any Command.Type] = [
-    PostCommand.self, DismissCommand.self, ListCommand.self, InvokeCommand.self, MenuCommand.self, ReplyCommand.self,
-    HistoryCommand.self,
-    RestoreCommand.self, WatchCommand.self, ModeCommand.self, StatusCommand.self, VersionCommand.self,
-    ReloadCommand.self, CenterCommand.self, FocusCommand.self,
+// `.list`, `.history`…: the verbs that are one request (QueryVerbs.swift).
+let verbs: [Verb] = [
+    PostCommand.verb, DismissCommand.verb, .list, InvokeCommand.verb, MenuCommand.verb, ReplyCommand.verb, .history,
+    .restore, WatchCommand.verb, ModeCommand.verb, .status, .version, .reload, CenterCommand.verb, FocusCommand.verb,
     // dunstctl's spellings.
-    CountCommand.self, HistoryPopCommand.self, SetPausedCommand.self, IsPausedCommand.self, CloseCommand.self,
-    CloseAllCommand.self, ActionCommand.self, ContextCommand.self, RuleCommand.self,
+    CountCommand.verb, HistoryPopCommand.verb, SetPausedCommand.verb, IsPausedCommand.verb, CloseCommand.verb,
+    .closeAll, ActionCommand.verb, .context, RuleCommand.verb,
 ]
 
-func usage(_ commands: [any Command.Type]) -> String {
+func usage(_ verbs: [Verb]) -> String {
     var text = "usage: perchctl COMMAND [OPTIONS]\n\ncommands:\n"
-    for command in commands {
-        text += "  \(command.synopsis)\n      \(command.help)\n"
+    for verb in verbs {
+        text += "  \(verb.synopsis)\n      \(verb.help)\n"
     }
     text += "\nTalks to the perch daemon of $WAYLAND_DISPLAY over $XDG_RUNTIME_DIR/perch/.\n"
     return text
@@ -34,28 +33,28 @@ func fail(_ message: String, status: Int32) -> Never {
 }
 
 let arguments = CommandLine.arguments.dropFirst()
-guard let verb = arguments.first else { fail("missing command (see perchctl --help)", status: 64) }
-if verb == "-h" || verb == "--help" || verb == "help" {
-    print(usage(commands), terminator: "")
+guard let name = arguments.first else { fail("missing command (see perchctl --help)", status: 64) }
+if name == "-h" || name == "--help" || name == "help" {
+    print(usage(verbs), terminator: "")
     exit(0)
 }
-if verb == "--list-verbs" {
+if name == "--list-verbs" {
     // Not in --help: for the shell completions and the test that the man
     // page names every verb, so both follow this table.
-    for command in commands { print(command.name) }
+    for verb in verbs { print(verb.name) }
     exit(0)
 }
-guard let type = commands.first(where: { $0.name == verb }) else {
-    fail("unknown command \"\(verb)\" (see perchctl --help)", status: 64)
+guard let verb = verbs.first(where: { $0.name == name }) else {
+    fail("unknown command \"\(name)\" (see perchctl --help)", status: 64)
 }
-if arguments.dropFirst().contains(where: { type.helpFlags.contains($0) }) {
-    print("usage: perchctl \(type.synopsis)\n\(type.help)")
+if arguments.dropFirst().contains(where: { verb.helpFlags.contains($0) }) {
+    print("usage: perchctl \(verb.synopsis)\n\(verb.help)")
     exit(0)
 }
 
-let command: any Command
+let start: Verb.Start
 do {
-    command = try type.init(parsing: arguments.dropFirst())
+    start = try verb.parse(arguments.dropFirst())
 } catch {
     fail(error.message, status: 64)
 }
@@ -63,7 +62,7 @@ guard let path = Environment.controlSocketPath() else {
     fail("XDG_RUNTIME_DIR is not set: cannot find the perch socket", status: 1)
 }
 do {
-    exit(try command.start { () throws(ControlClient.Failure) in try ControlClient(path: path) })
+    exit(try start { () throws(ControlClient.Failure) in try ControlClient(path: path) })
 } catch let failure as CommandFailure {
     fail(failure.message, status: 1)
 } catch let failure as ControlClient.Failure {
