@@ -48,17 +48,20 @@ struct CountCommand: Command {
 
     func run(_ client: ControlClient) throws(CommandFailure) -> Int32 {
         let status = try client.request(.status, as: StatusReply.self).reply
-        let counts = ["displayed": status.shown, "waiting": status.queued + status.held, "history": status.history]
+        // In dunstctl's order, always: a dictionary's order changes from
+        // one run to the next (Swift seeds its hashing per process).
+        let counts: KeyValuePairs = ["waiting": status.queued + status.held, "displayed": status.shown,
+                                     "history": status.history]
         if json {
             var object: JSONObject = [:]
             for (key, count) in counts where which == nil || which == key { object[key] = .number(Double(count)) }
             print(JSON.serialize(.object(object)))
         } else if let which {
-            print(counts[which]!)
+            print(counts.first { $0.key == which }!.value)
         } else {
-            print("              Waiting: \(counts["waiting"]!)")
-            print("  Currently displayed: \(counts["displayed"]!)")
-            print("              History: \(counts["history"]!)")
+            print("              Waiting: \(counts[0].value)")
+            print("  Currently displayed: \(counts[1].value)")
+            print("              History: \(counts[2].value)")
         }
         return 0
     }

@@ -136,6 +136,9 @@ def dunstctl_counts_pauses_closes_and_brings_back(t):
     ok(t, env, "history-pop", str(a))
     check(sorted(ids(p)) == sorted([a, c]), "history-pop ID brings back that one (%d): %s" % (a, ids(p)))
     check(p.ctl_ok("count", "waiting").strip() == "0", "perchctl count waiting")
+    # The same order every run (a dictionary's would change with each).
+    check(p.ctl_ok("count", "--json").strip() == '{"waiting":0,"displayed":2,"history":2}',
+          "perchctl count --json, in dunstctl's order: %s" % p.ctl_ok("count", "--json"))
     p.ctl_ok("close-all")
     p.ctl_ok("history-pop", str(b))
     check(ids(p) == [b], "perchctl history-pop ID: %s" % ids(p))
