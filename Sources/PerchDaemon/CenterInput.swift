@@ -11,10 +11,10 @@ import PerchWayland
 final class CenterInput {
     private unowned let view: CenterView
 
-    /// The panel asks to be closed (Escape, a press outside it).
-    var onCloseRequested: (() -> Void)?
-    /// One of its controls was pressed, or a key asked for something.
-    var onAction: ((CenterAction) -> Void)?
+    /// `.centerCloseRequested` when the panel asks to be closed (Escape, a
+    /// press outside it); `.center` when one of its controls was pressed,
+    /// or a key asked for something.
+    var onEvent: ((SceneEvent) -> Void)?
 
     private var pointerOver = false
     /// The pointer is on the catcher, outside the panel.
@@ -65,7 +65,7 @@ final class CenterInput {
             return pointerOver
         case .button(let button, let pressed):
             if pointerOutside {
-                if pressed { onCloseRequested?() }
+                if pressed { onEvent?(.centerCloseRequested) }
                 return true
             }
             guard pointerOver else { return false }
@@ -73,7 +73,7 @@ final class CenterInput {
             if pressed, button == Bindings.leftButton,
                let action = view.state.action(clickAtX: pointer.x, y: pointer.y, center: view.center,
                                               topBar: view.topBarGeometry(), at: now) {
-                onAction?(action)
+                onEvent?(.center(action))
             }
             return true
         }
@@ -85,14 +85,14 @@ final class CenterInput {
         switch event {
         case .down(let surface, let id, let x, let y, _):
             if view.isCatcher(surface) {
-                onCloseRequested?()
+                onEvent?(.centerCloseRequested)
                 return true
             }
             guard view.isPanel(surface), finger == nil else { return view.isPanel(surface) }
             view.takeKeyboardWithoutOnDemand()
             if let action = view.state.action(touchAtX: x, y: y, center: view.center, topBar: view.topBarGeometry(),
                                               at: now) {
-                onAction?(action)
+                onEvent?(.center(action))
             }
             finger = id
             view.update { $0.scroll.touchDown(y: y, at: now) }
@@ -134,8 +134,8 @@ final class CenterInput {
             let edit = InputRouter.replyEdit(for: key)
             switch view.update({ $0.key(centerKey, replyEdit: edit, at: now) }) {
             case .nothing, .ringMoved: break
-            case .close: onCloseRequested?()
-            case .act(let action): onAction?(action)
+            case .close: onEvent?(.centerCloseRequested)
+            case .act(let action): onEvent?(.center(action))
             }
             return true
         }

@@ -1,13 +1,30 @@
 import PerchCore
 import PerchPlatform
 
-/// What a person does on screen, from the scene to the service: input on
-/// a toast, and the center's controls. Each becomes one service operation
-/// whose effects the executor carries out as the user's own.
+/// What the scene tells the daemon, in one place: input on a toast, the
+/// center's controls, and the scene's asks. What a person does becomes one
+/// service operation whose effects the executor carries out as the user's
+/// own.
 extension Daemon {
-    /// A click on one of the center's controls: the service's center rules.
-    func received(_ action: CenterAction) {
+    /// Every `SceneEvent`, from the scene's one `onEvent`.
+    func received(_ event: SceneEvent) {
         let now = MonotonicClock.now()
+        switch event {
+        case .needsRefresh:
+            executor.setNeedsRefresh()
+            return
+        case .centerCloseRequested:
+            executor.execute(service.setCenter(.close, at: now))
+        case .center(let action):
+            received(action, at: now)
+        case .hover, .click, .touch, .key, .replyFieldPressed, .replyEdit, .focusKey, .keyboardLost:
+            receivedOnToast(event, at: now)
+        }
+        executor.setNeedsRefresh()
+    }
+
+    /// A click on one of the center's controls: the service's center rules.
+    private func received(_ action: CenterAction, at now: Instant) {
         switch action {
         case .toggleDoNotDisturb:
             executor.execute(service.setModes(.toggle(NotificationService.doNotDisturb), at: now))
@@ -30,12 +47,10 @@ extension Daemon {
             executor.execute(service.handle(.replyEdit(edit), on: id, at: now))
             executor.setCenterStale()
         }
-        executor.setNeedsRefresh()
     }
 
     /// Input on a toast, from the scene's router.
-    func received(_ input: SceneInput) {
-        let now = MonotonicClock.now()
+    private func receivedOnToast(_ input: SceneEvent, at now: Instant) {
         switch input {
         case .hover(let id, let hovered):
             executor.executeUserInput(service.handle(.hover(hovered), on: id, at: now))
@@ -67,7 +82,8 @@ extension Daemon {
             executor.executeUserInput(service.handle(key, focusedButton: focused, at: now))
         case .keyboardLost:
             executor.execute(service.releaseKeyboard(at: now))
+        case .center, .centerCloseRequested, .needsRefresh:
+            return  // not on a toast: `received(_:)` takes them
         }
-        executor.setNeedsRefresh()
     }
 }

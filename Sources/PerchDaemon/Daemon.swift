@@ -176,16 +176,11 @@ public final class Daemon {
         // Wayland dispatch only asks; the screen is brought up to date once,
         // at the end of the turn, with the board knowing everything the
         // turn's events told it (a hover before the frame it changes).
-        scene.onNeedsRefresh = { [unowned self] in self.executor.setNeedsRefresh() }
-        scene.onInput = { [unowned self] input in self.received(input) }
+        scene.onEvent = { [unowned self] event in self.received(event) }
         scene.iconLocator = { [unowned self] in self.icons.locator(for: self.service.global) }
         scene.svgRenderer = svgIcons
         svgIcons.onRendered = { [unowned self] ticket, outcome in
             self.service.measureAgain(self.scene.svgRendered(ticket: ticket, outcome: outcome))
-        }
-        scene.onCenterAction = { [unowned self] action in self.received(action) }
-        scene.onCenterCloseRequested = { [unowned self] in
-            self.executor.execute(self.service.setCenter(.close, at: MonotonicClock.now()))
         }
         connection.onLost = { [unowned self] error in
             self.outcome = .compositorLost(error.description)

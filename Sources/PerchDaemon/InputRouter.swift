@@ -2,7 +2,7 @@ import PerchCore
 import PerchWayland
 
 /// Turns the seat's pointer, touch and keyboard events on toasts into
-/// `SceneInput` for the owner. Which button is under the pointer and which
+/// `SceneEvent`s for the owner. Which button is under the pointer and which
 /// has the Tab focus ring are presentation: the router changes the view's
 /// highlight, marks it stale and asks for a refresh, and reports only what
 /// the owner acts on.
@@ -12,8 +12,8 @@ final class InputRouter {
     /// Surface pixels: how far a swipe must go is a share of a toast's width.
     var toastWidth: Int
 
-    var onInput: ((SceneInput) -> Void)?
-    var onNeedsRefresh: (() -> Void)?
+    /// What the owner acts on, and `.needsRefresh` when a highlight changed.
+    var onEvent: ((SceneEvent) -> Void)?
     /// The cursor to show: a hand over a button, the arrow elsewhere on a toast.
     var onCursor: ((CursorShape) -> Void)?
 
@@ -119,7 +119,7 @@ final class InputRouter {
         leftThisTurn = false
         guard let grab else { return }
         if seatHasKeyboard {
-            onInput?(.keyboardLost)
+            onEvent?(.keyboardLost)
         } else {
             self.grab = (grab.stage, true)
         }
@@ -161,7 +161,7 @@ final class InputRouter {
         }
         if key == .tab || key == .backTab { return moveFocusRing(on: view, forward: key == .tab) }
         guard let focusKey else { return }
-        onInput?(.focusKey(focusKey, focusedButton: focusKey == .enter ? view.highlight.focused : nil))
+        onEvent?(.focusKey(focusKey, focusedButton: focusKey == .enter ? view.highlight.focused : nil))
     }
 
     /// The surface the user last pressed on toast `id`, while it exists.
@@ -178,12 +178,12 @@ final class InputRouter {
         if hovered == id, hoveredStage == stage {
             hovered = nil
             if let view = views[id] { view.highlight.hovered = nil }
-            onInput?(.hover(id: id, false))
+            onEvent?(.hover(id: id, false))
         }
         let fingers = touches.filter { $0.value.id == id && $0.value.stage == stage }
         guard !fingers.isEmpty else { return }
         for finger in fingers.keys { touches.removeValue(forKey: finger) }
-        onInput?(.touch(id: id, .cancel))
+        onEvent?(.touch(id: id, .cancel))
     }
 
     // MARK: Pointer
@@ -213,7 +213,7 @@ final class InputRouter {
             } else {
                 stage?.allowKeyboardFocus()
             }
-            onInput?(.hover(id: id, true))
+            onEvent?(.hover(id: id, true))
             updateHoveredButton()
         case .leave(let surface):
             if pointerOnCatcher, surface == catcher?.handle {
@@ -228,7 +228,7 @@ final class InputRouter {
             }
             hoveredStage = nil
             setHighlight(of: left) { $0.hovered = nil }
-            onInput?(.hover(id: left, false))
+            onEvent?(.hover(id: left, false))
         case .scroll, .wheel:
             return  // toasts do not scroll (the center does: `CenterInput`)
         case .motion(let x, let y):
@@ -238,7 +238,7 @@ final class InputRouter {
         case .button(let button, let pressed):
             // A click elsewhere while the toasts hold the keyboard gives it back.
             if pointerOnCatcher {
-                if pressed { onInput?(.keyboardLost) }
+                if pressed { onEvent?(.keyboardLost) }
                 return
             }
             guard pressed, let id = hovered, let view = views[id] else { return }
@@ -248,7 +248,7 @@ final class InputRouter {
             if button == Bindings.leftButton, view.geometry?.isInReplyField(x: pointerX, y: pointerY) == true {
                 return pressReplyField(of: view)
             }
-            onInput?(.click(id: id, button: button, action: view.geometry?.button(at: pointerX, y: pointerY)?.id))
+            onEvent?(.click(id: id, button: button, action: view.geometry?.button(at: pointerX, y: pointerY)?.id))
         }
     }
 
@@ -268,7 +268,7 @@ final class InputRouter {
         guard highlight != view.highlight else { return }
         view.highlight = highlight
         view.markStale()
-        onNeedsRefresh?()
+        onEvent?(.needsRefresh)
     }
 
     // MARK: Keyboard
@@ -296,14 +296,14 @@ final class InputRouter {
             }
             guard let id = keyboardTarget, let view = views[id] else { return }
             if view.content.reply?.isFocused == true {
-                if let edit = Self.replyEdit(for: key) { onInput?(.replyEdit(id: id, edit)) }
+                if let edit = Self.replyEdit(for: key) { onEvent?(.replyEdit(id: id, edit)) }
                 return
             }
             switch key {
             case .tab, .backTab:
                 moveFocusRing(on: view, forward: key == .tab)
             default:
-                onInput?(.key(id: id, key, focusedButton: view.highlight.focused))
+                onEvent?(.key(id: id, key, focusedButton: view.highlight.focused))
             }
         }
     }
@@ -317,7 +317,7 @@ final class InputRouter {
         if let key = keyboardStage, let stage = stages[key] {
             if stage.focusesOnDemand { stage.allowKeyboardFocus() } else { stage.takeKeyboard() }
         }
-        onInput?(.replyFieldPressed(id: view.id))
+        onEvent?(.replyFieldPressed(id: view.id))
     }
 
     /// What a key does in a reply field that has the keyboard.
@@ -355,7 +355,7 @@ final class InputRouter {
         switch event {
         case .down(let surface, let finger, let x, let y, let time):
             if surface == catcher?.handle {
-                onInput?(.keyboardLost)
+                onEvent?(.keyboardLost)
                 return
             }
             guard let id = views.id(of: surface), let key = views.stage(of: surface),
@@ -373,7 +373,7 @@ final class InputRouter {
             keyboardStage = key
             pressed = (id, surface)
             stages[key]?.allowKeyboardFocus()
-            onInput?(.touch(id: id, .down))
+            onEvent?(.touch(id: id, .down))
         case .motion(let finger, let x, let y, let time):
             guard var entry = touches[finger] else { return }
             let wasSwiping = entry.gesture.isSwiping
@@ -381,24 +381,24 @@ final class InputRouter {
             entry.localX = x
             entry.localY = y
             touches[finger] = entry
-            if entry.gesture.isSwiping || wasSwiping { onInput?(.touch(id: entry.id, .pull(entry.gesture.offset))) }
+            if entry.gesture.isSwiping || wasSwiping { onEvent?(.touch(id: entry.id, .pull(entry.gesture.offset))) }
         case .up(let finger, let time):
             guard let entry = touches.removeValue(forKey: finger) else { return }
             releaseInputIfUntouched(entry)
             let outcome = entry.gesture.release(at: instant(time))
             if outcome == .tap, let view = views[entry.id],
                view.geometry?.isInReplyField(x: entry.localX, y: entry.localY) == true {
-                onInput?(.touch(id: entry.id, .cancel))   // the finger's hold on the timer ends
+                onEvent?(.touch(id: entry.id, .cancel))   // the finger's hold on the timer ends
                 return pressReplyField(of: view)
             }
             let action = outcome == .tap
                 ? views[entry.id]?.geometry?.button(at: entry.localX, y: entry.localY)?.id : nil
-            onInput?(.touch(id: entry.id, .release(outcome, action: action)))
+            onEvent?(.touch(id: entry.id, .release(outcome, action: action)))
         case .cancel:
             let fingers = Array(touches.values)
             touches.removeAll()
             for finger in fingers { releaseInputIfUntouched(finger) }
-            for id in Set(fingers.map(\.id)) { onInput?(.touch(id: id, .cancel)) }
+            for id in Set(fingers.map(\.id)) { onEvent?(.touch(id: id, .cancel)) }
         }
     }
 

@@ -32,11 +32,13 @@ struct MarkerLook: Equatable {
 
 /// Puts the board on screen: one stage layer surface per lane in use
 /// (`StageSet`), one subsurface per toast, drawn by `ToastPainter` when its
-/// content, scale or opacity changes and otherwise only moved; input on
-/// toasts comes back through `InputRouter` as `SceneInput`.
+/// content, scale or opacity changes and otherwise only moved. Everything
+/// it tells its owner is a `SceneEvent` through `onEvent`: input on toasts
+/// (from `InputRouter`), the center's controls (from `CenterInput`), and
+/// its asks.
 ///
 /// Nothing the compositor or the seat does makes the scene draw at once:
-/// it asks for a refresh (`onNeedsRefresh`), and the owner calls `present`
+/// it asks for a refresh (`.needsRefresh`), and the owner calls `present`
 /// once at the end of the loop turn, after the board has taken in the
 /// turn's input. Frames are paced by each stage's frame callbacks and
 /// requested only while something in that lane moves.
@@ -55,15 +57,8 @@ final class Scene {
     /// The pointer, touch and keys on the panel.
     private let centerInput: CenterInput
 
-    var onInput: ((SceneInput) -> Void)? {
-        get { router.onInput }
-        set { router.onInput = newValue }
-    }
-    /// Asks the owner to bring the board up to date and call `present`,
-    /// later in this loop turn: never expected to present inside the call.
-    var onNeedsRefresh: (() -> Void)?
-    /// The center's panel asks to be closed (Escape on it, or its output went).
-    var onCenterCloseRequested: (() -> Void)?
+    /// The one way the scene tells its owner anything (`SceneEvent`).
+    var onEvent: ((SceneEvent) -> Void)?
 
     /// The time of the frame the coming `present` answers: the latest
     /// callback's own timestamp, on CLOCK_MONOTONIC; nil when none fired
@@ -83,28 +78,17 @@ final class Scene {
                             style: look.style, placement: look.center)
         centerInput = CenterInput(view: center)
 
-        stages.onConfigure = { [unowned self] key in
-            // A new width matters to banners, which span the stage; toasts
-            // in a stack have the configured width whatever the stage's.
-            if key.lane == .banner { self.views.markStale(on: key) }
-        }
-        stages.onScaleChanged = { [unowned self] key in
-            self.views.markStale(on: key)
-            self.markers[key]?.drawn = nil
-        }
-        stages.onFrame = { [unowned self] _, time in self.frameFired(at: Scene.instant(ofFrame: time)) }
-        stages.onStageLost = { [unowned self] key in self.stageLost(key) }
-        stages.onNeedsRefresh = { [unowned self] in self.onNeedsRefresh?() }
-        router.onNeedsRefresh = { [unowned self] in self.onNeedsRefresh?() }
+        stages.onEvent = { [unowned self] event in self.received(event) }
+        router.onEvent = { [unowned self] event in self.onEvent?(event) }
         router.onCursor = { [unowned self] shape in self.connection.setCursorShape(shape) }
 
         connection.onOutputsChanged = { [unowned self] in
             self.stages.outputsChanged()
             self.center.outputsChanged()
         }
-        center.onNeedsRefresh = { [unowned self] in self.onNeedsRefresh?() }
+        center.onNeedsRefresh = { [unowned self] in self.onEvent?(.needsRefresh) }
         center.onFrame = { [unowned self] time in self.frameFired(at: Scene.instant(ofFrame: time)) }
-        centerInput.onCloseRequested = { [unowned self] in self.onCenterCloseRequested?() }
+        centerInput.onEvent = { [unowned self] event in self.onEvent?(event) }
         connection.onPointerEvent = { [unowned self] event in
             if !self.centerInput.handles(event, at: MonotonicClock.now()) { self.router.pointer(event) }
         }
@@ -113,6 +97,25 @@ final class Scene {
         }
         connection.onKeyEvent = { [unowned self] event in
             if !self.centerInput.handles(event) { self.router.key(event) }
+        }
+    }
+
+    /// What the stages tell: kept to the scene, but for the refresh.
+    private func received(_ event: StageEvent) {
+        switch event {
+        case .configured(let key):
+            // A new width matters to banners, which span the stage; toasts
+            // in a stack have the configured width whatever the stage's.
+            if key.lane == .banner { views.markStale(on: key) }
+        case .scaleChanged(let key):
+            views.markStale(on: key)
+            markers[key]?.drawn = nil
+        case .frame(_, let time):
+            frameFired(at: Scene.instant(ofFrame: time))
+        case .lost(let key):
+            stageLost(key)
+        case .needsRefresh:
+            onEvent?(.needsRefresh)
         }
     }
 
@@ -142,7 +145,7 @@ final class Scene {
         }
         stages.move(to: Scene.placement(for: newLook))
         center.setPlacement(newLook.center)
-        onNeedsRefresh?()
+        onEvent?(.needsRefresh)
     }
 
     // MARK: The center
@@ -155,12 +158,6 @@ final class Scene {
     /// What the open center lists, with each entry's age in words.
     func setCenterContent(_ content: CenterContent, ages: [UInt32: String], doNotDisturb: Bool) {
         center.setContent(content, ages: ages, doNotDisturb: doNotDisturb)
-    }
-
-    /// A click on one of the center's controls.
-    var onCenterAction: ((CenterAction) -> Void)? {
-        get { centerInput.onAction }
-        set { centerInput.onAction = newValue }
     }
 
     var isCenterOpen: Bool { center.isOpen }
@@ -272,7 +269,7 @@ final class Scene {
             waiting.append(view.id)
         }
         center.iconsArrived()
-        if !waiting.isEmpty { onNeedsRefresh?() }
+        if !waiting.isEmpty { onEvent?(.needsRefresh) }
         return waiting
     }
 

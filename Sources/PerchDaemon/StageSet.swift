@@ -19,7 +19,7 @@ struct StageKey: Hashable, CustomStringConvertible {
 /// configures, scale changes, frame callbacks, closing them, outputs that
 /// come and go — and tells the scene, which owns what is drawn on them.
 /// Nothing here draws or commits a frame: every event ends in
-/// `onNeedsRefresh`, and the scene's next `present` does the work.
+/// `.needsRefresh`, and the scene's next `present` does the work.
 final class StageSet {
     /// Where stages go and how wide a stack's column is.
     struct Placement: Equatable {
@@ -44,16 +44,8 @@ final class StageSet {
     /// compositor that keeps closing one cannot make Perch spin.
     private var parked: Set<StageKey> = []
 
-    /// A stage got a (new) size from the compositor.
-    var onConfigure: ((StageKey) -> Void)?
-    /// A stage moved to outputs of another scale.
-    var onScaleChanged: ((StageKey) -> Void)?
-    /// A stage's frame callback fired, with the compositor's timestamp (ms).
-    var onFrame: ((StageKey, UInt32) -> Void)?
-    /// A stage is gone (closed, replaced to move it, or its output went):
-    /// whatever was on it must be let go before a new stage takes its place.
-    var onStageLost: ((StageKey) -> Void)?
-    var onNeedsRefresh: (() -> Void)?
+    /// What happened to the stages, for the scene (`StageEvent`).
+    var onEvent: ((StageEvent) -> Void)?
 
     init(connection: WaylandConnection, placement: Placement) {
         self.connection = connection
@@ -152,7 +144,7 @@ final class StageSet {
         parked.removeAll()
         for key in stages.keys { remove(key) }
         for lane in lanes { ensureStages(for: lane) }
-        onNeedsRefresh?()
+        onEvent?(.needsRefresh)
     }
 
     /// Outputs came, went or changed: stages may be on another scale now;
@@ -184,7 +176,7 @@ final class StageSet {
         } else if !connection.outputs.isEmpty {
             for lane in homeless { ensureStages(for: lane) }
         }
-        onNeedsRefresh?()
+        onEvent?(.needsRefresh)
     }
 
     /// The output the placement names, if it is there (its name is known
@@ -219,16 +211,16 @@ final class StageSet {
                                  margins: key.lane == .banner ? Margins(all: 0) : placement.margins,
                                  layer: placement.layer, namespace: .toasts)
         stage.onConfigure = { [unowned self] in
-            self.onConfigure?(key)
-            self.onNeedsRefresh?()
+            self.onEvent?(.configured(key))
+            self.onEvent?(.needsRefresh)
         }
         stage.onFrame = { [unowned self] time in
-            self.onFrame?(key, time)
-            self.onNeedsRefresh?()
+            self.onEvent?(.frame(key, time: time))
+            self.onEvent?(.needsRefresh)
         }
         stage.onScaleChanged = { [unowned self] in
-            self.onScaleChanged?(key)
-            self.onNeedsRefresh?()
+            self.onEvent?(.scaleChanged(key))
+            self.onEvent?(.needsRefresh)
         }
         stage.onClosed = { [unowned self] in self.closed(key) }
         return stage
@@ -238,7 +230,7 @@ final class StageSet {
     /// parent is legal but inert).
     private func remove(_ key: StageKey) {
         guard let stage = stages.removeValue(forKey: key) else { return }
-        withExtendedLifetime(stage) { onStageLost?(key) }
+        withExtendedLifetime(stage) { onEvent?(.lost(key)) }
     }
 
     /// The compositor took a stage away (e.g. its output went): make a new
@@ -264,6 +256,21 @@ final class StageSet {
             ensureStages(for: key.lane)
         }
         // The new stage predraws its toasts while it waits for its configure.
-        onNeedsRefresh?()
+        onEvent?(.needsRefresh)
     }
+}
+
+/// What the stages tell the scene.
+enum StageEvent {
+    /// A stage got a (new) size from the compositor.
+    case configured(StageKey)
+    /// A stage moved to outputs of another scale.
+    case scaleChanged(StageKey)
+    /// A stage's frame callback fired, with the compositor's timestamp (ms).
+    case frame(StageKey, time: UInt32)
+    /// A stage is gone (closed, replaced to move it, or its output went):
+    /// whatever was on it must be let go before a new stage takes its place.
+    case lost(StageKey)
+    /// Something changed that the next `present` must take in.
+    case needsRefresh
 }

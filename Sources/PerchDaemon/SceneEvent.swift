@@ -1,10 +1,12 @@
 import PerchCore
 import PerchWayland
 
-/// What a person did to a notification on screen, as the scene reports it.
-/// Button highlight and the Tab focus ring are not here: they only change
-/// how a toast looks, and the scene keeps them to itself.
-enum SceneInput: Equatable {
+/// Everything the scene tells its owner, as one event type handled in one
+/// place (`Daemon.received(_:)`): what a person did to a notification on
+/// screen or to the center, and the scene's own asks. Button highlight and
+/// the Tab focus ring are not here: they only change how a toast looks,
+/// and the scene keeps them to itself.
+enum SceneEvent: Equatable {
     /// The pointer entered (true) or left (false) the notification.
     case hover(id: UInt32, Bool)
     /// A pointer button was pressed on it (Linux button code), and the
@@ -23,6 +25,15 @@ enum SceneInput: Equatable {
     case focusKey(FocusKey, focusedButton: String?)
     /// The compositor gave that keyboard to another window.
     case keyboardLost
+    /// One of the center's controls was used.
+    case center(CenterAction)
+    /// The center's panel asks to be closed (Escape on it, or its output
+    /// went).
+    case centerCloseRequested
+    /// Something on screen changed (a configure, a frame callback, a
+    /// highlight): the owner brings the board up to date and calls
+    /// `present` later in this turn, never inside the call.
+    case needsRefresh
 }
 
 /// What a finger did to a notification.
