@@ -33,6 +33,7 @@
 import CSystemdBus
 import Glibc
 import PerchCore
+@testable import PerchBus
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzBus(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
