@@ -2,10 +2,13 @@ import PerchCore
 import PerchWayland
 
 /// Turns the seat's pointer, touch and keyboard events on toasts into
-/// `SceneEvent`s for the owner. Which button is under the pointer and which
-/// has the Tab focus ring are presentation: the router changes the view's
-/// highlight, marks it stale and asks for a refresh, and reports only what
-/// the owner acts on.
+/// `SceneEvent`s for the owner. What the seat is doing (hover, fingers,
+/// which toast keys go to, the ring and its grab) is the core's
+/// `ToastSeat`, whose rules are tested there; the router resolves surfaces
+/// to toasts and stages and carries out on them what the seat answers.
+/// Which button is under the pointer and which has the Tab focus ring are
+/// presentation: the router changes the view's highlight, marks it stale
+/// and asks for a refresh, and reports only what the owner acts on.
 final class InputRouter {
     private let views: SceneViews
     private let stages: StageSet
@@ -17,49 +20,14 @@ final class InputRouter {
     /// The cursor to show: a hand over a button, the arrow elsewhere on a toast.
     var onCursor: ((CursorShape) -> Void)?
 
-    /// The notification under the pointer, the stage of the copy it is
-    /// over, and where (card-local).
-    private var hovered: UInt32?
-    private var hoveredStage: StageKey?
-    private var pointerX = 0.0
-    private var pointerY = 0.0
-    /// Fingers down, by touch id.
-    private var touches: [Int32: Finger] = [:]
-    /// The notification keyboard keys go to: the last one clicked or tapped,
-    /// or the one with buttons under the pointer.
-    private var keyboardTarget: UInt32?
-    /// The stage that has (or may get) the keyboard for it.
-    private var keyboardStage: StageKey?
-    /// The toast with the ring while `perchctl focus` has given the toasts
-    /// the keyboard (the service's `keyboardFocus`); nil otherwise.
-    private var ringed: UInt32?
-    /// The stage holding the keyboard for the ring, and whether the
-    /// compositor's enter for it is still to come (a leave meanwhile is
-    /// the stage handing over, not the user going elsewhere).
-    private var grab: (stage: StageKey, awaitingEnter: Bool)?
-    /// The ring's stage lost the keyboard in this turn's events; what that
-    /// means is settled once they are all in (`settleKeyboardLeave`).
-    private var leftThisTurn = false
+    /// Hover, fingers, the keyboard's toast, the ring and its grab.
+    private var seat = ToastSeat<StageKey>()
     /// While the ring holds the keyboard: the surface that catches a click
-    /// elsewhere (`StageSet.makeCatcher`), and whether the pointer is on it.
+    /// elsewhere (`StageSet.makeCatcher`).
     private var catcher: StageSurface?
-    private var pointerOnCatcher = false
     /// The surface of the last press (click, tap) on a toast, by id: what
     /// an activation token names as the surface the user acted on.
     private var pressed: (id: UInt32, surface: SurfaceHandle)?
-
-    private struct Finger {
-        var id: UInt32
-        /// The copy the finger is on.
-        var stage: StageKey
-        /// Where the toast's input is held while the finger is on it
-        /// (stage-local surface pixels): its coordinates are relative to it.
-        var origin: (x: Int, y: Int)
-        var gesture: TouchGesture
-        /// Where the finger is on the toast, card-local surface pixels.
-        var localX: Double
-        var localY: Double
-    }
 
     init(views: SceneViews, stages: StageSet, toastWidth: Int) {
         self.views = views
@@ -70,14 +38,10 @@ final class InputRouter {
     /// The toast is gone: nothing more is reported for it, and if it had
     /// the keyboard, the user's window gets it back.
     func forget(_ view: ToastView) {
-        if hovered == view.id { hovered = nil }
-        if !touches.isEmpty { touches = touches.filter { $0.value.id != view.id } }
         if pressed?.id == view.id { pressed = nil }
-        if keyboardTarget == view.id {
-            keyboardTarget = nil
-            if ringed == view.id { releaseRing() }
-            if let keyboardStage { stages[keyboardStage]?.releaseKeyboardFocus() }
-        }
+        guard seat.forget(view.id) else { return }
+        if seat.ringed == view.id { releaseRing() }
+        if let key = seat.keyboardPlace { stages[key]?.releaseKeyboardFocus() }
     }
 
     // MARK: The keyboard from `perchctl focus`
@@ -90,19 +54,16 @@ final class InputRouter {
     /// keyboard back to the window at that commit.
     func focusRing(on id: UInt32) {
         guard let view = views[id] else { return }
-        if let old = ringed, old != id { setHighlight(of: old) { $0.focused = nil } }
-        ringed = id
-        keyboardTarget = id
         // With output=all, the copy on the first output.
-        guard let key = view.copies.keys.min(by: { ($0.output ?? 0) < ($1.output ?? 0) }),
-              let stage = stages[key] else { return }
-        keyboardStage = key
-        if let grab, grab.stage == key { return }
-        if let grab, let old = stages[grab.stage] {
+        let first = view.copies.keys.min(by: { ($0.output ?? 0) < ($1.output ?? 0) })
+        let key = first.flatMap { stages[$0] == nil ? nil : $0 }
+        let change = seat.ring(id, on: key)
+        if let old = change.unringed { setHighlight(of: old) { $0.focused = nil } }
+        guard change.takes, let key, let stage = stages[key] else { return }
+        if let replaced = change.replaced, let old = stages[replaced] {
             old.releaseKeyboardFocus()
             old.commit()
         }
-        grab = (key, true)
         stage.takeKeyboard()
         stage.commit()
         catcher = stages.makeCatcher(over: key)
@@ -115,33 +76,22 @@ final class InputRouter {
     /// same surface again when a keyboard comes back (a virtual keyboard,
     /// wtype's, comes and goes with each run). Only the first lets go.
     func settleKeyboardLeave(seatHasKeyboard: Bool) {
-        guard leftThisTurn else { return }
-        leftThisTurn = false
-        guard let grab else { return }
-        if seatHasKeyboard {
-            onEvent?(.keyboardLost)
-        } else {
-            self.grab = (grab.stage, true)
-        }
+        if seat.settleKeyboardLeave(seatHasKeyboard: seatHasKeyboard) { onEvent?(.keyboardLost) }
     }
 
     /// A ring put on a toast before it had a surface (focused in the turn
     /// it was posted) takes the keyboard once it has one.
     func grabForRing() {
-        if let ringed, grab == nil { focusRing(on: ringed) }
+        if let ringed = seat.ringAwaitsPlace { focusRing(on: ringed) }
     }
 
     /// The keyboard goes back to the window that had it: the stage sets
     /// its interactivity to none, and the compositor refocuses.
     func releaseRing() {
-        if let old = ringed { setHighlight(of: old) { $0.focused = nil } }
-        ringed = nil
-        leftThisTurn = false
+        let released = seat.releaseRing()
+        if let old = released.unringed { setHighlight(of: old) { $0.focused = nil } }
         catcher = nil
-        pointerOnCatcher = false
-        guard let grab else { return }
-        self.grab = nil
-        if let stage = stages[grab.stage] {
+        if let key = released.released, let stage = stages[key] {
             stage.releaseKeyboardFocus()
             stage.commit()
         }
@@ -175,15 +125,12 @@ final class InputRouter {
     /// pointer and fingers on it are let go here (a new enter comes if the
     /// pointer is over the toast's new surface).
     func copyLost(_ id: UInt32, on stage: StageKey) {
-        if hovered == id, hoveredStage == stage {
-            hovered = nil
+        let lost = seat.copyLost(id, on: stage)
+        if lost.unhovered {
             if let view = views[id] { view.highlight.hovered = nil }
             onEvent?(.hover(id: id, false))
         }
-        let fingers = touches.filter { $0.value.id == id && $0.value.stage == stage }
-        guard !fingers.isEmpty else { return }
-        for finger in fingers.keys { touches.removeValue(forKey: finger) }
-        onEvent?(.touch(id: id, .cancel))
+        if lost.untouched { onEvent?(.touch(id: id, .cancel)) }
     }
 
     // MARK: Pointer
@@ -191,70 +138,64 @@ final class InputRouter {
     func pointer(_ event: PointerEvent) {
         switch event {
         case .enter(let surface, let x, let y):
-            pointerOnCatcher = surface == catcher?.handle
-            if pointerOnCatcher { return }
-            hovered = views.id(of: surface)
-            hoveredStage = views.stage(of: surface)
-            pointerX = x
-            pointerY = y
-            guard let id = hovered, let view = views[id], let key = hoveredStage else { return }
+            seat.pointerOnCatcher = surface == catcher?.handle
+            if seat.pointerOnCatcher { return }
+            seat.pointerEntered(views.id(of: surface), on: views.stage(of: surface), x: x, y: y)
+            guard let id = seat.hovered, let view = views[id], let key = seat.hoveredPlace else { return }
             // Keys (Tab, Return, Escape) go to the toast with buttons under
             // the pointer. With layer-shell v4 the compositor gives the
             // keyboard on a click (on_demand); v3 has no such mode, so
             // there the stage takes it while the pointer rests on the toast
             // and gives it back when the pointer leaves.
             let stage = stages[key]
-            if let grab, grab.stage == key {
+            if let grab = seat.grab, grab.place == key {
                 // The ring holds this stage's keyboard: leave it be.
             } else if view.hasActions {
                 if stage?.focusesOnDemand ?? true { stage?.allowKeyboardFocus() } else { stage?.takeKeyboard() }
-                keyboardTarget = id
-                keyboardStage = key
+                seat.keyboardTarget = id
+                seat.keyboardPlace = key
             } else {
                 stage?.allowKeyboardFocus()
             }
             onEvent?(.hover(id: id, true))
             updateHoveredButton()
         case .leave(let surface):
-            if pointerOnCatcher, surface == catcher?.handle {
-                pointerOnCatcher = false
+            if seat.pointerOnCatcher, surface == catcher?.handle {
+                seat.pointerOnCatcher = false
                 return
             }
-            guard let left = hovered else { return }
-            hovered = nil
-            if ringed == nil, let view = views[left], view.hasActions, view.content.reply?.isFocused != true,
-               let key = hoveredStage, let stage = stages[key], !stage.focusesOnDemand {
+            guard let (left, place) = seat.pointerLeft() else { return }
+            if seat.ringed == nil, let view = views[left], view.hasActions, view.content.reply?.isFocused != true,
+               let key = place, let stage = stages[key], !stage.focusesOnDemand {
                 stage.releaseKeyboardFocus()
             }
-            hoveredStage = nil
             setHighlight(of: left) { $0.hovered = nil }
             onEvent?(.hover(id: left, false))
         case .scroll, .wheel:
             return  // toasts do not scroll (the center does: `CenterInput`)
         case .motion(let x, let y):
-            pointerX = x
-            pointerY = y
+            seat.pointerMoved(x: x, y: y)
             updateHoveredButton()
         case .button(let button, let pressed):
             // A click elsewhere while the toasts hold the keyboard gives it back.
-            if pointerOnCatcher {
+            if seat.pointerOnCatcher {
                 if pressed { onEvent?(.keyboardLost) }
                 return
             }
-            guard pressed, let id = hovered, let view = views[id] else { return }
-            keyboardTarget = id
-            keyboardStage = hoveredStage
-            if let key = hoveredStage, let surface = view.copies[key]?.surface { self.pressed = (id, surface.handle) }
-            if button == Bindings.leftButton, view.geometry?.isInReplyField(x: pointerX, y: pointerY) == true {
+            guard pressed, let id = seat.hovered, let view = views[id] else { return }
+            _ = seat.pointerPressed()
+            if let key = seat.hoveredPlace, let surface = view.copies[key]?.surface { self.pressed = (id, surface.handle) }
+            let (x, y) = (seat.pointerX, seat.pointerY)
+            if button == Bindings.leftButton, view.geometry?.isInReplyField(x: x, y: y) == true {
                 return pressReplyField(of: view)
             }
-            onEvent?(.click(id: id, button: button, action: view.geometry?.button(at: pointerX, y: pointerY)?.id))
+            onEvent?(.click(id: id, button: button, action: view.geometry?.button(at: x, y: y)?.id))
         }
     }
 
     private func updateHoveredButton() {
-        guard let id = hovered, let view = views[id] else { return }
-        let button = view.geometry?.button(at: pointerX, y: pointerY)?.id
+        guard let id = seat.hovered, let view = views[id] else { return }
+        let button = view.geometry?.button(at: seat.pointerX, y: seat.pointerY)?.id
         onCursor?(button == nil ? .arrow : .hand)
         setHighlight(of: id) { $0.hovered = button }
     }
@@ -276,25 +217,23 @@ final class InputRouter {
     func key(_ event: KeyEvent) {
         switch event {
         case .focus(let surface):
-            if let grab, grab.awaitingEnter, let stage = stages[grab.stage], stage.handle == surface {
-                self.grab = (grab.stage, false)
-                return
-            }
+            let key = stages.key(of: surface)
+            if seat.keyboardEntered(key) { return }
             // Focus lands on the stage; keys go to the toast last touched in it.
-            if keyboardTarget == nil, let key = stages.key(of: surface) {
-                keyboardTarget = views.any(in: key.lane)?.id
-                keyboardStage = key
+            if seat.keyboardTarget == nil, let key {
+                seat.keyboardTarget = views.any(in: key.lane)?.id
+                seat.keyboardPlace = key
             }
         case .focusLost:
-            if let id = keyboardTarget { setHighlight(of: id) { $0.focused = nil } }
+            if let id = seat.keyboardTarget { setHighlight(of: id) { $0.focused = nil } }
             // The compositor gave the keyboard to another window (a click
             // there): the toasts let go of it.
-            if let grab, !grab.awaitingEnter { leftThisTurn = true }
+            seat.keyboardLeft()
         case .press(let key):
-            if let id = ringed, let view = views[id], view.content.reply?.isFocused != true {
+            if let id = seat.ringed, let view = views[id], view.content.reply?.isFocused != true {
                 return ringKey(key, on: view)
             }
-            guard let id = keyboardTarget, let view = views[id] else { return }
+            guard let id = seat.keyboardTarget, let view = views[id] else { return }
             if view.content.reply?.isFocused == true {
                 if let edit = Self.replyEdit(for: key) { onEvent?(.replyEdit(id: id, edit)) }
                 return
@@ -313,8 +252,8 @@ final class InputRouter {
     /// (on_demand); v3 has only exclusive, taken until the field lets go
     /// (the toast goes, or the pointer leaves with the field done).
     private func pressReplyField(of view: ToastView) {
-        keyboardTarget = view.id
-        if let key = keyboardStage, let stage = stages[key] {
+        seat.keyboardTarget = view.id
+        if let key = seat.keyboardPlace, let stage = stages[key] {
             if stage.focusesOnDemand { stage.allowKeyboardFocus() } else { stage.takeKeyboard() }
         }
         onEvent?(.replyFieldPressed(id: view.id))
@@ -340,11 +279,9 @@ final class InputRouter {
     /// Tab and Shift+Tab walk the toast's buttons round.
     private func moveFocusRing(on view: ToastView, forward: Bool) {
         let buttons = view.geometry?.buttons.map(\.id) ?? []
-        guard !buttons.isEmpty else { return }
-        let current = view.highlight.focused.flatMap { buttons.firstIndex(of: $0) }
-        let next = current.map { ($0 + (forward ? 1 : buttons.count - 1)) % buttons.count }
-            ?? (forward ? 0 : buttons.count - 1)
-        setHighlight(of: view.id) { $0.focused = buttons[next] }
+        guard let next = ToastSeat<StageKey>.nextButton(buttons, after: view.highlight.focused, forward: forward)
+        else { return }
+        setHighlight(of: view.id) { $0.focused = next }
     }
 
     // MARK: Touch
@@ -366,46 +303,38 @@ final class InputRouter {
             // compositors that report them against where the surface was at
             // the touch-down (sway, labwc) and where it is now (Weston) alike.
             let origin = toastSurface.holdInput()
-            let gesture = TouchGesture(x: x + Double(origin.x), y: y + Double(origin.y), at: instant(time),
-                                       width: Double(toastWidth))
-            touches[finger] = Finger(id: id, stage: key, origin: origin, gesture: gesture, localX: x, localY: y)
-            keyboardTarget = id
-            keyboardStage = key
+            seat.touchDown(finger, on: id, place: key, originX: origin.x, originY: origin.y, x: x, y: y,
+                           at: instant(time), width: Double(toastWidth))
             pressed = (id, surface)
             stages[key]?.allowKeyboardFocus()
             onEvent?(.touch(id: id, .down))
         case .motion(let finger, let x, let y, let time):
-            guard var entry = touches[finger] else { return }
-            let wasSwiping = entry.gesture.isSwiping
-            entry.gesture.move(x: x + Double(entry.origin.x), y: y + Double(entry.origin.y), at: instant(time))
-            entry.localX = x
-            entry.localY = y
-            touches[finger] = entry
-            if entry.gesture.isSwiping || wasSwiping { onEvent?(.touch(id: entry.id, .pull(entry.gesture.offset))) }
+            if let pull = seat.touchMoved(finger, x: x, y: y, at: instant(time)) {
+                onEvent?(.touch(id: pull.id, .pull(pull.offset)))
+            }
         case .up(let finger, let time):
-            guard let entry = touches.removeValue(forKey: finger) else { return }
-            releaseInputIfUntouched(entry)
-            let outcome = entry.gesture.release(at: instant(time))
-            if outcome == .tap, let view = views[entry.id],
+            guard let up = seat.touchUp(finger, at: instant(time)) else { return }
+            let entry = up.finger
+            // Once no other finger is on the same copy, its input goes
+            // back under the card.
+            if up.wasLast { releaseInput(of: entry) }
+            if up.outcome == .tap, let view = views[entry.id],
                view.geometry?.isInReplyField(x: entry.localX, y: entry.localY) == true {
                 onEvent?(.touch(id: entry.id, .cancel))   // the finger's hold on the timer ends
                 return pressReplyField(of: view)
             }
-            let action = outcome == .tap
+            let action = up.outcome == .tap
                 ? views[entry.id]?.geometry?.button(at: entry.localX, y: entry.localY)?.id : nil
-            onEvent?(.touch(id: entry.id, .release(outcome, action: action)))
+            onEvent?(.touch(id: entry.id, .release(up.outcome, action: action)))
         case .cancel:
-            let fingers = Array(touches.values)
-            touches.removeAll()
-            for finger in fingers { releaseInputIfUntouched(finger) }
+            let fingers = seat.touchCancelled()
+            for finger in fingers { releaseInput(of: finger) }
             for id in Set(fingers.map(\.id)) { onEvent?(.touch(id: id, .cancel)) }
         }
     }
 
-    /// A finger left the toast: once no other is on the same copy, its
-    /// input goes back under the card.
-    private func releaseInputIfUntouched(_ finger: Finger) {
-        guard !touches.values.contains(where: { $0.id == finger.id && $0.stage == finger.stage }) else { return }
-        views[finger.id]?.copies[finger.stage]?.surface.releaseInput()
+    /// The toast's input goes back under the card on the copy a finger was on.
+    private func releaseInput(of finger: ToastSeat<StageKey>.Finger) {
+        views[finger.id]?.copies[finger.place]?.surface.releaseInput()
     }
 }
