@@ -177,10 +177,14 @@ public final class DunstBus {
     }
 
     private func listHistory(_ call: OpaquePointer) -> Int32 {
-        let entries = handlers.history()
-        return notifications.reply(to: call) { message in
+        replyDictionaries(to: call, handlers.history())
+    }
+
+    /// A reply of one `aa{sv}`: dunst's lists (history, rules).
+    private func replyDictionaries(to call: OpaquePointer, _ list: [[(String, BusValue)]]) -> Int32 {
+        notifications.reply(to: call) { message in
             message.openContainer("a", "a{sv}")
-            for entry in entries { message.appendDictionary(entry) }
+            for dictionary in list { message.appendDictionary(dictionary) }
             message.closeContainer()
         }
     }
@@ -225,12 +229,7 @@ public final class DunstBus {
     }
 
     private func ruleList(_ call: OpaquePointer) -> Int32 {
-        let rules = handlers.rules()
-        return notifications.reply(to: call) { message in
-            message.openContainer("a", "a{sv}")
-            for rule in rules { message.appendDictionary(rule) }
-            message.closeContainer()
-        }
+        replyDictionaries(to: call, handlers.rules())
     }
 
     /// The most config files one ConfigReload names (dunst's main file and

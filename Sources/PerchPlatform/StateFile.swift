@@ -142,6 +142,15 @@ public enum StateFile {
     /// seconds) and returns the new path. An earlier file of that name is
     /// kept: the new one gets `.1`, `.2`, … appended instead.
     public static func setAside(_ path: String, now: Int64) throws(SystemError) -> String {
+        let target = corruptName(for: path, now: now)
+        try retryingOnInterrupt("rename \(path) to \(target)") { rename(path, target) }
+        try syncDirectory(parentDirectory(of: path))
+        return target
+    }
+
+    /// `path.corrupt-<now>`, or with `.1`, `.2`, … appended when that name
+    /// (or the last tried) is taken: the name a damaged file is kept under.
+    private static func corruptName(for path: String, now: Int64) -> String {
         let base = "\(path).corrupt-\(now)"
         var target = base
         var info = stat()
@@ -150,8 +159,6 @@ public enum StateFile {
             target = "\(base).\(suffix)"
             suffix += 1
         }
-        try retryingOnInterrupt("rename \(path) to \(target)") { rename(path, target) }
-        try syncDirectory(parentDirectory(of: path))
         return target
     }
 
@@ -163,14 +170,7 @@ public enum StateFile {
     /// leaves the kept one as it was. Only for files replaced by rename,
     /// never for the journal, which is truncated in place.
     public static func keepCopy(_ path: String, now: Int64) throws(SystemError) -> String {
-        let base = "\(path).corrupt-\(now)"
-        var target = base
-        var info = stat()
-        var suffix = 1
-        while lstat(target, &info) == 0 {
-            target = "\(base).\(suffix)"
-            suffix += 1
-        }
+        let target = corruptName(for: path, now: now)
         try retryingOnInterrupt("link \(path) to \(target)") { link(path, target) }
         try syncDirectory(parentDirectory(of: path))
         return target

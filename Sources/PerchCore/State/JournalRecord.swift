@@ -113,14 +113,7 @@ public enum JournalRecord: Equatable, Sendable {
         switch self {
         case .live(let item, let nextID):
             writer.punctuation("{")
-            writer.key("live")
-            writer.write(item.notification)
-            writer.punctuation(",")
-            writer.key("remaining")
-            if let remaining = item.remaining { writer.writeNumber(remaining) } else { writer.literal("null") }
-            writer.punctuation(",")
-            writer.key("posted_at")
-            writer.writeInteger(item.postedAt)
+            writer.writeMembers(of: item)
             writer.punctuation(",")
             writer.key("next_id")
             writer.writeDigits(UInt64(nextID))

@@ -27,14 +27,7 @@ enum SnapshotRecord: Equatable {
             writer.key("closed_at")
             writer.writeInteger(entry.closedAt)
         case .live(let item):
-            writer.key("live")
-            writer.write(item.notification)
-            writer.punctuation(",")
-            writer.key("remaining")
-            if let remaining = item.remaining { writer.writeNumber(remaining) } else { writer.literal("null") }
-            writer.punctuation(",")
-            writer.key("posted_at")
-            writer.writeInteger(item.postedAt)
+            writer.writeMembers(of: item)
         }
         writer.punctuation("}")
         SealedLine.seal(&writer.output, objectStartingAt: start)
@@ -72,5 +65,21 @@ enum SnapshotRecord: Equatable {
             throw StateError("a record of the state file must have \"modes\", \"history\" or \"live\"")
         }
         try object.rejectUnread()
+    }
+}
+
+extension JSONWriter {
+    /// A live notification's members, as a journal's `live` record and a
+    /// snapshot's `live` line both hold them: `live`, `remaining`,
+    /// `posted_at` (the braces and any further members are the caller's).
+    mutating func writeMembers(of item: LiveNotification) {
+        key("live")
+        write(item.notification)
+        punctuation(",")
+        key("remaining")
+        if let remaining = item.remaining { writeNumber(remaining) } else { literal("null") }
+        punctuation(",")
+        key("posted_at")
+        writeInteger(item.postedAt)
     }
 }
