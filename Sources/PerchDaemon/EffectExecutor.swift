@@ -115,6 +115,8 @@ final class EffectExecutor {
                                   hasActions: toast.hasActions)
             case .removeToast(let id):
                 scene.removeToast(id: id)
+            case .quietChanged:
+                turn.quietChanged = true
             case .keyboard(let focus):
                 scene.setKeyboardFocus(focus)
             case .menu(let request):
@@ -158,6 +160,7 @@ final class EffectExecutor {
             turn.sounds.removeAll(keepingCapacity: true)
         }
         saveState(compacting: false)
+        if turn.quietChanged { tellQuietChanged() }
         flushOutgoing()
         handOverAccessTree()
         // Last, when the frame and the replies are out.
@@ -171,6 +174,13 @@ final class EffectExecutor {
         // nothing else happens by then.
         if Log.throttleDeadline != armedThrottleDeadline { armTimer() }
         endQuietly()
+    }
+
+    /// What keeps notifications back changed: subscribers hear `quiet`
+    /// (the waybar line asks `status` again).
+    private func tellQuietChanged() {
+        turn.quietChanged = false
+        control.broadcast(.quiet)
     }
 
     /// The idle check's timer went off: its turn is not one of work.
@@ -378,6 +388,9 @@ struct TurnOutputs {
     var executingUserInput = false
     /// Whether the accessibility tree may have changed this turn.
     var accessStale = false
+    /// Whether what keeps notifications back changed this turn (told once,
+    /// at its end).
+    var quietChanged = false
     /// What the turn was for the idle check (`HeapMoments.idle`).
     var quiet = TurnQuiet.busy
 }

@@ -212,6 +212,9 @@ let optionCases: [OptionCase] = [
     OptionCase("hook-timeout=1500") { $0.hookTimeout = 1.5 },
     OptionCase("fullscreen=show") { $0.fullscreen = .show },
     OptionCase("fullscreen=hide") { $0.fullscreen = .hide },
+    OptionCase("while-sharing=show") { $0.whileSharing = .show },
+    OptionCase("while-sharing=hide-content") { $0.whileSharing = .hideContent },
+    OptionCase("missed-summary=0") { $0.missedSummary = 0 },
     OptionCase("accessibility=on") { $0.accessibility = .on },
     OptionCase("accessibility=off") { $0.accessibility = .off },
     OptionCase("idle-threshold=90000") { $0.idleThreshold = 90 },
@@ -272,6 +275,7 @@ struct ConfigOptionTests {
         #expect(resolved.markup)
         #expect(resolved.defaultTimeout == 5_000)
         #expect(resolved.fullscreen == .hold)
+        #expect(resolved.whileSharing == .hold && resolved.missedSummary == 3)
         #expect(resolved.accessibility == .auto)
         #expect(resolved.idleThreshold == 0)
         #expect(resolved.center == CenterPlacement())
@@ -280,7 +284,8 @@ struct ConfigOptionTests {
                                           "width", "max-visible", "sort",
                                           "enter-duration", "exit-duration", "reflow-duration",
                                           "max-history", "max-queued", "burst-window",
-                                          "hook-timeout", "fullscreen", "accessibility", "idle-threshold",
+                                          "hook-timeout", "fullscreen", "while-sharing", "missed-summary",
+                                          "accessibility", "idle-threshold",
                                           "sticky-history", "menu", "indicate-hidden", "show-age-after",
                                           "center-anchor", "center-width", "center-margin", "center-output",
                                           "sounds", "sound-theme", "sound-gap"])

@@ -348,6 +348,8 @@ enum ConfigOptions {
         .milliseconds("burst-window", 100...3_600_000, .globalOnly) { $0.resolved.burstWindow = $1 },
         .milliseconds("hook-timeout", 100...3_600_000, .globalOnly) { $0.resolved.hookTimeout = $1 },
         .choice("fullscreen", FullscreenPolicy.self, .globalOnly) { $0.resolved.fullscreen = $1 },
+        .choice("while-sharing", SharingPolicy.self, .globalOnly) { $0.resolved.whileSharing = $1 },
+        .number("missed-summary", 0...1_000, .globalOnly) { $0.resolved.missedSummary = $1 },
         .choice("accessibility", AccessibilityPolicy.self, .globalOnly) { $0.resolved.accessibility = $1 },
         // ext_idle_notifier_v1 takes a 32-bit count of milliseconds; a day is plenty.
         .milliseconds("idle-threshold", 0...86_400_000, .globalOnly) { $0.resolved.idleThreshold = $1 },

@@ -110,6 +110,20 @@ public enum FullscreenPolicy: String, Sendable, CaseIterable {
     case hide
 }
 
+/// What a share of the screen (a screencast or recording: see
+/// docs/config.md, "While the screen is shared") does to notifications
+/// (`while-sharing`; see `HoldPolicy`).
+public enum SharingPolicy: String, Sendable, CaseIterable {
+    /// Nothing: they show as ever, and Perch does not look for shares.
+    case show
+    /// Non-critical ones wait off screen, as under a fullscreen window.
+    case hold
+    /// Non-critical ones go straight to history.
+    case hide
+    /// They show, but only their app and "New notification".
+    case hideContent = "hide-content"
+}
+
 /// When Perch publishes its accessibility tree (`accessibility`; see
 /// `PerchAccess`): `auto` follows the session's switch (`org.a11y.Status`),
 /// `on` always, `off` never (the accessibility bus is never touched).

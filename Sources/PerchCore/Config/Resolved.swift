@@ -117,6 +117,11 @@ public struct Resolved: Equatable, Sendable {
     public var hookTimeout = 5.0
     /// What a fullscreen window does to non-critical notifications.
     public var fullscreen = FullscreenPolicy.hold
+    /// What a share of the screen does to non-critical notifications.
+    public var whileSharing = SharingPolicy.hold
+    /// When a hold that kept arrivals back ends with at least this many
+    /// kept back, one toast says what came in; 0: never.
+    public var missedSummary = 3
     /// Whether the accessibility tree is published (screen readers).
     public var accessibility = AccessibilityPolicy.auto
     /// The notification center's panel: edge, width, margins, output.

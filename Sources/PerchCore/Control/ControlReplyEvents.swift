@@ -8,6 +8,10 @@ public enum ControlEvent: Equatable, Sendable {
     /// The notification center opened (`center-opened`) or closed
     /// (`center-closed`).
     case center(open: Bool)
+    /// What keeps notifications back changed (a share began or ended, an
+    /// inhibition, do-not-disturb's end, a snooze, an app's choice): ask
+    /// `status` for what holds now (`quiet`).
+    case quiet
     /// An event this version does not know, kept whole. Newer daemons may
     /// add events, and a client waiting for one it knows skips the rest.
     case unknown(JSONObject)
@@ -34,6 +38,7 @@ public enum ControlEvent: Equatable, Sendable {
             case "modes": self = .modes(try reader.strings("modes"))
             case Self.centerOpened: self = .center(open: true)
             case Self.centerClosed: self = .center(open: false)
+            case Self.quietName: self = .quiet
             default: self = .unknown(object)
             }
         } catch {
@@ -47,10 +52,12 @@ public enum ControlEvent: Equatable, Sendable {
         case .notification(let event): ControlProtocol.encodeEvent(event)
         case .modes(let modes): JSON.serialize(["event": "modes", "modes": .array(modes.map { .string($0) })])
         case .center(let open): JSON.serialize(["event": .string(open ? Self.centerOpened : Self.centerClosed)])
+        case .quiet: JSON.serialize(["event": .string(Self.quietName)])
         case .unknown(let object): JSON.serialize(.object(object))
         }
     }
 
     public static let centerOpened = "center-opened"
     public static let centerClosed = "center-closed"
+    public static let quietName = "quiet"
 }

@@ -152,7 +152,7 @@ extension NotificationService {
         }
         recordLive(notification, into: &effects)
         effects.append(.event(.queued(notification), sender: records[notification.id].sender))
-        let keptOff = resolved.invisible || (arriving && isDoNotDisturb && notification.urgency != .critical)
+        let keptOff = resolved.invisible || (arriving && isSilencedOnArrival(notification))
             || isHiddenByFullscreen(notification)
         // Past its app's burst (a group member takes a place, it adds none):
         // into history, counted on the app's count toast, and not heard.
@@ -270,11 +270,23 @@ extension NotificationService {
         content.hasFocusRing = keyboardFocus == .toast(notification.id)
         // A toast with the field has no "Reply" button as well.
         content.leaveOutReplyButton()
+        if hold.hidesContent { content = Self.contentHidden(content, app: notification.app) }
         var style = resolved.style
         // Every toast is as wide as its stage, whatever a rule says.
         style.width = global.style.width
         return ToastPresentation(id: notification.id, content: content, lane: lane, style: style,
                                  hasActions: !notification.actions.isEmpty)
+    }
+
+    /// What a toast shows while the screen is shared with
+    /// `while-sharing=hide-content`: its app and "New notification", its
+    /// app's icon; no image, progress, buttons or reply field (their words
+    /// are content too).
+    static func contentHidden(_ content: ToastContent, app: String) -> ToastContent {
+        var hidden = ToastContent(title: app.isEmpty ? "Notification" : ToastFormat.escaped(app),
+                                  body: "New notification", iconPath: content.iconPath, buttons: [])
+        hidden.hasFocusRing = content.hasFocusRing
+        return hidden
     }
 
     /// `text` with its line breaks as spaces (`ignore-newline`).

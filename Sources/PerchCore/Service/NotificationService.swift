@@ -40,6 +40,9 @@ public final class NotificationService {
     public var isIdle: Bool { hold.isIdle }
     /// Every output is powered off: the screen is blanked (`setBlanked`).
     public var isBlanked: Bool { hold.isBlanked }
+    /// The inhibitions apps hold (KDE's `Inhibit`); any keeps arrivals
+    /// back as do-not-disturb does.
+    public internal(set) var inhibitions = Inhibitions()
     /// The id the next new notification gets.
     public internal(set) var nextID: UInt32 = 1
     /// The config in force; `reload` swaps it.
@@ -110,6 +113,7 @@ public final class NotificationService {
     /// The hold takes what the config says of fullscreen windows and idleness.
     private func holdFollowsConfig() {
         hold.fullscreen = global.fullscreen
+        hold.whileSharing = global.whileSharing
         hold.idleThreshold = global.idleThreshold
     }
 

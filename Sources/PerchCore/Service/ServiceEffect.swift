@@ -70,6 +70,11 @@ public enum ServiceEffect: Equatable, Sendable {
     indirect case updateToast(ToastPresentation)
     /// The toast's surface goes: its exit ended, or it never got one.
     case removeToast(id: UInt32)
+    /// What keeps notifications back changed (a share, an inhibition,
+    /// do-not-disturb's end time, a snooze, an app's choice): the daemon
+    /// tells whoever reports it (the waybar line, the D-Bus `Inhibited`
+    /// property) and re-arms its wall-clock timer.
+    case quietChanged
 }
 
 extension ServiceEffect {
