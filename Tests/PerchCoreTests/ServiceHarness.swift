@@ -13,10 +13,13 @@ struct ServiceHarness {
     /// The timeout of posts that give none (nil: the config's).
     var timeout: Double?
 
-    init(_ text: String = "", timeout: Double? = nil) {
+    /// `wall`: a wall clock the test moves (Unix seconds); a fixed one
+    /// (1 700 000 000) without it.
+    init(_ text: String = "", timeout: Double? = nil, wall: TestWallClock? = nil) {
         let (config, diagnostics) = ConfigFile.parse(text: text)
         precondition(config != nil, "bad test config: \(diagnostics)")
-        service = NotificationService(config: config!, wallClock: { 1_700_000_000 })
+        let clock = wall ?? TestWallClock()
+        service = NotificationService(config: config!, wallClock: { clock.now })
         service.setStageHeightHint(700)
         self.timeout = timeout
     }
@@ -79,6 +82,12 @@ struct ServiceHarness {
     var liveIDs: [UInt32] { service.live.map(\.id) }
     var historyTitles: [String] { service.history.entries.map(\.notification.title) }
     var historyReasons: [DismissReason] { service.history.entries.map(\.reason) }
+}
+
+/// A wall clock a test sets; what the service reads as Unix time.
+final class TestWallClock: @unchecked Sendable {
+    var now: Int64
+    init(_ now: Int64 = 1_700_000_000) { self.now = now }
 }
 
 extension [ServiceEffect] {

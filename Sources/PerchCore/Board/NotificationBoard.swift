@@ -160,6 +160,16 @@ public struct NotificationBoard: Sendable {
         return true
     }
 
+    /// Gives a suspended toast its whole display time again (a snoozed
+    /// one comes back to be read, not for the second it had left). False
+    /// when it is not suspended.
+    @discardableResult
+    public mutating func renewTimer(id: UInt32) -> Bool {
+        guard let lane = laneOfID[id], let toast = suspended[id] else { return false }
+        suspended[id]!.timer = DisplayTimer(duration: config(for: lane).timing.displayTime(for: toast.notification))
+        return true
+    }
+
     /// Puts a suspended toast back on a stack (its lane may be new after a
     /// reload): it queues, is measured, and enters anew with the time it
     /// had left. False when it is not suspended.

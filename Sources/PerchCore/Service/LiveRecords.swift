@@ -27,6 +27,9 @@ struct LiveRecord: Equatable {
     var sound: NotificationSound?
     /// For an app's count toast (a collapsed burst), how many it counted.
     var collapsedCount: Int?
+    /// The service's summary of what a hold kept back: its click opens
+    /// the center.
+    var isMissedSummary = false
     /// When it arrived (or was last replaced or brought back), for the age
     /// its toast shows (`show-age-after`).
     var arrivedAt: Instant?

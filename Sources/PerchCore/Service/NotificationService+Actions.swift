@@ -75,6 +75,12 @@ extension NotificationService {
     /// chosen; the notification then leaves, unless it is resident.
     func invoke(_ notification: Notification, action: String, at now: Instant,
                          into effects: inout [ServiceEffect]) {
+        if records[notification.id].isMissedSummary {
+            // Perch's own: its click opens the center, which lists what it counted.
+            close(notification.id, reason: .dismissedByUser, at: now, into: &effects)
+            effects += setCenter(.open, at: now)
+            return
+        }
         effects.append(.event(.actionInvoked(notification, action: action), sender: records[notification.id].sender))
         effects.append(.actionInvoked(id: notification.id, action: action))
         hook(settings(for: notification).hooks.onAction, name: "on-action", notification, action: action,
@@ -88,9 +94,24 @@ extension NotificationService {
     /// not critical off it, timers stopped, and gives it back when it ends
     /// (`isWithheld`); a mode a rule matches on (`[mode=…]`) applies to
     /// what arrives next.
-    public func setModes(_ change: ModeChange, at now: Instant) -> [ServiceEffect] {
+    ///
+    /// `until` (Unix seconds, wall-clock) turns the mode added or toggled
+    /// on off again then (`wallTimePassed`), even across a restart;
+    /// without it, a mode added is on until turned off (an end it had is
+    /// forgotten). An `until` already past, or more than a year ahead, is
+    /// refused as a warning and the mode is left as it was.
+    public func setModes(_ change: ModeChange, until: Int64? = nil, at now: Instant) -> [ServiceEffect] {
         let before = modes
+        let endsBefore = quiet.modeEnds
         var effects = ServiceEffect.buffer()
+        if let until {
+            let wall = wallClock()
+            guard until > wall, until - wall <= QuietChoices.longestWait else {
+                effects.append(.warning("mode: an end \(until <= wall ? "already past" : "more than a year ahead") "
+                                        + "is no end; nothing changed"))
+                return effects
+            }
+        }
         switch change {
         case .get: return []
         case .set(var names):
@@ -98,15 +119,19 @@ extension NotificationService {
             modes = Set(names)
         case .add(let name), .toggle(let name):
             if modes.contains(name) {
-                if case .toggle = change { modes.remove(name) }
+                if case .toggle = change { modes.remove(name) } else { quiet.modeEnds[name] = until }
             } else {
                 var names = modes.sorted() + [name]
                 let problems = NotificationLimits.bound(modes: &names)
                 for problem in problems { effects.append(.warning("mode \(name): \(problem)")) }
                 modes = Set(names)
+                if modes.contains(name) { quiet.modeEnds[name] = until }
             }
         case .remove(let name): modes.remove(name)
         }
+        // A mode that is off has no end.
+        quiet.modeEnds = quiet.modeEnds.filter { modes.contains($0.key) }
+        if quiet.modeEnds != endsBefore { effects.append(.quietChanged) }
         guard modes != before else { return effects }
         effects += [.record(.modes(modes.sorted())), .modes(modes.sorted())]
         applyHold(at: now, into: &effects)

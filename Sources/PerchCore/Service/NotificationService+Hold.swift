@@ -67,7 +67,8 @@ extension NotificationService {
     /// open (it lists them all), or do-not-disturb or a fullscreen hold
     /// keeps a non-critical one back.
     func isWithheld(_ notification: Notification) -> Bool {
-        hold.withholds(notification.urgency)
+        if !quiet.snoozes.isEmpty, quiet.snoozes[notification.id] != nil { return true }
+        return hold.withholds(notification.urgency, allowedWhenQuiet: appChoice(of: notification) == .allowed)
     }
 
     /// Whether a notification must go straight to history now instead of
@@ -82,6 +83,7 @@ extension NotificationService {
         for toast in board.all where !toast.isLeaving {
             applyHold(to: toast.notification, at: now, into: &effects)
         }
+        followMissed(at: now, into: &effects)
     }
 
     /// The same for one live notification (new content may make it

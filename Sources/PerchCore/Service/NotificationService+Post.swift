@@ -169,6 +169,7 @@ extension NotificationService {
             // Kept off screen; the events are still told. dunst runs the
             // scripts of one its rules keep off screen (`skip_display`).
             if resolved.invisible { runScripts(for: notification, into: &effects) }
+            if arriving, !resolved.invisible { countMissed(notification) }
             retire(notification, reason: .suppressed, at: now, into: &effects)
             return
         }
@@ -179,6 +180,7 @@ extension NotificationService {
             place(notification, resolved, overrides: overrides, boundingWaiting: boundingWaiting, at: now,
                   into: &effects)
         }
+        if arriving, board.isSuspended(notification.id) { countMissed(notification) }
     }
 
     /// Puts a new notification on the board, then bounds what waits

@@ -59,6 +59,8 @@ extension NotificationService {
     /// Kept off the screen by a mode or the fullscreen hold (not by the
     /// center being open: what arrives then is listed in it, and heard).
     func isQuietened(_ notification: Notification, _ resolved: Resolved) -> Bool {
-        resolved.invisible || hold.quietens(notification.urgency)
+        resolved.invisible || hold.quietens(notification.urgency,
+                                            allowedWhenQuiet: appChoice(of: notification) == .allowed)
+            || appChoice(of: notification) == .muted
     }
 }

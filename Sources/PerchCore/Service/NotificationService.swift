@@ -43,6 +43,12 @@ public final class NotificationService {
     /// The inhibitions apps hold (KDE's `Inhibit`); any keeps arrivals
     /// back as do-not-disturb does.
     public internal(set) var inhibitions = Inhibitions()
+    /// The user's choices about quiet that outlive a restart: modes' ends,
+    /// snoozes, apps muted or let through (`NotificationService+Quiet`).
+    public internal(set) var quiet = QuietChoices()
+    /// What a hold has kept back since it began, for the summary when it
+    /// ends (`missed-summary`); nil while nothing keeps arrivals back.
+    var missed: MissedTally?
     /// The id the next new notification gets.
     public internal(set) var nextID: UInt32 = 1
     /// The config in force; `reload` swaps it.
@@ -229,6 +235,8 @@ public final class NotificationService {
         // A count toast is the service's own: never recorded, no sender to
         // tell on D-Bus, no hook (subscribers still hear it go).
         let counted = forgetCountToast(notification.id, app: notification.app)
+            || records[notification.id].isMissedSummary
+        forgetSnooze(notification.id, into: &effects)
         // A transient one leaves no trace: its record says it is gone, and
         // the journal's replay keeps it out of history too.
         if !notification.transient { history.append(entry) }
