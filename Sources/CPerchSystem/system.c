@@ -29,6 +29,25 @@ int perch_timerfd_arm_absolute(int fd, uint64_t monotonic_ns) {
     return timerfd_settime(fd, TFD_TIMER_ABSTIME, &spec, NULL);
 }
 
+int perch_wall_timerfd_create(void) {
+    return timerfd_create(CLOCK_REALTIME, TFD_NONBLOCK | TFD_CLOEXEC);
+}
+
+int perch_wall_timerfd_arm(int fd, int64_t unix_seconds) {
+    struct itimerspec spec;
+    memset(&spec, 0, sizeof spec);
+    spec.it_value.tv_sec = (time_t)(unix_seconds > 0 ? unix_seconds : 1);
+    return timerfd_settime(fd, TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET, &spec, NULL);
+}
+
+int perch_timerfd_drain(int fd) {
+    uint64_t expirations;
+    ssize_t n = read(fd, &expirations, sizeof expirations);
+    if (n == (ssize_t)sizeof expirations) return 1;
+    if (n < 0 && errno == ECANCELED) return 2;
+    return 0;
+}
+
 static void perch_signal_set(sigset_t *set) {
     sigemptyset(set);
     sigaddset(set, SIGINT);

@@ -24,9 +24,25 @@ extension Daemon {
                                                     at: now)
             executor.execute(effects)
             return result.map { .dismiss(DismissReply(dismissed: $0)) }
-        case .mode(let change):
-            executor.execute(service.setModes(change, at: now))
-            return .success(.mode(ModesReply(modes: service.modes.sorted())))
+        case .mode(let change, let ending):
+            let effects = service.setModes(change, until: ending, at: now)
+            executor.execute(effects)
+            // A refused end is the caller's error, not only a log line.
+            for case .warning(let text) in effects where ending != nil {
+                return .failure(ControlError(.invalidParams, text))
+            }
+            return .success(.mode(ModesReply(modes: service.modes.sorted(), ends: service.quiet.modeEnds)))
+        case .snooze(let id, let ending):
+            let (result, effects) = service.snooze(id, until: ending, at: now)
+            executor.execute(effects)
+            return result.map { .snooze(SnoozeReply(snoozed: id, until: $0)) }
+        case .apps(let app, let choice):
+            if let app {
+                let (result, effects) = service.setAppChoice(app, choice, at: now)
+                executor.execute(effects)
+                if case .failure(let error) = result { return .failure(error) }
+            }
+            return .success(.apps(service.apps))
         case .history:
             return .success(.history(HistoryReply(service.history.entries.reversed())))
         case .restore(let id):

@@ -21,5 +21,17 @@ extension Daemon {
         if !loaded.state.live.isEmpty {
             Log.info("restored \(service.boardCount) notification(s) from \(store.path)")
         }
+        // The choices about quiet follow the state they name (snoozed ids,
+        // modes on): what ended meanwhile ends now.
+        let quiet = QuietStore(statePath: store.path, loop: loop)
+        quiet.onDue = { [unowned self, unowned quiet] in
+            self.executor.execute(self.service.wallTimePassed(at: MonotonicClock.now()))
+            // Re-armed even when nothing ended (the clock was set back).
+            quiet.keep(self.service.quiet, nextEnd: self.service.nextWallDeadline)
+        }
+        executor.quiet = quiet
+        let choices = quiet.load()
+        executor.execute(service.restoreQuiet(choices, at: MonotonicClock.now()))
+        quiet.keep(service.quiet, nextEnd: service.nextWallDeadline)
     }
 }

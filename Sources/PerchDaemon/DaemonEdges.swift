@@ -50,6 +50,14 @@ protocol RecordStore: AnyObject {
     var hasWork: Bool { get }
 }
 
+/// The user's choices about quiet on disk, and the wall-clock alarm for
+/// the next to end (`QuietStore`).
+protocol QuietKeeper: AnyObject {
+    /// Writes `choices` when they differ from what is on disk, and arms
+    /// the alarm for `nextEnd` (Unix seconds; nil disarms it).
+    func keep(_ choices: QuietChoices, nextEnd: Int64?)
+}
+
 /// The control socket's clients: replies wait in their buffers until
 /// `flushReplies` (`ControlServer`).
 protocol ControlDoor: AnyObject {

@@ -24,6 +24,9 @@ final class EffectExecutor {
     var sounds: (any SoundPlayer)?
     /// The menu program (nil: no menu is opened).
     var menus: (any MenuOpener)?
+    /// The quiet choices' file and wall-clock alarm (nil: nowhere to keep
+    /// them; they then last until Perch stops).
+    var quiet: (any QuietKeeper)?
     /// The accessibility tree's bridge (nil: none is published).
     var access: (any AccessDoor)?
     /// What goes back when the daemon goes quiet, besides the heap.
@@ -176,10 +179,12 @@ final class EffectExecutor {
         endQuietly()
     }
 
-    /// What keeps notifications back changed: subscribers hear `quiet`
-    /// (the waybar line asks `status` again).
+    /// What keeps notifications back changed: the choices are written (if
+    /// they changed) and the wall-clock alarm re-armed; subscribers hear
+    /// `quiet` (the waybar line asks `status` again).
     private func tellQuietChanged() {
         turn.quietChanged = false
+        quiet?.keep(service.quiet, nextEnd: service.nextWallDeadline)
         control.broadcast(.quiet)
     }
 

@@ -120,7 +120,17 @@ public enum StateFile {
     }
 
     /// Everything before the last '/' ("/" for "/x", "." for a bare name).
-    static func parentDirectory(of path: String) -> String {
+    /// Removes the file at `path` (and makes that durable); no file is
+    /// not an error.
+    public static func remove(_ path: String) throws(SystemError) {
+        if unlink(path) != 0 {
+            guard errno != ENOENT else { return }
+            throw SystemError("unlink \(path)")
+        }
+        try syncDirectory(parentDirectory(of: path))
+    }
+
+    public static func parentDirectory(of path: String) -> String {
         var trimmed = Substring(path)
         while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
         guard let slash = trimmed.lastIndex(of: "/") else { return "." }

@@ -146,8 +146,10 @@ struct ReplyCommand: Command {
 struct ModeCommand: Command {
     static let name = "mode"
     static let synopsis = "mode [set MODE... | add MODE | remove MODE | toggle MODE] "
-        + "| mode [-a MODE] [-r MODE] [-t MODE] [-s MODE...] [--json]"
-    static let help = "Shows or changes the active modes (do-not-disturb keeps non-critical ones off screen)."
+        + "| mode [-a MODE] [-r MODE] [-t MODE] [-s MODE...] [--for DURATION | --until HH:MM] [--json]"
+    static let help = "Shows or changes the active modes (do-not-disturb keeps non-critical ones off screen). "
+        + "--for (90s, 10m, 1h30m) or --until (the next 08:00) turns the mode added or toggled on off again then, "
+        + "after a restart or a suspend too."
     /// The changes, in order; none = only show them.
     private var changes: [JSONObject] = []
     var json = false
@@ -155,9 +157,14 @@ struct ModeCommand: Command {
     init(parsing arguments: ArraySlice<String>) throws(UsageError) {
         var words = arguments
         var positionals: [String] = []
+        var ending: (key: String, value: Int64)?
         while let word = words.popFirst() {
             switch word {
             case "--json": json = true
+            case "--for", "--until":
+                guard let text = words.popFirst() else { throw UsageError("mode: \(word) needs a time") }
+                guard ending == nil else { throw UsageError("mode: give --for or --until once") }
+                ending = try quietEnd(word, text, verb: Self.name)
             case "-a", "-r", "-t":
                 guard let mode = words.popFirst() else { throw UsageError("mode: \(word) needs a MODE") }
                 let key = ["-a": "add", "-r": "remove", "-t": "toggle"][word]!
@@ -185,13 +192,118 @@ struct ModeCommand: Command {
         default:
             throw UsageError("usage: perchctl \(Self.synopsis)")
         }
+        if let ending {
+            // It goes with the mode turned on: the last add or toggle.
+            guard let index = changes.lastIndex(where: { $0["add"] != nil || $0["toggle"] != nil }) else {
+                throw UsageError("mode: --for and --until go with add MODE, toggle MODE, -a or -t")
+            }
+            changes[index][ending.key] = .number(Double(ending.value))
+        }
     }
 
     func run(_ client: ControlClient) throws(CommandFailure) -> Int32 {
         // The changes in turn; the answer to the last says the modes now.
         for change in changes.dropLast() { _ = try client.request(.mode, change, as: ModesReply.self) }
         return try client.query(.mode, changes.last ?? [:], as: ModesReply.self, json: json) { reply in
-            print(reply.modes.isEmpty ? "(no modes)" : reply.modes.joined(separator: " "))
+            let now = WallClock.now(), offset = WallClock.utcOffset()
+            let words = reply.modes.map { mode in
+                reply.ends[mode].map { "\(mode) (until \(QuietTimes.describe($0, now: now, utcOffset: offset)))" } ?? mode
+            }
+            print(words.isEmpty ? "(no modes)" : words.joined(separator: " "))
+        }
+    }
+}
+
+/// `--for DURATION` or `--until HH:MM` as the request's member: `for`
+/// seconds, or `until` the next such time (Unix seconds, this zone).
+func quietEnd(_ option: String, _ text: String, verb: String) throws(UsageError) -> (key: String, value: Int64) {
+    if option == "--for" {
+        guard let seconds = QuietTimes.duration(text) else {
+            throw UsageError("\(verb): \"\(text)\" is not a duration (e.g. 90s, 10m, 1h30m, 2d; at most a year)")
+        }
+        return ("for", seconds)
+    }
+    guard let until = QuietTimes.next(text, after: WallClock.now(), utcOffset: WallClock.utcOffset()) else {
+        throw UsageError("\(verb): \"\(text)\" is not a time of day (HH:MM, e.g. 08:00)")
+    }
+    return ("until", until)
+}
+
+/// `snooze ID DURATION | snooze ID --until HH:MM`: takes the notification
+/// off screen until then, without telling its sender it closed.
+struct SnoozeCommand: Command {
+    static let name = "snooze"
+    static let synopsis = "snooze ID (DURATION | --until HH:MM) [--json]"
+    static let help = "Takes a notification off screen (its sender is not told) and brings it back after DURATION "
+        + "(90s, 10m, 1h) or at the next HH:MM, with its whole display time, after a restart too."
+    private var params: JSONObject = [:]
+    var json = false
+
+    init(parsing arguments: ArraySlice<String>) throws(UsageError) {
+        var words = arguments
+        var positionals: [String] = []
+        while let word = words.popFirst() {
+            switch word {
+            case "--json": json = true
+            case "--until":
+                guard let text = words.popFirst() else { throw UsageError("snooze: --until needs HH:MM") }
+                let end = try quietEnd(word, text, verb: Self.name)
+                params[end.key] = .number(Double(end.value))
+            default:
+                guard !word.hasPrefix("-") else { throw UsageError("snooze: unknown option \(word)") }
+                positionals.append(word)
+            }
+        }
+        let hasUntil = params["until"] != nil
+        guard positionals.count == (hasUntil ? 1 : 2) else { throw UsageError("usage: perchctl \(Self.synopsis)") }
+        params["id"] = .number(Double(try parseID(positionals[0], verb: Self.name)))
+        if !hasUntil {
+            let end = try quietEnd("--for", positionals[1], verb: Self.name)
+            params[end.key] = .number(Double(end.value))
+        }
+    }
+
+    func run(_ client: ControlClient) throws(CommandFailure) -> Int32 {
+        try client.query(.snooze, params, as: SnoozeReply.self, json: json) { reply in
+            let when = QuietTimes.describe(reply.until, now: WallClock.now(), utcOffset: WallClock.utcOffset())
+            print("notification \(reply.snoozed) snoozed until \(when)")
+        }
+    }
+}
+
+/// `apps [mute APP | allow APP | reset APP]`: the apps Perch knows, with
+/// their choices and counts; a choice set first.
+struct AppsCommand: Command {
+    static let name = "apps"
+    static let synopsis = "apps [mute APP | allow APP | reset APP] [--json]"
+    static let help = "Lists the apps Perch knows (live, in history, or with a choice) with their counts; mute "
+        + "sends an app's notifications straight to history, allow lets them through do-not-disturb, reset "
+        + "undoes either. Kept in the state directory, never in the config."
+    private var params: JSONObject = [:]
+    var json = false
+
+    init(parsing arguments: ArraySlice<String>) throws(UsageError) {
+        let options = try CommonOptions(arguments, verb: Self.name)
+        json = options.json
+        switch (options.positionals.first, options.positionals.count) {
+        case (nil, _):
+            break
+        case (let verb?, 2):
+            guard let choice = ["mute": "muted", "allow": "allowed", "reset": "none"][verb] else {
+                throw UsageError("apps: \"\(verb)\" is not mute, allow or reset")
+            }
+            params = ["app": .string(options.positionals[1]), "choice": .string(choice)]
+        default:
+            throw UsageError("usage: perchctl \(Self.synopsis)")
+        }
+    }
+
+    func run(_ client: ControlClient) throws(CommandFailure) -> Int32 {
+        try client.query(.apps, params, as: AppsReply.self, json: json) { reply in
+            let rows = reply.apps.map {
+                [$0.app.isEmpty ? "(no name)" : $0.app, $0.choice?.rawValue ?? "-", String($0.live), String($0.history)]
+            }
+            printTable(header: ["APP", "CHOICE", "LIVE", "HISTORY"], rows: rows)
         }
     }
 }

@@ -20,7 +20,7 @@ struct ModeEndTests {
         let wall = TestWallClock()
         var h = ServiceHarness("", timeout: 60, wall: wall)
         let shown = h.post("before", at: t0)
-        h.run(h.service.setModes(.add("do-not-disturb"), until: wall.now + 3_600, at: t0), at: t0)
+        h.run(h.service.setModes(.add("do-not-disturb"), until: .at(wall.now + 3_600), at: t0), at: t0)
         #expect(h.service.isDoNotDisturb && h.service.board.isSuspended(shown))
         #expect(h.service.nextWallDeadline == wall.now + 3_600)
         // A suspend: the monotonic clock barely moved, the wall clock did.
@@ -35,7 +35,7 @@ struct ModeEndTests {
     func notBefore() {
         let wall = TestWallClock()
         var h = ServiceHarness("", wall: wall)
-        h.run(h.service.setModes(.add("do-not-disturb"), until: wall.now + 60, at: t0), at: t0)
+        h.run(h.service.setModes(.add("do-not-disturb"), until: .at(wall.now + 60), at: t0), at: t0)
         wall.now += 59
         h.run(h.service.wallTimePassed(at: t0 + 59), at: t0 + 59)
         #expect(h.service.isDoNotDisturb)
@@ -45,10 +45,10 @@ struct ModeEndTests {
     func endForgotten() {
         let wall = TestWallClock()
         var h = ServiceHarness("", wall: wall)
-        h.run(h.service.setModes(.add("do-not-disturb"), until: wall.now + 60, at: t0), at: t0)
+        h.run(h.service.setModes(.add("do-not-disturb"), until: .at(wall.now + 60), at: t0), at: t0)
         h.run(h.service.setModes(.add("do-not-disturb"), at: t0), at: t0)
         #expect(h.service.quiet.modeEnds.isEmpty && h.service.isDoNotDisturb)
-        h.run(h.service.setModes(.add("do-not-disturb"), until: wall.now + 60, at: t0), at: t0)
+        h.run(h.service.setModes(.add("do-not-disturb"), until: .at(wall.now + 60), at: t0), at: t0)
         h.run(h.service.setModes(.remove("do-not-disturb"), at: t0), at: t0)
         #expect(h.service.quiet.modeEnds.isEmpty)
     }
@@ -57,7 +57,7 @@ struct ModeEndTests {
     func badEnds() {
         let wall = TestWallClock()
         var h = ServiceHarness("", wall: wall)
-        for until in [wall.now, wall.now - 10, wall.now + QuietChoices.longestWait + 1] {
+        for until in [wall.now, wall.now - 10, wall.now + QuietChoices.longestWait + 1].map(QuietEnd.at) {
             let effects = h.service.setModes(.add("do-not-disturb"), until: until, at: t0)
             #expect(effects.contains { if case .warning = $0 { true } else { false } })
             #expect(!h.service.isDoNotDisturb)
@@ -68,8 +68,8 @@ struct ModeEndTests {
     func acrossRestart() {
         let wall = TestWallClock()
         var h = ServiceHarness("", wall: wall)
-        h.run(h.service.setModes(.add("do-not-disturb"), until: wall.now + 60, at: t0), at: t0)
-        h.run(h.service.setModes(.add("work"), until: wall.now + 600, at: t0), at: t0)
+        h.run(h.service.setModes(.add("do-not-disturb"), until: .at(wall.now + 60), at: t0), at: t0)
+        h.run(h.service.setModes(.add("work"), until: .at(wall.now + 600), at: t0), at: t0)
         let state = h.service.snapshot(at: t0)
         let choices = h.service.quiet
         wall.now += 120
@@ -90,7 +90,7 @@ struct SnoozeTests {
         let id = h.post("meeting", at: t0)
         h.advance(to: t0 + 4)
         _ = h.take()
-        let (result, effects) = h.service.snooze(id, until: wall.now + 600, at: t0 + 4)
+        let (result, effects) = h.service.snooze(id, until: .at(wall.now + 600), at: t0 + 4)
         #expect((try? result.get()) != nil)
         h.run(effects, at: t0 + 4)
         let taken = h.take()
@@ -113,9 +113,9 @@ struct SnoozeTests {
     func refused() {
         let wall = TestWallClock()
         var h = ServiceHarness("", wall: wall)
-        #expect(h.service.snooze(9, until: wall.now + 60, at: t0).result.failureCode == .notFound)
+        #expect(h.service.snooze(9, until: .at(wall.now + 60), at: t0).result.failureCode == .notFound)
         let id = h.post("x", at: t0)
-        #expect(h.service.snooze(id, until: wall.now, at: t0).result.failureCode == .invalidParams)
+        #expect(h.service.snooze(id, until: .at(wall.now), at: t0).result.failureCode == .invalidParams)
     }
 
     @Test("a snoozed notification that is dismissed takes its snooze with it; it survives a restart")
@@ -124,8 +124,8 @@ struct SnoozeTests {
         var h = ServiceHarness("", wall: wall)
         let a = h.post("a", at: t0)
         let b = h.post("b", at: t0)
-        h.run(h.service.snooze(a, until: wall.now + 60, at: t0).effects, at: t0)
-        h.run(h.service.snooze(b, until: wall.now + 60, at: t0).effects, at: t0)
+        h.run(h.service.snooze(a, until: .at(wall.now + 60), at: t0).effects, at: t0)
+        h.run(h.service.snooze(b, until: .at(wall.now + 60), at: t0).effects, at: t0)
         _ = h.dismiss(.id(a), at: t0)
         #expect(h.service.quiet.snoozes.keys.sorted() == [b])
         let state = h.service.snapshot(at: t0)
@@ -302,5 +302,57 @@ struct QuietChoicesFileTests {
 private extension Result where Failure == ControlError {
     var failureCode: ControlErrorCode? {
         if case .failure(let error) = self { error.code } else { nil }
+    }
+}
+
+@Suite("Times for quiet, as perchctl reads them")
+struct QuietTimesTests {
+    @Test("durations add their parts; nonsense, zero and more than a year are refused")
+    func durations() {
+        #expect(QuietTimes.duration("90s") == 90 && QuietTimes.duration("10m") == 600)
+        #expect(QuietTimes.duration("1h30m") == 5_400 && QuietTimes.duration("2d") == 172_800)
+        #expect(QuietTimes.duration("45") == 45)
+        for bad in ["", "0", "0s", "1x", "h", "-5m", "400d", "9999999999"] { #expect(QuietTimes.duration(bad) == nil, "\(bad)") }
+    }
+
+    @Test("HH:MM is the next such time in the zone: today's while to come, else tomorrow's")
+    func nextTime() {
+        // 2023-11-14 22:13:20 UTC; a zone two hours ahead shows 00:13:20 on the 15th.
+        let now: Int64 = 1_700_000_000
+        #expect(QuietTimes.next("23:00", after: now, utcOffset: 0) == now + 2_800)
+        #expect(QuietTimes.next("08:00", after: now, utcOffset: 0) == now + 35_200)
+        #expect(QuietTimes.next("08:00", after: now, utcOffset: 7_200) == now + 35_200 - 7_200 + 0)
+        for bad in ["8", "24:00", "07:60", "7:5:0", "ab:cd", ""] { #expect(QuietTimes.next(bad, after: now, utcOffset: 0) == nil) }
+    }
+
+    @Test("a span reads at a glance")
+    func span() {
+        #expect(QuietTimes.span(45) == "45 s" && QuietTimes.span(2_520) == "42 min")
+        #expect(QuietTimes.span(5_400) == "1 h 30 min" && QuietTimes.span(183_600) == "2 d 3 h")
+    }
+}
+
+@Suite("The quiet requests on the wire")
+struct QuietCodecTests {
+    private func decode(_ line: String) -> Result<ControlRequest, ControlError> {
+        ControlProtocol.decode(line: Array(line.utf8)).request
+    }
+
+    @Test("mode takes for or until with add or toggle; snooze needs one; apps sets a choice")
+    func decoding() throws {
+        #expect(try decode(#"{"id":1,"method":"mode","params":{"add":"do-not-disturb","for":3600}}"#).get()
+            == .mode(.add("do-not-disturb"), ending: .after(3_600)))
+        #expect(try decode(#"{"id":1,"method":"snooze","params":{"id":4,"until":1700000600}}"#).get()
+            == .snooze(id: 4, ending: .at(1_700_000_600)))
+        #expect(try decode(#"{"id":1,"method":"apps","params":{"app":"Chat","choice":"none"}}"#).get()
+            == .apps(app: "Chat", choice: nil))
+        for bad in [#"{"id":1,"method":"mode","params":{"remove":"x","for":60}}"#,
+                    #"{"id":1,"method":"mode","params":{"add":"x","for":60,"until":5}}"#,
+                    #"{"id":1,"method":"mode","params":{"add":"x","for":0.5}}"#,
+                    #"{"id":1,"method":"snooze","params":{"id":4}}"#,
+                    #"{"id":1,"method":"apps","params":{"app":"Chat"}}"#,
+                    #"{"id":1,"method":"apps","params":{"app":"Chat","choice":"loud"}}"#] {
+            #expect((try? decode(bad).get()) == nil, "\(bad)")
+        }
     }
 }

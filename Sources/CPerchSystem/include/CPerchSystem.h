@@ -15,6 +15,16 @@ int perch_timerfd_create(void);
 // 0 disarms it.
 int perch_timerfd_arm_absolute(int fd, uint64_t monotonic_ns);
 
+// timerfd_create(2) on CLOCK_REALTIME (wall-clock time: a suspend counts),
+// non-blocking, close-on-exec.
+int perch_wall_timerfd_create(void);
+// Arms it for an absolute Unix time in seconds, cancelled when the clock
+// is set (the read then says so: see perch_timerfd_drain).
+int perch_wall_timerfd_arm(int fd, int64_t unix_seconds);
+// Reads a timerfd: 1 when it expired, 2 when the clock was set under it
+// (TFD_TIMER_CANCEL_ON_SET), 0 for nothing.
+int perch_timerfd_drain(int fd);
+
 // Blocks SIGINT, SIGTERM, SIGHUP (and SIGCHLD) for the process and returns
 // a non-blocking signalfd that reports them. SIGPIPE is ignored.
 int perch_signalfd_create(void);

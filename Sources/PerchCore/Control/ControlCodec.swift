@@ -1,7 +1,7 @@
 extension ControlProtocol {
     public static let methods = ["notify", "dismiss", "list", "invoke", "reply", "subscribe", "history", "restore",
                                  "mode", "status", "version", "reload", "center", "focus", "action", "context",
-                                 "rule"]
+                                 "rule", "snooze", "apps"]
 
     /// Decodes one request line (without its newline).
     public static func decode(line: some Collection<UInt8>) -> ControlEnvelope {
@@ -68,7 +68,36 @@ extension ControlProtocol {
         case "restore":
             request = .restore(id: try params.notificationID("id"))
         case "mode":
-            request = .mode(try decodeMode(params))
+            let change = try decodeMode(params)
+            let ending = try params.quietEnd("mode")
+            if ending != nil {
+                switch change {
+                case .add, .toggle: break
+                default: throw ControlError(.invalidParams, "mode: \"until\" and \"for\" go with \"add\" or \"toggle\"")
+                }
+            }
+            request = .mode(change, ending: ending)
+        case "snooze":
+            guard let id = try params.notificationID("id") else {
+                throw ControlError(.invalidParams, "snooze: \"id\" is required")
+            }
+            guard let ending = try params.quietEnd("snooze") else {
+                throw ControlError(.invalidParams, "snooze: give \"for\" (seconds) or \"until\" (Unix seconds)")
+            }
+            request = .snooze(id: id, ending: ending)
+        case "apps":
+            let app = try params.string("app")
+            var choice: AppChoice?
+            if let name = try params.string("choice") {
+                guard app != nil else { throw ControlError(.invalidParams, "apps: \"choice\" needs an \"app\"") }
+                guard name == "none" || AppChoice(rawValue: name) != nil else {
+                    throw ControlError(.invalidParams, "apps: \"choice\" must be muted, allowed or none, not \"\(name)\"")
+                }
+                choice = AppChoice(rawValue: name)
+            } else if app != nil {
+                throw ControlError(.invalidParams, "apps: \"app\" needs a \"choice\" (muted, allowed or none)")
+            }
+            request = .apps(app: app, choice: choice)
         case "status":
             request = .status
         case "version":
@@ -336,6 +365,29 @@ private final class Params {
         guard let value = member(key) else { return nil }
         guard let number = value.doubleValue else { throw wrongType(key, "a number") }
         return number
+    }
+
+    /// `for` (whole seconds from now, 1 up to a year) or `until` (Unix
+    /// seconds), at most one; nil for neither.
+    func quietEnd(_ verb: String) throws(ControlError) -> QuietEnd? {
+        let seconds = try number("for")
+        let until = try number("until")
+        switch (seconds, until) {
+        case (nil, nil):
+            return nil
+        case (let seconds?, nil):
+            guard seconds >= 1, seconds <= Double(QuietChoices.longestWait), seconds == seconds.rounded() else {
+                throw ControlError(.invalidParams, "\(verb): \"for\" must be whole seconds from 1 to a year")
+            }
+            return .after(Int64(seconds))
+        case (nil, let until?):
+            guard until == until.rounded(), abs(until) <= Double(1 << 53) else {
+                throw ControlError(.invalidParams, "\(verb): \"until\" must be whole Unix seconds")
+            }
+            return .at(Int64(until))
+        default:
+            throw ControlError(.invalidParams, "\(verb): give \"for\" or \"until\", not both")
+        }
     }
 
     func bool(_ key: String) throws(ControlError) -> Bool? {

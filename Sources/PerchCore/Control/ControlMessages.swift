@@ -121,6 +121,16 @@ public enum ModeChange: Equatable, Sendable {
     case toggle(String)
 }
 
+/// When something the user asked for ends (a mode for a while, a snooze):
+/// at a wall-clock time, or after so many seconds from when the daemon
+/// takes the request.
+public enum QuietEnd: Equatable, Sendable {
+    /// Unix seconds.
+    case at(Int64)
+    /// Seconds from now.
+    case after(Int64)
+}
+
 /// A decoded request.
 public enum ControlRequest: Equatable, Sendable {
     case notify(NotifyRequest)
@@ -139,7 +149,13 @@ public enum ControlRequest: Equatable, Sendable {
     /// Shows the most recently dismissed notification again, or the one
     /// with this id (dunstctl's `history-pop ID`).
     case restore(id: UInt32? = nil)
-    case mode(ModeChange)
+    /// `ending`: the mode added (or toggled on) goes off again then.
+    case mode(ModeChange, ending: QuietEnd? = nil)
+    /// Takes a live notification off screen until the end.
+    case snooze(id: UInt32, ending: QuietEnd)
+    /// The apps Perch knows and their choices; with `app`, sets its
+    /// choice first (nil `choice`: back to none).
+    case apps(app: String?, choice: AppChoice?)
     case status
     case version
     /// Reads the config again.

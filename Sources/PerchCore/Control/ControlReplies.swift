@@ -12,6 +12,8 @@ public enum ControlMethod: String, CaseIterable, Sendable {
     /// dunstctl's verbs that no other method does (`perchctl action`,
     /// `context`, `rule`).
     case action, context, rule
+    /// Issue 42's: snooze a notification; apps' standing choices.
+    case snooze, apps
 }
 
 extension ControlRequest {
@@ -35,6 +37,8 @@ extension ControlRequest {
         case .action: .action
         case .context: .context
         case .rule: .rule
+        case .snooze: .snooze
+        case .apps: .apps
         }
     }
 }
@@ -60,6 +64,8 @@ public enum ControlReply: Equatable, Sendable {
     case action(ActionReply)
     case context(ContextReply)
     case rule(RuleReply)
+    case snooze(SnoozeReply)
+    case apps(AppsReply)
 
     public var method: ControlMethod {
         switch self {
@@ -80,6 +86,8 @@ public enum ControlReply: Equatable, Sendable {
         case .action: .action
         case .context: .context
         case .rule: .rule
+        case .snooze: .snooze
+        case .apps: .apps
         }
     }
 
@@ -102,6 +110,8 @@ public enum ControlReply: Equatable, Sendable {
         case .action(let body): body
         case .context(let body): body
         case .rule(let body): body
+        case .snooze(let body): body
+        case .apps(let body): body
         }
     }
 
@@ -129,6 +139,8 @@ public enum ControlReply: Equatable, Sendable {
         case .action: self = .action(try ActionReply(json: json, for: method))
         case .context: self = .context(try ContextReply(json: json, for: method))
         case .rule: self = .rule(try RuleReply(json: json, for: method))
+        case .snooze: self = .snooze(try SnoozeReply(json: json, for: method))
+        case .apps: self = .apps(try AppsReply(json: json, for: method))
         }
     }
 }

@@ -99,16 +99,35 @@ public struct SubscribeReply: ControlReplyBody {
 /// sorted; this type keeps whatever order it is given.
 public struct ModesReply: ControlReplyBody {
     public var modes: [String]
+    /// When the modes turned on for a while go off (Unix seconds), by name;
+    /// `ends` in the reply only when there is one.
+    public var ends: [String: Int64]
 
-    public init(modes: [String]) {
+    public init(modes: [String], ends: [String: Int64] = [:]) {
         self.modes = modes
+        self.ends = ends
     }
 
     public init(json: JSONValue) throws(ControlReplyError) {
-        modes = try ControlReplyObject(json, at: "").strings("modes")
+        let object = try ControlReplyObject(json, at: "")
+        modes = try object.strings("modes")
+        ends = [:]
+        if let members = object.optional("ends") {
+            guard let ends = members.objectValue else { throw ControlReplyError("\"ends\" must be an object") }
+            for (name, value) in ends {
+                guard let time = value.intValue else { throw ControlReplyError("\"ends.\(name)\" must be Unix seconds") }
+                self.ends[name] = Int64(time)
+            }
+        }
     }
 
-    public var json: JSONValue { ["modes": .array(modes.map { .string($0) })] }
+    public var json: JSONValue {
+        var object: JSONObject = ["modes": .array(modes.map { .string($0) })]
+        if !ends.isEmpty {
+            object["ends"] = .object(JSONObject(ends.sorted { $0.key < $1.key }.map { ($0.key, .number(Double($0.value))) }))
+        }
+        return .object(object)
+    }
 }
 
 /// `list`: an array of notifications, oldest first.

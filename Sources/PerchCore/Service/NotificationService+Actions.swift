@@ -100,10 +100,11 @@ extension NotificationService {
     /// without it, a mode added is on until turned off (an end it had is
     /// forgotten). An `until` already past, or more than a year ahead, is
     /// refused as a warning and the mode is left as it was.
-    public func setModes(_ change: ModeChange, until: Int64? = nil, at now: Instant) -> [ServiceEffect] {
+    public func setModes(_ change: ModeChange, until end: QuietEnd? = nil, at now: Instant) -> [ServiceEffect] {
         let before = modes
         let endsBefore = quiet.modeEnds
         var effects = ServiceEffect.buffer()
+        let until = end.map(wallTime(of:))
         if let until {
             let wall = wallClock()
             guard until > wall, until - wall <= QuietChoices.longestWait else {

@@ -80,8 +80,9 @@ extension NotificationService {
     /// the screen at once (its sender is not told it closed: it is still
     /// live, listed and dismissable) and comes back then with its whole
     /// display time, after a restart too. A second snooze moves the time.
-    public func snooze(_ id: UInt32, until: Int64, at now: Instant)
-        -> (result: Result<Void, ControlError>, effects: [ServiceEffect]) {
+    public func snooze(_ id: UInt32, until end: QuietEnd, at now: Instant)
+        -> (result: Result<Int64, ControlError>, effects: [ServiceEffect]) {
+        let until = wallTime(of: end)
         guard let toast = liveToast(id: id) else {
             return (.failure(ControlError(.notFound, "no notification \(id)")), [])
         }
@@ -101,7 +102,15 @@ extension NotificationService {
         if keyboardFocus == .toast(id) { focusRingLeaves(id, at: now, into: &effects) }
         applyHold(to: toast.notification, at: now, into: &effects)
         effects.append(.quietChanged)
-        return (.success(()), effects)
+        return (.success(until), effects)
+    }
+
+    /// The Unix time `end` names, taken now.
+    func wallTime(of end: QuietEnd) -> Int64 {
+        switch end {
+        case .at(let time): time
+        case .after(let seconds): wallClock() + seconds
+        }
     }
 
     /// Whether `id` is snoozed.
@@ -213,5 +222,20 @@ extension NotificationService {
         let resolved = resolve(&summary)
         effects.append(.event(.queued(summary), sender: nil))
         place(summary, resolved, overrides: PresentationOverrides(), at: now, into: &effects)
+    }
+}
+
+extension NotificationService {
+    /// Every app Perch knows of — live, in history, or with a choice — by
+    /// name, with its choice and its counts (`perchctl apps`).
+    public var apps: AppsReply {
+        var live: [String: Int] = [:]
+        var inHistory: [String: Int] = [:]
+        for toast in board.all where !toast.isLeaving { live[toast.notification.app, default: 0] += 1 }
+        for entry in history.entries { inHistory[entry.notification.app, default: 0] += 1 }
+        let names = Set(live.keys).union(inHistory.keys).union(quiet.apps.keys)
+        return AppsReply(apps: names.sorted().map {
+            AppsReply.App(app: $0, choice: quiet.apps[$0], live: live[$0] ?? 0, history: inHistory[$0] ?? 0)
+        })
     }
 }
