@@ -80,8 +80,10 @@ let package = Package(
         .testTarget(name: "PerchWaylandTests", dependencies: ["PerchWayland", "PerchCore", "CXKBCommon"]),
         .testTarget(name: "PerchBusTests", dependencies: ["PerchBus", "PerchCore", "PerchPlatform"]),
         // The daemon's turn (the executor, the end-of-turn order, the
-        // effects' wiring) with fakes at its edges: no compositor, no bus.
-        .testTarget(name: "PerchDaemonTests", dependencies: ["PerchDaemon", "PerchCore", "PerchPlatform"]),
+        // effects' wiring) and the stages' rules, with fakes at their
+        // edges: no compositor, no bus.
+        .testTarget(name: "PerchDaemonTests",
+                    dependencies: ["PerchDaemon", "PerchCore", "PerchPlatform", "PerchWayland"]),
         // Icon files are read as the daemon reads them, through Platform's
         // IconFiles (RegularFile), so the hostile-file tests test that policy.
         .testTarget(name: "PerchRenderTests", dependencies: ["PerchRender", "PerchMarkup", "PerchPlatform"],

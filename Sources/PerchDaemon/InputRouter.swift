@@ -11,7 +11,7 @@ import PerchWayland
 /// and asks for a refresh, and reports only what the owner acts on.
 final class InputRouter {
     private let views: SceneViews
-    private let stages: StageSet
+    private let stages: StageSet<WaylandConnection>
     /// Surface pixels: how far a swipe must go is a share of a toast's width.
     var toastWidth: Int
 
@@ -29,7 +29,7 @@ final class InputRouter {
     /// an activation token names as the surface the user acted on.
     private var pressed: (id: UInt32, surface: SurfaceHandle)?
 
-    init(views: SceneViews, stages: StageSet, toastWidth: Int) {
+    init(views: SceneViews, stages: StageSet<WaylandConnection>, toastWidth: Int) {
         self.views = views
         self.stages = stages
         self.toastWidth = toastWidth

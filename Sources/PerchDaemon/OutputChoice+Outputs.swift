@@ -1,12 +1,11 @@
 import PerchCore
-import PerchWayland
 
 extension OutputChoice {
     /// The output this choice names among those the compositor has
     /// announced: by name, or (`index`) by its place in the order they
     /// were announced; nil for `focused` and `all`, and while it is not
     /// there (the compositor's choice meanwhile).
-    func output(among outputs: Dictionary<UInt32, Output>.Values) -> Output? {
+    func output<Output: AnnouncedOutput>(among outputs: Dictionary<UInt32, Output>.Values) -> Output? {
         switch self {
         case .named(let name):
             return outputs.first { $0.name == name }

@@ -46,7 +46,7 @@ final class Scene {
     private let connection: WaylandConnection
     private(set) var look: SceneLook
     private let views = SceneViews()
-    private let stages: StageSet
+    private let stages: StageSet<WaylandConnection>
     private let painter: ToastPainter
     private let router: InputRouter
     /// The "+N more" marker of each stack that shows one, on each of its
@@ -71,7 +71,7 @@ final class Scene {
     init(connection: WaylandConnection, look: SceneLook) {
         self.connection = connection
         self.look = look
-        stages = StageSet(connection: connection, placement: Scene.placement(for: look))
+        stages = StageSet(display: connection, placement: Scene.placement(for: look))
         painter = ToastPainter(style: look.style)
         router = InputRouter(views: views, stages: stages, toastWidth: look.style.width)
         center = CenterView(connection: connection, renderer: painter.centerRenderer, teller: painter.teller,
@@ -119,9 +119,8 @@ final class Scene {
         }
     }
 
-    private static func placement(for look: SceneLook) -> StageSet.Placement {
-        StageSet.Placement(width: look.style.width, margins: look.margins, layer: look.layer,
-                           output: look.output)
+    private static func placement(for look: SceneLook) -> StagePlacement {
+        StagePlacement(width: look.style.width, margins: look.margins, layer: look.layer, output: look.output)
     }
 
     /// Live reload. A new width lays every toast out again (heights change:

@@ -13,29 +13,32 @@ struct StageKey: Hashable, CustomStringConvertible {
     var description: String { output.map { "\(lane) (output \($0))" } ?? "\(lane)" }
 }
 
+/// Where stages go and how wide a stack's column is.
+struct StagePlacement: Equatable {
+    /// Surface pixels; the width of every toast in a stack.
+    var width: Int
+    var margins: Margins
+    var layer: ShellLayer
+    /// A named output that is absent falls back to the compositor's
+    /// choice (the focused output) until it returns.
+    var output: OutputChoice
+}
+
 /// The stages: a layer surface per lane in use (per lane and output with
 /// `output=all`), on the configured output and layer, with the configured
 /// margins. Keeps them through what the compositor does to them —
 /// configures, scale changes, frame callbacks, closing them, outputs that
 /// come and go — and tells the scene, which owns what is drawn on them.
 /// Nothing here draws or commits a frame: every event ends in
-/// `.needsRefresh`, and the scene's next `present` does the work.
-final class StageSet {
-    /// Where stages go and how wide a stack's column is.
-    struct Placement: Equatable {
-        /// Surface pixels; the width of every toast in a stack.
-        var width: Int
-        var margins: Margins
-        var layer: ShellLayer
-        /// A named output that is absent falls back to the compositor's
-        /// choice (the focused output) until it returns.
-        var output: OutputChoice
-    }
+/// `.needsRefresh`, and the scene's next `present` does the work. The
+/// daemon's is a `StageSet<WaylandConnection>`; `StageDisplay` is the seam.
+final class StageSet<Display: StageDisplay> {
+    typealias Stage = Display.Stage
 
-    private let connection: WaylandConnection
-    private(set) var placement: Placement
+    private let display: Display
+    private(set) var placement: StagePlacement
 
-    private var stages: [StageKey: StageSurface] = [:]
+    private var stages: [StageKey: Stage] = [:]
     /// Lanes with no stage, waiting for an output (their stage was closed,
     /// or there is none): a lane is never both here and in `stages`.
     private var homeless: Set<Lane> = []
@@ -47,41 +50,23 @@ final class StageSet {
     /// What happened to the stages, for the scene (`StageEvent`).
     var onEvent: ((StageEvent) -> Void)?
 
-    init(connection: WaylandConnection, placement: Placement) {
-        self.connection = connection
+    init(display: Display, placement: StagePlacement) {
+        self.display = display
         self.placement = placement
     }
 
-    subscript(key: StageKey) -> StageSurface? { stages[key] }
+    subscript(key: StageKey) -> Stage? { stages[key] }
 
     /// Some stage has asked for a frame callback that has not come yet.
     var isWaitingForFrame: Bool { stages.values.contains { $0.isWaitingForFrame } }
 
     func isHomeless(_ lane: Lane) -> Bool { homeless.contains(lane) }
 
-    /// A transparent surface over the whole output of stage `key`, on the
-    /// top layer (under the toasts' overlay), taking every click and tap
-    /// there: while the toasts hold the keyboard exclusively, a click on a
-    /// window cannot take it back, so this one tells the router of it (and
-    /// goes no further, as the center's catcher). Nil without the stage.
-    func makeCatcher(over key: StageKey) -> StageSurface? {
-        guard let stage = stages[key] else { return nil }
-        let catcher = StageSurface(connection: connection, output: stage.requestedOutput, placement: .fullOutput,
-                                   margins: Margins(all: 0), layer: .top, acceptsInput: true, namespace: .catcher)
-        catcher.onConfigure = { [unowned catcher] in catcher.commit() }
-        return catcher
-    }
-
-    /// The stage a keyboard event names.
-    func key(of surface: SurfaceHandle) -> StageKey? {
-        stages.first { $0.value.handle == surface }?.key
-    }
-
     /// Calls `body` with each of the lane's stages, made where missing (a
     /// new one is configured a round trip later), in a fixed order. A
     /// homeless lane gets a new try. Allocates nothing when the stages are
     /// there: it runs for every notification and every frame.
-    func forEachStage(of lane: Lane, _ body: (StageKey, StageSurface) -> Void) {
+    func forEachStage(of lane: Lane, _ body: (StageKey, Stage) -> Void) {
         if !homeless.isEmpty { homeless.remove(lane) }
         guard placement.output == .all else {
             let key = StageKey(lane: lane, output: nil)
@@ -89,7 +74,7 @@ final class StageSet {
             return
         }
         var any = false
-        for output in connection.outputs.keys.sorted() {
+        for output in display.outputs.keys.sorted() {
             let key = StageKey(lane: lane, output: output)
             guard !parked.contains(key) else { continue }
             body(key, stages[key] ?? make(key))
@@ -104,12 +89,12 @@ final class StageSet {
     }
 
     /// A new stage for `key`; its configure is on the way at once.
-    private func make(_ key: StageKey) -> StageSurface {
+    private func make(_ key: StageKey) -> Stage {
         let stage = makeStage(for: key)
         stages[key] = stage
         // Start the compositor's round trip for the first configure now,
         // not after this turn's layout and drawing.
-        connection.flush()
+        display.flush()
         return stage
     }
 
@@ -136,7 +121,7 @@ final class StageSet {
     /// when the surface is made, and a column's width, margins and layer
     /// are simplest to change by making it again. The lanes keep their
     /// stages (a homeless one tries the new place too).
-    func move(to newPlacement: Placement) {
+    func move(to newPlacement: StagePlacement) {
         guard newPlacement != placement else { return }
         placement = newPlacement
         let lanes = Set(stages.keys.map(\.lane)).union(homeless)
@@ -160,7 +145,7 @@ final class StageSet {
         for (key, stage) in stages {
             stage.forgetRemovedOutputs()
             if let output = key.output {
-                if connection.outputs[output] == nil { remove(key) } else { stage.updateScale() }
+                if display.outputs[output] == nil { remove(key) } else { stage.updateScale() }
             } else if stage.isStranded {
                 Log.info("the \(key) surface's output went; moving it to another output")
                 remake(key)
@@ -173,7 +158,7 @@ final class StageSet {
         }
         if placement.output == .all {
             for lane in lanes { ensureStages(for: lane) }
-        } else if !connection.outputs.isEmpty {
+        } else if !display.outputs.isEmpty {
             for lane in homeless { ensureStages(for: lane) }
         }
         onEvent?(.needsRefresh)
@@ -181,14 +166,14 @@ final class StageSet {
 
     /// The output the placement names, if it is there (its name is known
     /// once the compositor has described it).
-    private func namedOutput() -> Output? {
-        placement.output.output(among: connection.outputs.values)
+    private func namedOutput() -> Display.Output? {
+        placement.output.output(among: display.outputs.values)
     }
 
     /// Makes a stage again where the placement says now.
     private func remake(_ key: StageKey) {
         remove(key)
-        if connection.outputs.isEmpty {
+        if display.outputs.isEmpty {
             homeless.insert(key.lane)
         } else {
             ensureStages(for: key.lane)
@@ -197,7 +182,7 @@ final class StageSet {
 
     // MARK: Stage events
 
-    private func makeStage(for key: StageKey) -> StageSurface {
+    private func makeStage(for key: StageKey) -> Stage {
         let shape: StageSurface.Placement
         switch key.lane {
         case .stack(let anchor): shape = .column(anchor, width: placement.width)
@@ -205,11 +190,11 @@ final class StageSet {
         }
         // Its own output with `all`; a named output that is not there: the
         // compositor's choice (the focused output) until it comes back.
-        let output = key.output.flatMap { connection.outputs[$0] } ?? namedOutput()
+        let output = key.output.flatMap { display.outputs[$0] } ?? namedOutput()
         // Banners run across the output's very top.
-        let stage = StageSurface(connection: connection, output: output, placement: shape,
-                                 margins: key.lane == .banner ? Margins(all: 0) : placement.margins,
-                                 layer: placement.layer, namespace: .toasts)
+        let stage = display.makeStage(on: output, placement: shape,
+                                      margins: key.lane == .banner ? Margins(all: 0) : placement.margins,
+                                      layer: placement.layer)
         stage.onConfigure = { [unowned self] in
             self.onEvent?(.configured(key))
             self.onEvent?(.needsRefresh)
@@ -247,7 +232,7 @@ final class StageSet {
             Log.info("the compositor closed the \(key) surface; waiting for the outputs to change")
             parked.insert(key)
             if stages.keys.allSatisfy({ $0.lane != key.lane }) { homeless.insert(key.lane) }
-        } else if connection.outputs.isEmpty || closedAtOnce {
+        } else if display.outputs.isEmpty || closedAtOnce {
             if homeless.insert(key.lane).inserted {
                 Log.info("the compositor closed the \(key) surface; waiting for an output to show it again")
             }
@@ -257,6 +242,28 @@ final class StageSet {
         }
         // The new stage predraws its toasts while it waits for its configure.
         onEvent?(.needsRefresh)
+    }
+}
+
+/// What only the daemon's own stages do: input, which the router handles
+/// on the real surfaces.
+extension StageSet where Display == WaylandConnection {
+    /// A transparent surface over the whole output of stage `key`, on the
+    /// top layer (under the toasts' overlay), taking every click and tap
+    /// there: while the toasts hold the keyboard exclusively, a click on a
+    /// window cannot take it back, so this one tells the router of it (and
+    /// goes no further, as the center's catcher). Nil without the stage.
+    func makeCatcher(over key: StageKey) -> StageSurface? {
+        guard let stage = stages[key] else { return nil }
+        let catcher = StageSurface(connection: display, output: stage.requestedOutput, placement: .fullOutput,
+                                   margins: Margins(all: 0), layer: .top, acceptsInput: true, namespace: .catcher)
+        catcher.onConfigure = { [unowned catcher] in catcher.commit() }
+        return catcher
+    }
+
+    /// The stage a keyboard event names.
+    func key(of surface: SurfaceHandle) -> StageKey? {
+        stages.first { $0.value.handle == surface }?.key
     }
 }
 
