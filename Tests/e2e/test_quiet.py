@@ -1,0 +1,140 @@
+"""The desktop's quiet (issue 42, items 3-6): do-not-disturb for a while,
+snooze, apps muted or let through, and the summary of what was missed —
+through perchctl as a user types it, checked on screen (grim), in the
+daemon's answers, and across a restart (the choices are kept in the state
+directory as `quiet`; ends are wall-clock times)."""
+
+import json
+import os
+import time
+
+from harness import SWAY17, check, find_card, poll, test
+from test_persistence import ok, restart
+
+COMPOSITORS = SWAY17
+COMPOSITORS_WHY = "perchctl, the state directory and one toast's pixels"
+
+
+def on_screen(t):
+    return find_card(t.screenshot()) is not None
+
+
+def wait_screen(t, shown, what, timeout=5.0):
+    value, _ = poll(lambda: on_screen(t) == shown or None, timeout, 0.1)
+    check(value is True, "%s: a toast should%s be on screen" % (what, "" if shown else " not"))
+
+
+def quiet_file(t):
+    return os.path.join(t.sway().dir, "state", "perch", "quiet")
+
+
+@test
+def do_not_disturb_for_a_while_ends_on_time_across_a_restart(t):
+    p = t.start_perch()
+    a = p.post("Before", "on screen when it starts", timeout=0)
+    wait_screen(t, True, "the first toast")
+    p.ctl_ok("mode", "-a", "do-not-disturb", "--for", "5s")
+    modes = ok(p, "mode")
+    check(modes["modes"] == ["do-not-disturb"] and "do-not-disturb" in modes.get("ends", {}),
+          "mode should list do-not-disturb with its end: %r" % modes)
+    r = p.ctl("mode")
+    check(r.returncode == 0 and "do-not-disturb (until " in r.stdout and ", in " in r.stdout,
+          "perchctl mode should say until when: %r" % r.stdout)
+    wait_screen(t, False, "during do-not-disturb")
+    check(os.path.exists(quiet_file(t)), "the end should be kept in %s" % quiet_file(t))
+    q = restart(t, p)
+    check(ok(q, "status")["do_not_disturb"] is True, "still do-not-disturb after the restart")
+    check(on_screen(t) is False, "still held after the restart")
+    ended, waited = poll(lambda: ok(q, "status")["do_not_disturb"] is False or None, 8, 0.2)
+    check(ended, "do-not-disturb should end on time after the restart (waited %.1f s)" % waited)
+    wait_screen(t, True, "after do-not-disturb ended")
+    check([n["id"] for n in q.list()] == [a], "the held toast is back: %r" % q.list())
+    check(not os.path.exists(quiet_file(t)), "nothing left to keep: the file goes")
+    bad = q.ctl("mode", "-r", "do-not-disturb", "--for", "1h")
+    check(bad.returncode == 64 and "--for" in bad.stderr, "--for with -r is a usage error: %r" % bad.stderr)
+    bad = q.ctl("mode", "-a", "do-not-disturb", "--until", "25:00")
+    check(bad.returncode == 64 and "time of day" in bad.stderr, "--until 25:00 is refused: %r" % bad.stderr)
+
+
+@test
+def a_snoozed_toast_leaves_untold_and_comes_back_after_a_restart(t):
+    p = t.start_perch()
+    a = p.post("Meeting in 10 min", timeout=0)
+    wait_screen(t, True, "the toast")
+    r = p.ctl("snooze", str(a), "4s")
+    check(r.returncode == 0 and "snoozed until" in r.stdout, "snooze: %r %r" % (r.stdout, r.stderr))
+    wait_screen(t, False, "while snoozed")
+    check([n["id"] for n in p.list()] == [a], "a snoozed toast is still live: %r" % p.list())
+    check(ok(p, "history") == [], "and not in history (its sender was not told it closed)")
+    q = restart(t, p)
+    check(on_screen(t) is False, "still snoozed after the restart")
+    wait_screen(t, True, "after the snooze", timeout=8)
+    check([n["id"] for n in q.list()] == [a], "the same notification came back: %r" % q.list())
+    missing = q.ctl("snooze", "999", "1m")
+    check(missing.returncode == 1 and "999" in missing.stderr, "snoozing nothing fails: %r" % missing.stderr)
+
+
+@test
+def a_muted_app_goes_to_history_and_an_allowed_one_through_do_not_disturb(t):
+    p = t.start_perch()
+    p.ctl_ok("apps", "mute", "Chat")
+    c = p.post("Lunch?", timeout=0, app="Chat")
+    check(p.list() == [], "a muted app's notification is not live: %r" % p.list())
+    check([e["notification"]["id"] for e in ok(p, "history")] == [c], "it is in history")
+    apps = {a["app"]: a for a in ok(p, "apps")["apps"]}
+    check(apps["Chat"] == {"app": "Chat", "choice": "muted", "live": 0, "history": 1}, "apps: %r" % apps)
+    listing = p.ctl("apps")
+    check(listing.returncode == 0 and "Chat" in listing.stdout and "muted" in listing.stdout,
+          "perchctl apps: %r" % listing.stdout)
+    q = restart(t, p)
+    q.post("Still muted", timeout=0, app="Chat")
+    check(q.list() == [], "muted after a restart too")
+    q.ctl_ok("apps", "reset", "Chat")
+    q.ctl_ok("apps", "allow", "Phone")
+    q.ctl_ok("mode", "-a", "do-not-disturb")
+    phone = q.post("Incoming call", timeout=0, app="Phone")
+    q.post("Newsletter", timeout=0, app="Mail")
+    check([n["id"] for n in q.list()] == [phone], "only the allowed app shows: %r" % q.list())
+    wait_screen(t, True, "the allowed app's toast")
+    bad = q.ctl("apps", "silence", "Chat")
+    check(bad.returncode == 64, "an unknown choice is a usage error: %r" % bad.stderr)
+
+
+@test
+def what_was_missed_is_one_toast_that_opens_the_center(t):
+    p = t.start_perch()
+    p.ctl_ok("mode", "-a", "do-not-disturb")
+    for index, app in enumerate(["Chat", "Mail", "Chat", "News"]):
+        p.post("Message %d" % index, timeout=0, app=app)
+    check(p.list() == [], "all went to history during do-not-disturb")
+    p.ctl_ok("mode", "-r", "do-not-disturb")
+    live, _ = poll(lambda: p.list() or None, 3, 0.1)
+    check(live and len(live) == 1, "one summary toast: %r" % live)
+    summary = live[0]
+    check(summary["title"] == "While do-not-disturb was on" and summary["body"] == "4 notifications from 3 apps",
+          "the summary says what came in: %r" % summary)
+    wait_screen(t, True, "the summary")
+    p.ctl_ok("invoke", str(summary["id"]))
+    center = ok(p, "center")
+    check(center["open"] is True, "its click opens the center: %r" % center)
+    check(all(e["notification"]["title"] != summary["title"] for e in ok(p, "history")),
+          "the summary itself is not kept in history")
+
+
+@test
+def a_damaged_quiet_file_is_set_aside_with_one_message(t):
+    s = t.sway()
+    path = os.path.join(s.dir, "state", "perch", "quiet")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write('{"version":1,"apps":{"Chat":"muted"},"crc":"00000000"}\n')
+    if os.geteuid() == 0:
+        for d in (os.path.dirname(os.path.dirname(path)), os.path.dirname(path)):
+            os.chown(d, s.pw.pw_uid, s.pw.pw_gid)
+        os.chown(path, s.pw.pw_uid, s.pw.pw_gid)
+    p = t.start_perch()
+    p.post("Shown", timeout=0, app="Chat")
+    check(len(p.list()) == 1, "nothing is muted by a damaged file")
+    lines = [l for l in p.log().splitlines() if "quiet choices" in l]
+    check(len(lines) == 1 and "set aside" in lines[0], "one message: %r" % lines)
+    check(any(n.startswith("quiet.corrupt-") for n in os.listdir(os.path.dirname(path))), "the file is kept aside")
