@@ -29,10 +29,30 @@ public final class NotificationsBus {
         /// emits NotificationClosed with reason 3), or an error reply.
         public var closeNotification: (_ id: UInt32, _ sandbox: String?) -> Result<Void, BusError>
 
+        /// Inhibit(desktop_entry, reason, hints) (KDE's): the app asks for
+        /// quiet until UnInhibit or until `owner`, the caller's unique
+        /// name, leaves the bus. The cookie (non-zero).
+        public var inhibit: (_ app: String, _ reason: String, _ owner: String) -> UInt32
+        /// UnInhibit(cookie): the inhibition ends; a cookie that names none
+        /// changes nothing and is no error (as under KDE).
+        public var uninhibit: (_ cookie: UInt32) -> Void
+        /// The `Inhibited` property now.
+        public var isInhibited: () -> Bool
+        /// A caller followed through `followCallers` left the bus.
+        public var callerLeft: (_ owner: String) -> Void
+
         public init(notify: @escaping (BusNotify) -> Result<UInt32, BusError>,
-                    closeNotification: @escaping (_ id: UInt32, _ sandbox: String?) -> Result<Void, BusError>) {
+                    closeNotification: @escaping (_ id: UInt32, _ sandbox: String?) -> Result<Void, BusError>,
+                    inhibit: @escaping (_ app: String, _ reason: String, _ owner: String) -> UInt32 = { _, _, _ in 1 },
+                    uninhibit: @escaping (_ cookie: UInt32) -> Void = { _ in },
+                    isInhibited: @escaping () -> Bool = { false },
+                    callerLeft: @escaping (_ owner: String) -> Void = { _ in }) {
             self.notify = notify
             self.closeNotification = closeNotification
+            self.inhibit = inhibit
+            self.uninhibit = uninhibit
+            self.isInhibited = isInhibited
+            self.callerLeft = callerLeft
         }
     }
 
@@ -63,6 +83,9 @@ public final class NotificationsBus {
     /// Whether this connection asked for org.freedesktop.Notifications (a
     /// direct peer-to-peer connection has no names).
     private var holdsName: Bool
+    /// The callers whose leaving the daemon wants to hear of (those that
+    /// hold an inhibition).
+    private let departures: CallerDepartures
 
     /// Called once if the bus connection is lost (the session's bus daemon
     /// exited). Notifications stop arriving; the daemon decides whether to
@@ -116,13 +139,18 @@ public final class NotificationsBus {
         self.capabilities = capabilities
         self.serverInfo = serverInfo
         sandboxes = SenderSandboxes(connection: connection, inspect: inspect)
+        departures = CallerDepartures(connection: connection)
+        departures.onLeft = handlers.callerLeft
         methods = .allocate(capacity: 1)
         methods.initialize(to: perch_bus_methods(
             owner: nil,
             notify: { call, owner, error in NotificationsBus.from(owner).notify(call!, error) },
             close_notification: { call, owner, error in NotificationsBus.from(owner).closeNotification(call!, error) },
             get_capabilities: { call, owner, _ in NotificationsBus.from(owner).getCapabilities(call!) },
-            get_server_information: { call, owner, _ in NotificationsBus.from(owner).getServerInformation(call!) }))
+            get_server_information: { call, owner, _ in NotificationsBus.from(owner).getServerInformation(call!) },
+            inhibit: { call, owner, error in NotificationsBus.from(owner).inhibit(call!, error) },
+            un_inhibit: { call, owner, error in NotificationsBus.from(owner).unInhibit(call!, error) },
+            get_inhibited: { reply, owner, _ in NotificationsBus.from(owner).getInhibited(reply!) }))
         methods.pointee.owner = Unmanaged.passUnretained(self).toOpaque()
         // Unowned: the connection is this object's and dies with it.
         connection.onDisconnect = { [unowned self] reason in self.lost(reason) }
@@ -301,6 +329,40 @@ public final class NotificationsBus {
         }
     }
 
+    /// PropertiesChanged for `Inhibited`, now `inhibited`, held like the
+    /// other signals (KDE's server sends the new value, not an
+    /// invalidation). The caller sends it only when the value changed.
+    public func emitInhibitedChanged(_ inhibited: Bool) {
+        guard !disconnected, connection.isOpen else { return }
+        var created: OpaquePointer?
+        let result = perch_bus_new_properties_changed(connection.bus, &created)
+        guard result >= 0, let created else {
+            return Log.warning("D-Bus: making PropertiesChanged: \(errorText(-result))")
+        }
+        var message = OutgoingBusMessage(adopting: created)
+        message.append(Self.busName)
+        message.appendDictionary([("Inhibited", .bool(inhibited))])
+        message.append([String]())
+        do {
+            try hold(message, as: .named("PropertiesChanged(Inhibited)"))
+        } catch {
+            Log.warning("D-Bus: \(error)")
+        }
+    }
+
+    // MARK: Callers that leave
+
+    /// Hears when each of `owners` (unique names) leaves the bus, through
+    /// `Handlers.callerLeft`, and stops hearing of any other. The daemon
+    /// calls it with the owners of the inhibitions whenever they change.
+    public func followCallers(_ owners: Set<String>) {
+        guard !disconnected else { return }
+        departures.follow(owners)
+    }
+
+    /// The callers followed now (tests).
+    var followedCallers: Set<String> { departures.names }
+
     // MARK: Methods (called by sd-bus from sd_bus_process)
 
     private static func from(_ owner: UnsafeMutableRawPointer?) -> NotificationsBus {
@@ -399,6 +461,48 @@ public final class NotificationsBus {
         }
         // The reply is this server's to send now (sd_bus_add_object_vtable(3)).
         return 1
+    }
+
+    /// Inhibit(s desktop_entry, s reason, a{sv} hints) -> u cookie. The
+    /// hints are not read: KDE's server keeps them and gives none a
+    /// meaning. Carried out in turn with the caller's other calls (a
+    /// Notify just before it is posted first). An empty desktop_entry
+    /// names the caller by its sandbox's app id, or else its bus name.
+    private func inhibit(_ call: OpaquePointer, _ replyError: UnsafeMutablePointer<sd_bus_error>?) -> Int32 {
+        let app: String, reason: String
+        do {
+            let reader = BusMessageReader(message: call)
+            app = try reader.readString(in: "the desktop_entry")
+            reason = try reader.readString(in: "the reason")
+        } catch {
+            return fail(replyError, error)
+        }
+        let sender = sd_bus_message_get_sender(call).map { String(cString: $0) }
+        return withSandbox(of: call, sender: sender, replyError) { [unowned self] call, sandbox, _ in
+            let named = app.isEmpty ? sandbox ?? sender ?? "" : app
+            let cookie = handlers.inhibit(named, reason, sender ?? "")
+            return holdReply(to: call, "Inhibit") { $0.append(cookie) }
+        }
+    }
+
+    /// UnInhibit(u cookie).
+    private func unInhibit(_ call: OpaquePointer, _ replyError: UnsafeMutablePointer<sd_bus_error>?) -> Int32 {
+        let cookie: UInt32
+        do {
+            cookie = try BusMessageReader(message: call).readBasic("u", UInt32(0), in: "the cookie")
+        } catch {
+            return fail(replyError, error)
+        }
+        let sender = sd_bus_message_get_sender(call).map { String(cString: $0) }
+        return withSandbox(of: call, sender: sender, replyError) { [unowned self] call, _, _ in
+            handlers.uninhibit(cookie)
+            return holdReply(to: call, "UnInhibit") { _ in }
+        }
+    }
+
+    private func getInhibited(_ reply: OpaquePointer) -> Int32 {
+        var flag: Int32 = handlers.isInhibited() ? 1 : 0
+        return withUnsafePointer(to: &flag) { sd_bus_message_append_basic(reply, code("b"), $0) }
     }
 
     private func getCapabilities(_ call: OpaquePointer) -> Int32 {

@@ -46,6 +46,8 @@ final class BusDoor: SignalDoor {
 
     func emitModesChanged() { mako?.emitModesChanged() }
 
+    func emitInhibitedChanged(_ inhibited: Bool) { bus.emitInhibitedChanged(inhibited) }
+
     func emitActionInvoked(id: UInt32, action: String, byUser: Bool) {
         guard byUser else { return bus.emitActionInvoked(id: id, action: action) }
         let gate = bus.holdForActivationToken(id: id)

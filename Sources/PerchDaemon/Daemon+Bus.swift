@@ -7,8 +7,8 @@ import PerchPlatform
 /// service operations as the control socket.
 extension Daemon {
     /// What Perch tells D-Bus clients it can do.
-    static let capabilities = ["actions", "body", "body-markup", "icon-static", "inline-reply", "persistence",
-                               "x-canonical-private-synchronous", "x-dunst-stack-tag"]
+    static let capabilities = ["actions", "body", "body-markup", "icon-static", "inhibitions", "inline-reply",
+                               "persistence", "x-canonical-private-synchronous", "x-dunst-stack-tag"]
 
     /// Serves org.freedesktop.Notifications, asked for now; when another
     /// daemon owns it, exit 3 naming it (without --replace the name is not
@@ -66,13 +66,43 @@ extension Daemon {
                 // Lenient: closing an id that is gone (or not the sender's
                 // to close) is no error.
                 return .success(())
-            })
+            },
+            inhibit: { [unowned self] app, reason, owner in
+                let (cookie, effects) = self.service.inhibit(app: app, reason: reason, owner: owner,
+                                                             at: MonotonicClock.now())
+                self.executor.execute(effects)
+                self.followInhibitors()
+                return cookie
+            },
+            uninhibit: { [unowned self] cookie in
+                self.executor.execute(self.service.uninhibit(cookie: cookie, at: MonotonicClock.now()))
+                self.followInhibitors()
+            },
+            isInhibited: { [unowned self] in self.service.isInhibited },
+            callerLeft: { [unowned self] owner in self.inhibitorLeft(owner) })
+    }
+
+    /// The bus tells when a caller that holds an inhibition leaves, and
+    /// only then: whenever the inhibitions change, it follows their owners.
+    private func followInhibitors() {
+        bus?.bus.followCallers(Set(service.inhibitions.all.map(\.inhibition.owner)))
+    }
+
+    /// `owner` left the bus, or the bus is gone (every owner then): what it
+    /// held ends, as under KDE.
+    private func inhibitorLeft(_ owner: String) {
+        executor.execute(service.dropInhibitions(ownedBy: owner, at: MonotonicClock.now()))
+        followInhibitors()
     }
 
     /// The daemon's door on a server that has the name.
     private func openDoor(on made: NotificationsBus) {
         made.changingCapabilities = { [unowned self] in self.sounds.isAvailable ? ["sound"] : [] }
-        made.onDisconnect = { reason in Log.warning("lost the session bus (\(reason)); serving the control socket only") }
+        made.onDisconnect = { [unowned self] reason in
+            Log.warning("lost the session bus (\(reason)); serving the control socket only")
+            // No caller can be seen leaving any more, nor end what it holds.
+            for owner in Set(service.inhibitions.all.map(\.inhibition.owner)) { inhibitorLeft(owner) }
+        }
         do {
             let door = try BusDoor(bus: made, loop: loop) { [unowned self] id, done in
                 self.scene.requestActivationToken(for: id, done: done)

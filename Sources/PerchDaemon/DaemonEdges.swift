@@ -76,6 +76,8 @@ protocol SignalDoor: AnyObject {
     func emitNotificationReplied(id: UInt32, text: String)
     /// The active modes changed (mako's Modes property says so).
     func emitModesChanged()
+    /// The `Inhibited` property changed to `inhibited` (PropertiesChanged).
+    func emitInhibitedChanged(_ inhibited: Bool)
     func flushReplies()
 }
 

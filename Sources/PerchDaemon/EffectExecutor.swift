@@ -50,6 +50,9 @@ final class EffectExecutor {
     private var heapMoments = HeapMoments()
     /// The log throttle's deadline the alarm was last armed with.
     private var armedThrottleDeadline: Instant?
+    /// What D-Bus's `Inhibited` was last told to be (false: what a client
+    /// that never heard takes it for).
+    private var toldInhibited = false
 
     init(service: NotificationService, scene: any ToastScene, store: (any RecordStore)?, control: any ControlDoor,
          hooks: any HookStarter, alarm: any Alarm, idleAlarm: any Alarm,
@@ -95,6 +98,8 @@ final class EffectExecutor {
             case .modes(let modes):
                 control.broadcastModes(modes)
                 signals?.emitModesChanged()
+                // Do-not-disturb is part of what `Inhibited` says.
+                tellInhibited()
             case .center(let open):
                 control.broadcast(.center(open: open))
                 scene.setCenterOpen(open, at: clock())
@@ -186,6 +191,17 @@ final class EffectExecutor {
         turn.quietChanged = false
         quiet?.keep(service.quiet, nextEnd: service.nextWallDeadline)
         control.broadcast(.quiet)
+        tellInhibited()
+    }
+
+    /// D-Bus hears PropertiesChanged for `Inhibited` when its value is not
+    /// what it last heard (an inhibition taken while do-not-disturb is on
+    /// changes nothing there).
+    private func tellInhibited() {
+        let inhibited = service.isInhibited
+        guard inhibited != toldInhibited, let signals else { return }
+        toldInhibited = inhibited
+        signals.emitInhibitedChanged(inhibited)
     }
 
     /// The idle check's timer went off: its turn is not one of work.

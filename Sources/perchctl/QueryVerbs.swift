@@ -50,6 +50,11 @@ extension Verb {
             if status.fullscreen { print("fullscreen: a fullscreen window holds notifications that are not critical") }
             if status.idle { print("idle: display timers stand still until the next input") }
             if status.blanked { print("blanked: every output is off; display timers stand still until one is on") }
+            for inhibitor in status.inhibitors {
+                // A D-Bus caller's words: no control characters reach the terminal.
+                let reason = inhibitor.reason.isEmpty ? "" : " (\(IconLocator.printable(inhibitor.reason)))"
+                print("inhibited by: \(IconLocator.printable(inhibitor.app))\(reason)")
+            }
             print("modes: \(status.modes.isEmpty ? "(none)" : status.modes.joined(separator: " "))")
             for output in status.outputs {
                 let turned = output.transform == "normal" ? "" : " transform \(output.transform)"

@@ -169,6 +169,8 @@ final class FakeSignals: SignalDoor {
 
     func emitModesChanged() { waiting.append("modes changed") }
 
+    func emitInhibitedChanged(_ inhibited: Bool) { waiting.append("inhibited \(inhibited)") }
+
     func flushReplies() {
         for line in waiting { ledger.write("bus \(line)") }
         waiting.removeAll()

@@ -307,6 +307,27 @@ struct TurnWiringTests {
         #expect(byUser[second] == false)
     }
 
+    @Test("D-Bus hears Inhibited only when it changes: the first inhibition, do-not-disturb, the last release")
+    func inhibitedToldOnChange() {
+        let turn = TurnHarness()
+        var told: [String] { turn.ledger.lines.filter { $0.hasPrefix("bus inhibited") } }
+        let (first, effects) = turn.service.inhibit(app: "a", reason: "", owner: ":1.1", at: turn.now)
+        turn.executor.execute(effects)
+        turn.executor.execute(turn.service.inhibit(app: "b", reason: "", owner: ":1.2", at: turn.now).effects)
+        turn.endTurn()
+        #expect(told == ["bus inhibited true"])
+        #expect(turn.ledger.contains("control quiet"))
+        turn.executor.execute(turn.service.uninhibit(cookie: first, at: turn.now))
+        turn.endTurn()
+        #expect(told == ["bus inhibited true"], "another app still inhibits")
+        turn.executor.execute(turn.service.dropInhibitions(ownedBy: ":1.2", at: turn.now))
+        turn.endTurn()
+        #expect(told == ["bus inhibited true", "bus inhibited false"])
+        turn.executor.execute(turn.service.setModes(.add("do-not-disturb"), at: turn.now))
+        turn.endTurn()
+        #expect(told == ["bus inhibited true", "bus inhibited false", "bus inhibited true"])
+    }
+
     @Test("opening the center tells subscribers, opens the panel and hands it what it lists, once")
     func centerOpens() {
         let turn = TurnHarness()

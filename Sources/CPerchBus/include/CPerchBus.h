@@ -21,6 +21,11 @@ struct perch_bus_methods {
     sd_bus_message_handler_t close_notification;
     sd_bus_message_handler_t get_capabilities;
     sd_bus_message_handler_t get_server_information;
+    // KDE's inhibitions (plasma-workspace's notification server).
+    sd_bus_message_handler_t inhibit;
+    sd_bus_message_handler_t un_inhibit;
+    // The `Inhibited` property's value into `reply` (0, or a negative errno).
+    int (*get_inhibited)(sd_bus_message *reply, void *owner, sd_bus_error *error);
 };
 
 // The object path, interface and bus name of the Desktop Notifications
@@ -33,8 +38,9 @@ struct perch_bus_methods {
 // methods to `methods` (which must outlive the slot). sd-bus checks each
 // call's signature against the table and answers a mismatch with
 // org.freedesktop.DBus.Error.InvalidArgs before any handler runs; it also
-// answers Introspect, Peer and Properties. Returns sd_bus_add_object_vtable's
-// result; unref `*slot` to unregister.
+// answers Introspect, Peer and Properties (Get and GetAll of `Inhibited`
+// through `get_inhibited`). Returns sd_bus_add_object_vtable's result;
+// unref `*slot` to unregister.
 int perch_bus_add_notifications(sd_bus *bus, sd_bus_slot **slot, struct perch_bus_methods *methods);
 
 // The object's signals, by number: emitting one hands sd-bus the path,
@@ -51,6 +57,12 @@ const char *perch_bus_signal_name(enum perch_bus_signal signal);
 
 // sd_bus_message_new_signal for `signal` of the Notifications object.
 int perch_bus_new_signal(sd_bus *bus, sd_bus_message **message, enum perch_bus_signal signal);
+
+// An empty org.freedesktop.DBus.Properties.PropertiesChanged signal from
+// the Notifications object, for the caller to fill (interface, changed
+// values, invalidated names): sd-bus does not emit it for `Inhibited`,
+// whose changes are told with the turn's other signals.
+int perch_bus_new_properties_changed(sd_bus *bus, sd_bus_message **message);
 
 // dunst's control interface on the same object.
 #include "CPerchDunst.h"

@@ -218,6 +218,18 @@ public struct StatusReply: ControlReplyBody {
         }
     }
 
+    /// An app that holds an inhibition (KDE's `Inhibit` on D-Bus), as it
+    /// named itself and its reason.
+    public struct Inhibitor: Equatable, Sendable {
+        public var app: String
+        public var reason: String
+
+        public init(app: String, reason: String) {
+            self.app = app
+            self.reason = reason
+        }
+    }
+
     public var version: String
     /// On screen and not leaving (with the group-by members folded under
     /// them).
@@ -243,10 +255,13 @@ public struct StatusReply: ControlReplyBody {
     public var outputs: [Output]
     /// Whole seconds since the daemon started.
     public var uptime: Int
+    /// The inhibitions held, oldest first (any keeps arrivals back as
+    /// do-not-disturb does).
+    public var inhibitors: [Inhibitor]
 
     public init(version: String = PerchVersion.string, shown: Int, queued: Int, history: Int, modes: [String],
                 doNotDisturb: Bool, held: Int = 0, fullscreen: Bool = false, idle: Bool = false,
-                blanked: Bool = false, outputs: [Output], uptime: Int) {
+                blanked: Bool = false, outputs: [Output], uptime: Int, inhibitors: [Inhibitor] = []) {
         self.version = version
         self.shown = shown
         self.queued = queued
@@ -259,6 +274,7 @@ public struct StatusReply: ControlReplyBody {
         self.blanked = blanked
         self.outputs = outputs
         self.uptime = uptime
+        self.inhibitors = inhibitors
     }
 
     public init(json: JSONValue) throws(ControlReplyError) {
@@ -301,6 +317,14 @@ public struct StatusReply: ControlReplyBody {
                                   logicalWidth: logicalWidth, logicalHeight: logicalHeight, transform: transform))
         }
         uptime = try object.integer("uptime", in: 0 ... Int.max, "whole seconds")
+        // A daemon from before issue 42 knows no inhibitions.
+        inhibitors = []
+        if let list = object.optional("inhibitors") {
+            for element in try ControlReplyObject.elements(of: list, at: object.path(of: "inhibitors")) {
+                let inhibitor = try ControlReplyObject(element.value, at: element.path)
+                inhibitors.append(Inhibitor(app: try inhibitor.string("app"), reason: try inhibitor.string("reason")))
+            }
+        }
     }
 
     public var json: JSONValue {
@@ -321,6 +345,7 @@ public struct StatusReply: ControlReplyBody {
                  "logical_height": .number(Double($0.logicalHeight)), "transform": .string($0.transform)]
             }),
             "uptime": .number(Double(uptime)),
+            "inhibitors": .array(inhibitors.map { ["app": .string($0.app), "reason": .string($0.reason)] }),
         ]
     }
 }

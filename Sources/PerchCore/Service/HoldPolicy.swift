@@ -88,6 +88,15 @@ public struct HoldPolicy: Equatable, Sendable {
             || (isSharing && (whileSharing == .hold || whileSharing == .hide))
     }
 
+    /// What D-Bus's `Inhibited` says (KDE's property, which apps such as
+    /// Telegram read to keep their own sounds quiet): notifications are
+    /// kept from the user for now, by do-not-disturb, an app's
+    /// inhibition, or a share that holds or hides them. Not by a
+    /// fullscreen window, which comes and goes with every focus change.
+    public var inhibitsNotifications: Bool {
+        isQuiet || (isSharing && (whileSharing == .hold || whileSharing == .hide))
+    }
+
     /// What keeps arrivals back, most telling first, as `status` and the
     /// waybar line name it: "sharing", "inhibited", "do-not-disturb",
     /// "fullscreen".

@@ -35,6 +35,10 @@ extension NotificationService {
         return inhibitionsChanged(at: now)
     }
 
+    /// What D-Bus's `Inhibited` property says now
+    /// (`HoldPolicy.inhibitsNotifications`).
+    public var isInhibited: Bool { hold.inhibitsNotifications }
+
     /// `owner` left the bus: its inhibitions end.
     public func dropInhibitions(ownedBy owner: String, at now: Instant) -> [ServiceEffect] {
         guard inhibitions.dropAll(ownedBy: owner) > 0 else { return [] }

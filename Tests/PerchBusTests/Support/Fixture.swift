@@ -14,6 +14,13 @@ final class RecordingDaemon {
     var closeFailure: BusError?
     /// Runs inside the CloseNotification handler, before it returns.
     var whileClosing: ((UInt32) -> Void)?
+    /// Each Inhibit as the server hands it over; answered with cookies
+    /// from 7 up.
+    var inhibits: [(app: String, reason: String, owner: String)] = []
+    var uninhibits: [UInt32] = []
+    var isInhibited = false
+    /// The callers the server said left the bus.
+    var left: [String] = []
 
     var handlers: NotificationsBus.Handlers {
         NotificationsBus.Handlers(
@@ -27,7 +34,14 @@ final class RecordingDaemon {
                 closedFrom.append(sandbox)
                 whileClosing?(id)
                 return closeFailure.map { .failure($0) } ?? .success(())
-            })
+            },
+            inhibit: { [unowned self] app, reason, owner in
+                inhibits.append((app, reason, owner))
+                return UInt32(6 + inhibits.count)
+            },
+            uninhibit: { [unowned self] in uninhibits.append($0) },
+            isInhibited: { [unowned self] in isInhibited },
+            callerLeft: { [unowned self] in left.append($0) })
     }
 }
 
