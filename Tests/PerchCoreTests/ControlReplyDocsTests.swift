@@ -83,7 +83,7 @@ struct ControlReplyDocsTests {
 
     @Test("the documented events decode once their elided notification is filled in")
     func documentedEvents() throws {
-        #expect(documentedEventLines.count == 10)
+        #expect(documentedEventLines.count == 11)
         let notification = #"{"id":5,"app":"","title":"T","body":"","urgency":"normal"}"#
         let expected: [ControlEvent] = [
             .notification(.queued(Notification(id: 5, title: "T"))),
@@ -96,6 +96,7 @@ struct ControlReplyDocsTests {
             .modes(["do-not-disturb"]),
             .center(open: true),
             .center(open: false),
+            .quiet,
         ]
         for (line, event) in zip(documentedEventLines, expected) {
             let filled = line.replacing(#"{"id":5,…}"#, with: notification)

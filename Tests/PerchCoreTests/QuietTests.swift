@@ -173,7 +173,7 @@ struct AppChoiceTests {
 }
 
 @Suite("Inhibitions and shares")
-struct InhibitionTests {
+struct InhibitionAndShareTests {
     @Test("an inhibition holds a normal toast, sends arrivals to history, shows a critical one, and ends with its owner")
     func inhibit() {
         var h = ServiceHarness("missed-summary=0")
