@@ -55,7 +55,13 @@ extension Verb {
                 let reason = inhibitor.reason.isEmpty ? "" : " (\(IconLocator.printable(inhibitor.reason)))"
                 print("inhibited by: \(IconLocator.printable(inhibitor.app))\(reason)")
             }
-            print("modes: \(status.modes.isEmpty ? "(none)" : status.modes.joined(separator: " "))")
+            let now = WallClock.now(), offset = WallClock.utcOffset()
+            let modes = status.modes.map { mode in
+                status.modeEnds[mode].map { "\(mode) (until \(QuietTimes.describe($0, now: now, utcOffset: offset)))" }
+                    ?? mode
+            }
+            print("modes: \(modes.isEmpty ? "(none)" : modes.joined(separator: " "))")
+            if status.snoozed > 0 { print("snoozed: \(status.snoozed)") }
             for output in status.outputs {
                 let turned = output.transform == "normal" ? "" : " transform \(output.transform)"
                 // As people write it: "2", "1.5", "1.3333" (to the 1/120

@@ -72,7 +72,7 @@ struct WatchCommand: Command {
             // Most events (queued, will-appear, appeared of one post) leave
             // the bar as it was: the printer drops a line equal to the last.
             let status = try client.request(.status, as: StatusReply.self).reply
-            bar.print(WaybarLine.status(status, centerOpen: try isCenterOpen(client)))
+            bar.print(WaybarLine.status(status, centerOpen: try isCenterOpen(client), utcOffset: WallClock.utcOffset()))
             offline.end()
             do {
                 _ = try client.nextEvent()

@@ -258,6 +258,10 @@ public struct StatusReply: ControlReplyBody {
     /// The inhibitions held, oldest first (any keeps arrivals back as
     /// do-not-disturb does).
     public var inhibitors: [Inhibitor]
+    /// When each mode turned on for a while goes off (Unix seconds).
+    public var modeEnds: [String: Int64] = [:]
+    /// Live notifications snoozed (counted in `held` too).
+    public var snoozed = 0
 
     public init(version: String = PerchVersion.string, shown: Int, queued: Int, history: Int, modes: [String],
                 doNotDisturb: Bool, held: Int = 0, fullscreen: Bool = false, idle: Bool = false,
@@ -325,6 +329,16 @@ public struct StatusReply: ControlReplyBody {
                 inhibitors.append(Inhibitor(app: try inhibitor.string("app"), reason: try inhibitor.string("reason")))
             }
         }
+        if let ends = object.optional("mode_ends") {
+            guard let members = ends.objectValue else { throw ControlReplyError("\"mode_ends\" must be an object") }
+            for (name, value) in members {
+                guard let time = value.intValue else {
+                    throw ControlReplyError("\"mode_ends.\(name)\" must be Unix seconds")
+                }
+                modeEnds[name] = Int64(time)
+            }
+        }
+        snoozed = object.optional("snoozed") == nil ? 0 : try object.count("snoozed")
     }
 
     public var json: JSONValue {
@@ -346,6 +360,9 @@ public struct StatusReply: ControlReplyBody {
             }),
             "uptime": .number(Double(uptime)),
             "inhibitors": .array(inhibitors.map { ["app": .string($0.app), "reason": .string($0.reason)] }),
+            "mode_ends": .object(JSONObject(modeEnds.sorted { $0.key < $1.key }
+                .map { ($0.key, .number(Double($0.value))) })),
+            "snoozed": .number(Double(snoozed)),
         ]
     }
 }

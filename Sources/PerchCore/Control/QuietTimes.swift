@@ -53,10 +53,14 @@ public enum QuietTimes {
     /// `until` as the clock shows it in that zone, and how long from `now`:
     /// `08:00, in 42 min`.
     public static func describe(_ until: Int64, now: Int64, utcOffset: Int64) -> String {
-        let local = until + utcOffset
+        "\(clock(until, utcOffset: utcOffset)), in \(span(until - now))"
+    }
+
+    /// `time` as the clock shows it in that zone: `08:00`.
+    public static func clock(_ time: Int64, utcOffset: Int64) -> String {
+        let local = time + utcOffset
         let secondsOfDay = ((local % 86_400) + 86_400) % 86_400
-        let clock = format2(secondsOfDay / 3_600) + ":" + format2((secondsOfDay % 3_600) / 60)
-        return "\(clock), in \(span(until - now))"
+        return format2(secondsOfDay / 3_600) + ":" + format2((secondsOfDay % 3_600) / 60)
     }
 
     /// A span of seconds in words a person reads at a glance: `45 s`,

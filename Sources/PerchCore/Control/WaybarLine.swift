@@ -16,12 +16,20 @@ public enum WaybarLine {
     /// `center-open`; waybar takes either. `alt` is the main class alone
     /// (waybar picks the icon of `format-icons` by it); `percentage` is
     /// the count on waybar's 0–100 scale, 10 per notification up to 100.
-    public static func status(_ status: StatusReply, centerOpen: Bool = false) -> JSONValue {
+    /// With `utcOffset` (the local zone), a do-not-disturb that ends on its
+    /// own says when, as the clock shows it ("until 08:00": a time, not a
+    /// count, so the line need not change every minute).
+    public static func status(_ status: StatusReply, centerOpen: Bool = false, utcOffset: Int64? = nil) -> JSONValue {
         let waiting = status.held
         let count = status.shown + status.queued + waiting
         var tooltip = "\(count) notification\(count == 1 ? "" : "s")"
         if waiting > 0 { tooltip += ", \(waiting) waiting" }
-        if status.doNotDisturb { tooltip += ", do not disturb" }
+        if status.doNotDisturb {
+            tooltip += ", do not disturb"
+            if let utcOffset, let end = status.modeEnds[NotificationService.doNotDisturb] {
+                tooltip += " until " + QuietTimes.clock(end, utcOffset: utcOffset)
+            }
+        }
         let main = status.doNotDisturb ? "dnd" : count > 0 ? "active" : "empty"
         var classes = [main]
         if waiting > 0 { classes.append("waiting") }

@@ -21,12 +21,15 @@ extension NotificationService {
             }
         }
         let counted = shown + queued
-        return StatusReply(shown: shown, queued: queued, history: history.count, modes: modes.sorted(),
+        var reply = StatusReply(shown: shown, queued: queued, history: history.count, modes: modes.sorted(),
                            doNotDisturb: isDoNotDisturb, held: board.count - counted - leaving,
                            fullscreen: isFullscreen,
                            idle: isIdleInForce, blanked: isBlanked, outputs: outputs, uptime: uptime,
                            inhibitors: inhibitions.all.map {
                                StatusReply.Inhibitor(app: $0.inhibition.app, reason: $0.inhibition.reason)
                            })
+        reply.modeEnds = quiet.modeEnds
+        reply.snoozed = quiet.snoozes.count
+        return reply
     }
 }
