@@ -74,6 +74,10 @@ final class CenterInput {
                let action = view.state.action(clickAtX: pointer.x, y: pointer.y, center: view.center,
                                               topBar: view.topBarGeometry(), at: now) {
                 onEvent?(.center(action))
+            } else if pressed, button == Bindings.rightButton,
+                      let action = view.state.action(menuClickAtX: pointer.x, y: pointer.y, center: view.center,
+                                                     at: now) {
+                onEvent?(.center(action))
             }
             return true
         }
@@ -129,6 +133,7 @@ final class CenterInput {
             case .down: .down
             case .delete, .backspace: .delete
             case .enter: .enter
+            case .text("m"): .menu
             default: nil
             }
             let edit = InputRouter.replyEdit(for: key)

@@ -46,6 +46,14 @@ extension Daemon {
         case .replyEdit(let id, let edit):
             executor.execute(service.handle(.replyEdit(edit), on: id, at: now))
             executor.setCenterStale()
+        case .toggleMenu(let id):
+            service.toggleCenterMenu(id)
+            executor.setCenterStale()
+        case .choose(let id, let choice):
+            let (result, effects) = service.chooseInCenter(id, choice, at: now)
+            if case .failure(let error) = result { Log.info("center: \(error.message)") }
+            executor.executeUserInput(effects)
+            executor.setCenterStale()
         }
     }
 

@@ -13,6 +13,10 @@ public enum CenterAction: Equatable, Sendable {
     case focusReply(id: UInt32)
     /// A key for the entry's reply field, while it has the keyboard.
     case replyEdit(id: UInt32, ReplyEdit)
+    /// Opens the entry's menu (closing any other), or closes it.
+    case toggleMenu(id: UInt32)
+    /// A choice in the entry's open menu.
+    case choose(id: UInt32, EntryChoice)
 }
 
 extension CenterEntry {
@@ -25,6 +29,8 @@ extension CenterEntry {
         case deleteKey
         /// Return with the keyboard's ring on it.
         case returnKey
+        /// A right click anywhere on it, or `m` with the ring on it.
+        case menu
     }
 
     /// What `press` asks for; nil when it does nothing.
@@ -36,7 +42,18 @@ extension CenterEntry {
     public func action(for press: Press) -> CenterAction? {
         switch press {
         case .on(.dismiss), .deleteKey: return .dismiss(id: id)
+        case .menu: return .toggleMenu(id: id)
         default: break
+        }
+        if let menu {
+            // While its menu is open, its buttons are the menu's; a press
+            // elsewhere on the card closes it.
+            switch press {
+            case .on(.button(let buttonID)):
+                return EntryChoice(id: buttonID).flatMap { menu.contains($0) ? .choose(id: id, $0) : nil }
+            case .returnKey, .on(.card), .on(.replyField): return .toggleMenu(id: id)
+            default: return nil
+            }
         }
         guard isLive else { return nil }
         switch press {
@@ -54,6 +71,8 @@ extension CenterEntry {
             return .invoke(id: id, action: NotificationAction.defaultID)
         case .on(.dismiss), .deleteKey:
             return .dismiss(id: id)
+        case .menu:
+            return .toggleMenu(id: id)
         }
     }
 }

@@ -10,6 +10,10 @@ public struct CenterEntry: Equatable, Sendable {
     /// The reply field of a live one that offers `inline-reply`, with what
     /// is typed so far (the same draft as its toast's).
     public var reply: ReplyField?
+    /// Its menu, while open: its buttons are these instead of the
+    /// sender's (`EntryChoice`), labelled `menuLabels`.
+    public var menu: [EntryChoice]?
+    public var menuLabels: [String] = []
 
     public init(notification: Notification, time: Int64, isLive: Bool, reply: ReplyField? = nil) {
         self.notification = notification
@@ -24,6 +28,10 @@ public struct CenterEntry: Equatable, Sendable {
     /// sender no longer hears of it, shows no buttons and no field.
     public var content: ToastContent {
         var content = notification.content
+        if let menu {
+            content.buttons = zip(menu, menuLabels).map { NotificationAction(id: $0.id, label: $1) }
+            return content
+        }
         content.buttons.removeAll { action(for: .on(.button(id: $0.id))) == nil }
         guard let reply, action(for: .on(.replyField)) != nil else { return content }
         content.reply = reply
@@ -111,6 +119,20 @@ public struct CenterContent: Equatable, Sendable {
             if let entry = group.entries.first(where: { $0.id == id }) { return entry }
         }
         return nil
+    }
+
+    /// Opens the menu of entry `id` with `choices` (`EntryChoice.menu`),
+    /// labelled for its app's `appChoice`.
+    public mutating func openMenu(id: UInt32, choices: (CenterEntry) -> [EntryChoice],
+                                  labels: (EntryChoice, CenterEntry) -> String) {
+        for g in groups.indices {
+            guard let e = groups[g].entries.firstIndex(where: { $0.id == id }) else { continue }
+            let entry = groups[g].entries[e]
+            let menu = choices(entry)
+            groups[g].entries[e].menu = menu
+            groups[g].entries[e].menuLabels = menu.map { labels($0, entry) }
+            return
+        }
     }
 
     /// Folds (true) or unfolds (false) the group of `app`.

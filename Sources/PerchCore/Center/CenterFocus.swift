@@ -9,6 +9,8 @@ public enum CenterKey: Equatable, Sendable {
     case enter
     /// Escape closes the panel; the ring has no use for it.
     case escape
+    /// `m` (or the Menu key): the focused entry's menu, opened or closed.
+    case menu
 }
 
 /// The keyboard's focus ring over the center's entries: Up and Down step
@@ -43,11 +45,11 @@ public struct CenterFocus: Equatable, Sendable {
                 scroll.reveal(top: row.y, bottom: row.bottom, viewportHeight: layout.viewportHeight, at: now)
             }
             return nil
-        case .delete, .enter:
+        case .delete, .enter, .menu:
             guard let id = focused, layout.row(ofEntry: id) != nil, let entry = content.entry(id: id) else {
                 return nil
             }
-            return entry.action(for: key == .delete ? .deleteKey : .returnKey)
+            return entry.action(for: key == .delete ? .deleteKey : key == .menu ? .menu : .returnKey)
         case .escape:
             return nil
         }

@@ -28,6 +28,13 @@ public struct CenterList: Equatable, Sendable {
     }
 
     /// What a press at (x, y) asks for, if anything.
+    /// The entry drawn at (x, y), if any.
+    public func entry(atX x: Double, y: Double) -> CenterEntry? {
+        guard let row = row(at: y), case .entry(let id, let groupIndex) = row.kind,
+              entries[id]?.hit(x: x, y: y - Double(row.y)) != nil else { return nil }
+        return content.groups[groupIndex].entries.first { $0.id == id }
+    }
+
     public func action(atX x: Double, y: Double) -> CenterAction? {
         guard let row = row(at: y) else { return nil }
         let rowY = y - Double(row.y)

@@ -65,6 +65,14 @@ public struct CenterPanelState: Equatable, Sendable {
         return list.action(atX: x - left, y: listY)
     }
 
+    /// What a right click at (x, y) asks for: an entry's menu, opened or
+    /// closed; nothing elsewhere.
+    public func action(menuClickAtX x: Double, y: Double, center: CenterStyle, at now: Instant) -> CenterAction? {
+        guard y >= Double(center.topBarHeight), let list else { return nil }
+        let listY = y - Double(center.topBarHeight) + Double(Int(scroll.offset(at: now).rounded()))
+        return list.entry(atX: x - Double(center.padding), y: listY)?.action(for: .menu)
+    }
+
     /// What a finger put down at (x, y) asks for: a reply field that takes
     /// it gets the keyboard; anywhere else the finger only scrolls.
     public func action(touchAtX x: Double, y: Double, center: CenterStyle, topBar: CenterTopBarGeometry,

@@ -22,11 +22,17 @@ public enum FocusKey: Equatable, Sendable {
     case delete
     /// Escape: the keyboard goes back to the window that had it.
     case escape
+    /// `z`: snoozed for ten minutes (`EntryChoice.snoozes`) — or, when its
+    /// sender offers an action named `snooze`, that action: the sender's
+    /// own snooze keeps its meaning.
+    case snooze
 
-    /// The focus key a typed key is, if any: digits and `r` come as text.
+    /// The focus key a typed key is, if any: digits, `r` and `z` come as text.
     public init?(text: String) {
         if text == "r" {
             self = .reply
+        } else if text == "z" {
+            self = .snooze
         } else if text.count == 1, let digit = Int(text), digit >= 1 {
             self = .button(digit)
         } else {

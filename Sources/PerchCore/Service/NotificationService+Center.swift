@@ -40,7 +40,35 @@ extension NotificationService {
         }
         var replies: [UInt32: ReplyField] = [:]
         for toast in toasts { replies[toast.id] = replyField(for: toast.notification) }
-        return CenterContent(live: live, history: history.entries, folded: foldedApps, replies: replies)
+        var content = CenterContent(live: live, history: history.entries, folded: foldedApps, replies: replies)
+        if let centerMenu {
+            content.openMenu(id: centerMenu, choices: { EntryChoice.menu(for: $0, appChoice: self.quiet.apps[$0.notification.app]) },
+                             labels: { $0.label(app: $1.notification.app, appChoice: self.quiet.apps[$1.notification.app]) })
+        }
+        return content
+    }
+
+    /// Opens the menu of the center's entry `id` (closing another), or
+    /// closes it. Presentation only: nothing to record or tell.
+    public func toggleCenterMenu(_ id: UInt32) {
+        centerMenu = centerMenu == id ? nil : id
+    }
+
+    /// A choice made in an entry's menu: the menu closes, and the choice is
+    /// carried out as `perchctl snooze` or `perchctl apps` would.
+    public func chooseInCenter(_ id: UInt32, _ choice: EntryChoice, at now: Instant)
+        -> (result: Result<Void, ControlError>, effects: [ServiceEffect]) {
+        centerMenu = nil
+        let app = liveToast(id: id)?.notification.app ?? history.entries.last { $0.notification.id == id }?.notification.app
+        guard let app else { return (.failure(ControlError(.notFound, "no notification \(id)")), []) }
+        switch choice {
+        case .snooze(let seconds):
+            let (result, effects) = snooze(id, until: .after(seconds), at: now)
+            return (result.map { _ in () }, effects)
+        case .mute: return setAppChoice(app, .muted, at: now)
+        case .allow: return setAppChoice(app, .allowed, at: now)
+        case .resetApp: return setAppChoice(app, nil, at: now)
+        }
     }
 
     /// Opens, closes or toggles the panel. `.center(open:)` only when that
@@ -53,6 +81,7 @@ extension NotificationService {
         }
         guard open != isCenterOpen else { return [] }
         hold.isCenterOpen = open
+        centerMenu = nil
         // The keyboard goes with the surface it was on: a field that had it
         // lets go, keeping what was typed (the panel's entry and the toast
         // show the same draft).

@@ -40,6 +40,9 @@ extension NotificationService {
         return effects
     }
 
+    /// The action id a sender's own snooze goes by (calendars offer one).
+    static let sendersSnooze = "snooze"
+
     /// A key while the toasts have the keyboard.
     public func handle(_ key: FocusKey, focusedButton: String? = nil, at now: Instant) -> [ServiceEffect] {
         var effects = ServiceEffect.buffer()
@@ -71,6 +74,12 @@ extension NotificationService {
             close(id, reason: .dismissedByUser, at: now, into: &effects)
         case .escape:
             moveFocusRing(to: nil, at: now, into: &effects)
+        case .snooze:
+            if toast.notification.actions.contains(where: { $0.id == Self.sendersSnooze }) {
+                invoke(toast.notification, action: Self.sendersSnooze, at: now, into: &effects)
+            } else {
+                effects += snooze(id, until: .after(EntryChoice.snoozes[0]), at: now).effects
+            }
         }
         return effects
     }

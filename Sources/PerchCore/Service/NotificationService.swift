@@ -79,6 +79,8 @@ public final class NotificationService {
     /// The notification center's panel is open (`setCenter`). The
     /// service's, not the config's: a reload keeps it.
     public var isCenterOpen: Bool { hold.isCenterOpen }
+    /// The center entry whose menu is open (`toggleCenterMenu`).
+    public internal(set) var centerMenu: UInt32?
     /// Apps whose groups the center shows folded; kept across reloads and
     /// for apps that have no entry at the moment.
     public internal(set) var foldedApps: Set<String> = []
