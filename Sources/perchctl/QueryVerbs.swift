@@ -50,6 +50,7 @@ extension Verb {
             if status.fullscreen { print("fullscreen: a fullscreen window holds notifications that are not critical") }
             if status.idle { print("idle: display timers stand still until the next input") }
             if status.blanked { print("blanked: every output is off; display timers stand still until one is on") }
+            if !status.holding.isEmpty { print("held because: \(status.holding.joined(separator: ", "))") }
             print("modes: \(status.modes.isEmpty ? "(none)" : status.modes.joined(separator: " "))")
             for output in status.outputs {
                 let turned = output.transform == "normal" ? "" : " transform \(output.transform)"

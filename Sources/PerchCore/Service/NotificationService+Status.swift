@@ -24,6 +24,7 @@ extension NotificationService {
         return StatusReply(shown: shown, queued: queued, history: history.count, modes: modes.sorted(),
                            doNotDisturb: isDoNotDisturb, held: board.count - counted - leaving,
                            fullscreen: isFullscreen,
-                           idle: isIdleInForce, blanked: isBlanked, outputs: outputs, uptime: uptime)
+                           idle: isIdleInForce, blanked: isBlanked, sharing: isSharing, holding: hold.reasons,
+                           outputs: outputs, uptime: uptime)
     }
 }
