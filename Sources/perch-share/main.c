@@ -12,7 +12,10 @@
 //   sharing 1     a screencast stream has a consumer linked to it
 //   sharing 0     none has
 //   absent        no PipeWire server could be reached; looked for again
-//                 when its socket appears (inotify), and every 10 s
+//                 when its socket appears (inotify), and every 10 s; or
+//                 libpipewire cannot work here at all (its native
+//                 protocol module is not installed: no PipeWire on this
+//                 system), said on stderr, and then it only waits for EOF
 //
 // A screencast stream is a node of media.class Video/Source or
 // Stream/Output/Video that is no device (no device.id, media.role not
@@ -39,6 +42,7 @@
 #include <sys/inotify.h>
 #include <unistd.h>
 
+#include <pipewire/impl-module.h>
 #include <pipewire/pipewire.h>
 #include <spa/utils/result.h>
 
@@ -103,7 +107,7 @@ static void say(int what) {
     said = what;
     const char *line = what == 2 ? "absent\n" : what == 1 ? "sharing 1\n" : "sharing 0\n";
     // One write per line: stdout is the daemon's SOCK_SEQPACKET socket.
-    if (write(STDOUT_FILENO, line, strlen(line)) < 0 && errno == EPIPE) pw_main_loop_quit(main_loop);
+    if (write(STDOUT_FILENO, line, strlen(line)) < 0 && errno == EPIPE && main_loop) pw_main_loop_quit(main_loop);
 }
 
 static bool starts_with_any(const char *value, const char *const *prefixes) {
@@ -362,19 +366,36 @@ static void find_socket(void) {
     if (socket_dir[0]) watch_fd = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
 }
 
+// libpipewire cannot work here: said once, then nothing until the daemon
+// closes stdin (exiting would only have it started again and again).
+static int give_up(const char *what) {
+    fprintf(stderr, "perch-share: %s (%s): screen shares cannot be seen\n", what, strerror(errno));
+    say(2);
+    char buffer[256];
+    for (;;) {
+        ssize_t got = read(STDIN_FILENO, buffer, sizeof buffer);
+        if (got == 0 || (got < 0 && errno != EINTR)) return 0;
+    }
+}
+
 int main(void) {
     signal(SIGPIPE, SIG_IGN);
     pw_init(NULL, NULL);
+    // libpipewire's warnings are about its own set-up here (the empty
+    // module list below): errors only, unless PIPEWIRE_DEBUG asks.
+    if (!getenv("PIPEWIRE_DEBUG")) pw_log_set_level(SPA_LOG_LEVEL_ERROR);
     main_loop = pw_main_loop_new(NULL);
-    if (!main_loop) {
-        fprintf(stderr, "perch-share: cannot make PipeWire's loop: %s\n", strerror(errno));
-        return 1;
-    }
+    if (!main_loop) return give_up("cannot make PipeWire's loop");
     loop = pw_main_loop_get_loop(main_loop);
-    context = pw_context_new(loop, pw_properties_new(PW_KEY_APP_NAME, "perch-share", NULL), 0);
-    if (!context) {
-        fprintf(stderr, "perch-share: cannot make a PipeWire context: %s\n", strerror(errno));
-        return 1;
+    // No config file, and only the native protocol: client.conf and the
+    // modules it names (client-node, adapter, metadata…) come with the
+    // pipewire package and serve clients that make nodes; a watcher needs
+    // none of them (0.5 MB less Pss), and works where only the library is.
+    context = pw_context_new(loop, pw_properties_new(PW_KEY_APP_NAME, "perch-share", PW_KEY_CONFIG_NAME, "null",
+                                                     "context.modules.allow-empty", "true", NULL), 0);
+    if (!context) return give_up("cannot make a PipeWire context");
+    if (!pw_context_load_module(context, "libpipewire-module-protocol-native", NULL, NULL)) {
+        return give_up("cannot load libpipewire-module-protocol-native");
     }
     pw_loop_add_io(loop, STDIN_FILENO, SPA_IO_IN | SPA_IO_HUP | SPA_IO_ERR, false, on_stdin, NULL);
     retry_timer = pw_loop_add_timer(loop, on_retry, NULL);
