@@ -117,7 +117,7 @@ RELEASE := .build/release
 PERCH_BIN_DIR ?= $(RELEASE)
 export PERCH_BIN_DIR
 # The laid-out programs, in the order the plain build links them.
-LAID_OUT_PROGRAMS := perch perchctl perch-svg perch-sound perch-test-pointer
+LAID_OUT_PROGRAMS := perch perchctl perch-svg perch-sound perch-share perch-test-pointer
 
 # Arguments for Tests/e2e/run.py (e.g. --compositor sway110, -k NAME).
 E2E_ARGS ?=
@@ -350,7 +350,8 @@ install: laid-out man .build/dist/org.freedesktop.Notifications.service .build/d
 	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(MANDIR)/man1" "$(DESTDIR)$(MANDIR)/man5" \
 		"$(DESTDIR)$(DBUSSERVICEDIR)" "$(DESTDIR)$(USERUNITDIR)" "$(DESTDIR)$(DOCDIR)" \
 		"$(DESTDIR)$(BASHCOMPDIR)" "$(DESTDIR)$(ZSHCOMPDIR)" "$(DESTDIR)$(FISHCOMPDIR)"
-	install -m 0755 $(LAID_OUT)/perch $(LAID_OUT)/perchctl $(LAID_OUT)/perch-svg $(LAID_OUT)/perch-sound "$(DESTDIR)$(BINDIR)/"
+	install -m 0755 $(LAID_OUT)/perch $(LAID_OUT)/perchctl $(LAID_OUT)/perch-svg $(LAID_OUT)/perch-sound \
+		$(LAID_OUT)/perch-share "$(DESTDIR)$(BINDIR)/"
 	install -m 0644 .build/man/*.1 "$(DESTDIR)$(MANDIR)/man1/"
 	install -m 0644 .build/man/*.5 "$(DESTDIR)$(MANDIR)/man5/"
 	install -m 0644 .build/dist/org.freedesktop.Notifications.service "$(DESTDIR)$(DBUSSERVICEDIR)/"
@@ -364,7 +365,7 @@ install: laid-out man .build/dist/org.freedesktop.Notifications.service .build/d
 # Removes what install put there (and the directories of Perch's own).
 uninstall:
 	rm -f "$(DESTDIR)$(BINDIR)/perch" "$(DESTDIR)$(BINDIR)/perchctl" "$(DESTDIR)$(BINDIR)/perch-svg" \
-		"$(DESTDIR)$(BINDIR)/perch-sound" \
+		"$(DESTDIR)$(BINDIR)/perch-sound" "$(DESTDIR)$(BINDIR)/perch-share" \
 		$(foreach page,$(notdir $(MAN_PAGES)),"$(DESTDIR)$(MANDIR)/man$(subst .,,$(suffix $(page)))/$(page)") \
 		"$(DESTDIR)$(DBUSSERVICEDIR)/org.freedesktop.Notifications.service" \
 		"$(DESTDIR)$(USERUNITDIR)/perch.service" \

@@ -29,6 +29,9 @@ let package = Package(
                        providers: [.apt(["libxkbcommon-dev"])]),
         .systemLibrary(name: "CSystemdBus", pkgConfig: "libsystemd",
                        providers: [.apt(["libsystemd-dev"])]),
+        // Only perch-share links it; the daemon never loads libpipewire.
+        .systemLibrary(name: "CPipeWire", pkgConfig: "libpipewire-0.3",
+                       providers: [.apt(["libpipewire-0.3-dev"])]),
 
         // libc calls Swift's Glibc module does not expose (timerfd, signalfd,
         // memfd_create, SO_PEERCRED need _GNU_SOURCE). Kept apart from the
@@ -47,6 +50,10 @@ let package = Package(
         // perch-sound dlopens libcanberra (and through it libpulse and the
         // decoders); none of them is ever in the daemon.
         .executableTarget(name: "perch-sound", linkerSettings: [.linkedLibrary("m")]),
+        // Screen shares: while `while-sharing` is not `show`, the daemon runs
+        // perch-share, which watches the PipeWire graph for a screencast
+        // stream with a consumer and says "sharing 1" or "sharing 0".
+        .executableTarget(name: "perch-share", dependencies: ["CPipeWire"]),
         // JPEG icons: libjpeg-turbo, dlopened on the first JPEG, behind a
         // setjmp error handler.
         .target(name: "CJPEG"),

@@ -111,6 +111,7 @@ extension Daemon {
         executor.execute(service.reload(loaded, at: MonotonicClock.now()))
         fullscreenChanged()
         configureIdleMonitor()
+        shares.configure(global.whileSharing, at: MonotonicClock.now())
         hooks.timeout = global.hookTimeout
         access?.setPolicy(global.accessibility)
         executor.setNeedsRefresh()

@@ -2,9 +2,9 @@ import PerchCore
 import PerchPlatform
 import PerchWayland
 
-/// Fullscreen windows and an idle seat, from the compositor to the
-/// service. The daemon only works out the two facts; what they do to
-/// notifications is the service's (`NotificationService+Hold`).
+/// Fullscreen windows, an idle seat and a shared screen, from the
+/// desktop to the service. The daemon only works out the facts; what
+/// they do to notifications is the service's (`NotificationService+Hold`).
 extension Daemon {
     /// Starts following the compositor's windows and the seat's idleness
     /// (after the service has its config and state).
@@ -14,6 +14,16 @@ extension Daemon {
         configureIdleMonitor()
         connection.onPowerChanged = { [unowned self] in self.powerChanged() }
         powerChanged()
+    }
+
+    /// Starts watching for screen shares as `while-sharing` asks (again
+    /// at every reload: `ShareWatch.configure`); the answer goes to the
+    /// service as a fact, like fullscreen.
+    func watchShares() {
+        shares.onChange = { [unowned self] sharing in
+            self.executor.execute(self.service.setSharing(sharing, at: MonotonicClock.now()))
+        }
+        shares.configure(service.global.whileSharing, at: MonotonicClock.now())
     }
 
     /// Tells the service whether the screen is blanked: every output

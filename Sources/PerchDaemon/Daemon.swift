@@ -76,6 +76,8 @@ public final class Daemon {
     let svgIcons: SVGRenderHelper
     /// `idle-threshold` and the seat's idle notification.
     var idle = IdleWatch()
+    /// Whether the screen is shared (while `while-sharing` asks).
+    let shares: ShareWatch
     /// The accessibility tree on the accessibility bus (see Daemon+Access).
     var access: AccessibilityBridge?
 
@@ -144,6 +146,7 @@ public final class Daemon {
             // sooner loads them itself.
             warmUpTimer = try DeadlineTimer(loop: loop)
             svgIcons = try SVGRenderHelper(loop: loop)
+            shares = try ShareWatch(loop: loop)
             signals = try SignalSource(loop: loop)
             control = try ControlServer(path: socketPath, loop: loop)
         } catch let error where error.code == EADDRINUSE {
@@ -196,6 +199,7 @@ public final class Daemon {
         connection.attach(to: loop)
         restoreState()
         watchFullscreenAndIdle()
+        watchShares()
         if let predecessor { Log.info("took over from perch \(predecessor.version) (pid \(predecessor.pid))") }
         if let claimedBus {
             try serveBus(on: claimedBus)
@@ -250,6 +254,7 @@ public final class Daemon {
             menus.reap()
             sounds.output.reap()
             svgIcons.reap()
+            shares.reap()
             executor.armTimer()
         case SIGHUP:
             _ = reload()

@@ -50,6 +50,7 @@ extension Verb {
             if status.fullscreen { print("fullscreen: a fullscreen window holds notifications that are not critical") }
             if status.idle { print("idle: display timers stand still until the next input") }
             if status.blanked { print("blanked: every output is off; display timers stand still until one is on") }
+            if !status.holding.isEmpty { print("held because: \(status.holding.joined(separator: ", "))") }
             for inhibitor in status.inhibitors {
                 // A D-Bus caller's words: no control characters reach the terminal.
                 let reason = inhibitor.reason.isEmpty ? "" : " (\(IconLocator.printable(inhibitor.reason)))"

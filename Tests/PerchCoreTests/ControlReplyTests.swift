@@ -34,7 +34,7 @@ private let fullJSON = #"{"id":7,"app":"mail","title":"New mail","body":"from An
 
 private let status = StatusReply(
     version: "0.1.0", shown: 1, queued: 2, history: 3, modes: ["do-not-disturb", "work"], doNotDisturb: true,
-    held: 4, fullscreen: true, idle: true,
+    held: 4, fullscreen: true, idle: true, sharing: true, holding: ["sharing", "do-not-disturb"],
     outputs: [StatusReply.Output(name: "HEADLESS-1", width: 1280, height: 720, scale: 1,
                                  logicalWidth: 1280, logicalHeight: 720),
               StatusReply.Output(name: "HEADLESS-2", width: 1920, height: 1080, scale: 1.5,
@@ -74,7 +74,7 @@ struct ControlReplyTests {
             #"{"id":1,"result":[{"notification":"# + fullJSON + #","reason":"dismissed-by-user","closed_at":1700000000}]}"#,
             #"{"id":1,"result":{"id":3}}"#,
             #"{"id":1,"result":{"modes":["a","b"]}}"#,
-            #"{"id":1,"result":{"version":"0.1.0","shown":1,"queued":2,"history":3,"modes":["do-not-disturb","work"],"do_not_disturb":true,"held":4,"fullscreen":true,"idle":true,"blanked":false,"outputs":[{"name":"HEADLESS-1","width":1280,"height":720,"scale":1,"logical_width":1280,"logical_height":720,"transform":"normal"},{"name":"HEADLESS-2","width":1920,"height":1080,"scale":1.5,"logical_width":720,"logical_height":1280,"transform":"90"}],"uptime":42,"inhibitors":[{"app":"org.telegram.desktop","reason":"muted"}],"mode_ends":{},"snoozed":0}}"#,
+            #"{"id":1,"result":{"version":"0.1.0","shown":1,"queued":2,"history":3,"modes":["do-not-disturb","work"],"do_not_disturb":true,"held":4,"fullscreen":true,"idle":true,"blanked":false,"sharing":true,"holding":["sharing","do-not-disturb"],"outputs":[{"name":"HEADLESS-1","width":1280,"height":720,"scale":1,"logical_width":1280,"logical_height":720,"transform":"normal"},{"name":"HEADLESS-2","width":1920,"height":1080,"scale":1.5,"logical_width":720,"logical_height":1280,"transform":"90"}],"uptime":42,"inhibitors":[{"app":"org.telegram.desktop","reason":"muted"}],"mode_ends":{},"snoozed":0}}"#,
             #"{"id":1,"result":{"version":"0.1.0","protocol":1}}"#,
             #"{"id":1,"result":{"reloaded":true,"warnings":["/c:3:1: warning: unknown key \"x\""]}}"#,
             #"{"id":1,"result":{"open":true,"entries":7}}"#,
@@ -94,7 +94,7 @@ struct ControlReplyTests {
         let quiet = StatusReply(version: "0.1.0", shown: 0, queued: 0, history: 0, modes: [], doNotDisturb: false,
                                 outputs: [], uptime: 0)
         #expect(quiet.json.description
-            == #"{"version":"0.1.0","shown":0,"queued":0,"history":0,"modes":[],"do_not_disturb":false,"held":0,"fullscreen":false,"idle":false,"blanked":false,"outputs":[],"uptime":0,"inhibitors":[],"mode_ends":{},"snoozed":0}"#)
+            == #"{"version":"0.1.0","shown":0,"queued":0,"history":0,"modes":[],"do_not_disturb":false,"held":0,"fullscreen":false,"idle":false,"blanked":false,"sharing":false,"holding":[],"outputs":[],"uptime":0,"inhibitors":[],"mode_ends":{},"snoozed":0}"#)
     }
 
     @Test("version defaults to this build and protocol revision 1")
@@ -205,6 +205,20 @@ struct ControlReplyTests {
         #expect(try StatusReply(json: try parse(status(#""blanked":true"#))).blanked)
         #expect(try !StatusReply(json: try parse(status(#""idle":true"#))).blanked)
         #expect(try replyError(status(#""blanked":0"#), for: .status)?.hasPrefix(#"status: "blanked" must be"#) == true)
+    }
+
+    @Test("sharing and holding are read when given, and a daemon from before them shares nothing and holds for nothing")
+    func shareMembers() throws {
+        func status(_ member: String) -> String {
+            #"{"version":"v","shown":0,"queued":0,"history":0,"modes":[],"do_not_disturb":false"# + member
+                + #","outputs":[],"uptime":0}"#
+        }
+        let old = try StatusReply(json: try parse(status("")))
+        #expect(!old.sharing && old.holding.isEmpty)
+        let shared = try StatusReply(json: try parse(status(#","sharing":true,"holding":["sharing","fullscreen"]"#)))
+        #expect(shared.sharing && shared.holding == ["sharing", "fullscreen"])
+        #expect(try replyError(status(#","sharing":1"#), for: .status)?.hasPrefix(#"status: "sharing" must be"#) == true)
+        #expect(try replyError(status(#","holding":"sharing""#), for: .status)?.hasPrefix(#"status: "holding" must be"#) == true)
     }
 
     @Test("a member of the wrong type says what it is and what it should be")

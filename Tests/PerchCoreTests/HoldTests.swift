@@ -338,3 +338,21 @@ struct FullscreenReportTests {
         #expect(!FullscreenReport().covers(configuredOutput: nil, connected: ["DP-1"]))
     }
 }
+
+@Suite("A shared screen in status")
+struct SharingStatusTests {
+    @Test("status says the screen is shared and that the share holds, unless while-sharing=show")
+    func statusNamesTheShare() {
+        let h = harness()
+        _ = h.service.setSharing(true, at: t0)
+        var status = h.service.status(outputs: [], uptime: 0)
+        #expect(status.sharing && status.holding == ["sharing"])
+        _ = h.service.setSharing(false, at: t0 + 1)
+        status = h.service.status(outputs: [], uptime: 0)
+        #expect(!status.sharing && status.holding.isEmpty)
+
+        let shown = harness("while-sharing=show")
+        _ = shown.service.setSharing(true, at: t0)
+        #expect(shown.service.status(outputs: [], uptime: 0).holding.isEmpty)
+    }
+}

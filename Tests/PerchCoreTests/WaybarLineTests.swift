@@ -34,6 +34,18 @@ struct WaybarLineTests {
         #expect(line["alt"] == "dnd", "the icon is do-not-disturb's")
     }
 
+    @Test("a share that holds toasts says so in the tooltip and adds the class sharing")
+    func heldWhileSharing() {
+        var shared = status(held: 2)
+        shared.sharing = true
+        shared.holding = ["sharing"]
+        let line = WaybarLine.status(shared)
+        #expect(line["tooltip"] == "2 notifications, 2 waiting, held while sharing the screen")
+        #expect(line["class"] == ["active", "waiting", "sharing"])
+        shared.holding = ["do-not-disturb"]
+        #expect(WaybarLine.status(shared)["class"] == ["active", "waiting"], "held, but not by the share")
+    }
+
     @Test("the open center adds its class after the others")
     func centerOpen() {
         #expect(WaybarLine.status(status(shown: 1), centerOpen: true)["class"] == ["active", "center-open"])

@@ -745,9 +745,9 @@ def session_processes(s, name):
 def prepare_bindir(src):
     """Copy perch and perchctl where the session user can execute them (the
     checkout may be under /root, which that user cannot traverse)."""
-    # perch-svg and perch-sound: the helpers that render SVG icons and
-    # play sounds, found beside perch.
-    names = ("perch", "perchctl", "perch-svg", "perch-sound", "perch-test-pointer")
+    # perch-svg, perch-sound and perch-share: the helpers that render SVG
+    # icons, play sounds and watch for screen shares, found beside perch.
+    names = ("perch", "perchctl", "perch-svg", "perch-sound", "perch-share", "perch-test-pointer")
     for name in names:
         p = os.path.join(src, name)
         if not os.access(p, os.X_OK):

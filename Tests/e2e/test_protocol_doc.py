@@ -104,14 +104,15 @@ def replies_the_examples_do_not_show_have_the_documented_members_in_order(t):
     status = one(p, '{"id":6,"method":"status"}')["result"]
     documented = re.findall(r'"([a-z_]+)"', doc_section("status").split("Result:", 1)[1].split("(uptime", 1)[0])
     members = ["version", "shown", "queued", "history", "modes", "do_not_disturb", "held", "fullscreen", "idle",
-               "blanked", "outputs", "uptime", "inhibitors", "mode_ends", "snoozed"]
+               "blanked", "sharing", "holding", "outputs", "uptime", "inhibitors", "mode_ends", "snoozed"]
     output_members = ["name", "width", "height", "scale", "logical_width", "logical_height", "transform"]
     inhibitor_members = ["app", "reason"]
     check(documented == members[:-4] + output_members + members[-4:-2] + inhibitor_members + members[-2:],
           "docs/protocol.md lists status as %s" % documented)
     check(list(status) == members, "status's members are %s, documented %s" % (list(status), members))
     check([type(status[k]).__name__ for k in members] == ["str", "int", "int", "int", "list", "bool", "int", "bool",
-                                                          "bool", "bool", "list", "int", "list", "dict", "int"],
+                                                          "bool", "bool", "bool", "list", "list", "int", "list", "dict",
+                                                          "int"],
           "status's members have the types %s" % {k: type(v).__name__ for k, v in status.items()})
     check(status["outputs"] and all(list(o) == output_members
                                     and all(isinstance(o[k], int) for k in ["width", "height", "logical_width", "logical_height"])

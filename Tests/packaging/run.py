@@ -304,7 +304,7 @@ def files_under(root):
 
 
 EXPECTED_INSTALL = [
-    "bin/perch", "bin/perch-sound", "bin/perch-svg", "bin/perchctl",
+    "bin/perch", "bin/perch-share", "bin/perch-sound", "bin/perch-svg", "bin/perchctl",
     "lib/systemd/user/perch.service",
     "share/bash-completion/completions/perch", "share/bash-completion/completions/perchctl",
     "share/dbus-1/services/org.freedesktop.Notifications.service",
@@ -366,6 +366,7 @@ def make_deb_builds_a_package_with_everything():
 
         listing = "\n".join(lines_of(["dpkg", "-c", deb]))
         for path in ["./usr/bin/perch", "./usr/bin/perchctl", "./usr/bin/perch-svg", "./usr/bin/perch-sound",
+                     "./usr/bin/perch-share",
                      "./usr/share/man/man1/perch.1.gz", "./usr/share/man/man1/perchctl.1.gz",
                      "./usr/share/man/man5/perch.5.gz",
                      "./usr/share/bash-completion/completions/perchctl",

@@ -252,6 +252,13 @@ public struct StatusReply: ControlReplyBody {
     /// Every output is powered off (the screen blanked): display timers
     /// stand still.
     public var blanked: Bool
+    /// The screen is being shared (a screencast with a consumer, or the
+    /// compositor says so), as far as `while-sharing` lets Perch look.
+    public var sharing: Bool
+    /// What keeps arrivals back now, most telling first
+    /// (`HoldPolicy.reasons`: "sharing", "inhibited", "do-not-disturb",
+    /// "fullscreen"); empty when nothing does.
+    public var holding: [String]
     public var outputs: [Output]
     /// Whole seconds since the daemon started.
     public var uptime: Int
@@ -265,7 +272,8 @@ public struct StatusReply: ControlReplyBody {
 
     public init(version: String = PerchVersion.string, shown: Int, queued: Int, history: Int, modes: [String],
                 doNotDisturb: Bool, held: Int = 0, fullscreen: Bool = false, idle: Bool = false,
-                blanked: Bool = false, outputs: [Output], uptime: Int, inhibitors: [Inhibitor] = []) {
+                blanked: Bool = false, sharing: Bool = false, holding: [String] = [], outputs: [Output],
+                uptime: Int, inhibitors: [Inhibitor] = []) {
         self.version = version
         self.shown = shown
         self.queued = queued
@@ -276,6 +284,8 @@ public struct StatusReply: ControlReplyBody {
         self.fullscreen = fullscreen
         self.idle = idle
         self.blanked = blanked
+        self.sharing = sharing
+        self.holding = holding
         self.outputs = outputs
         self.uptime = uptime
         self.inhibitors = inhibitors
@@ -295,6 +305,9 @@ public struct StatusReply: ControlReplyBody {
         idle = object.optional("idle") == nil ? false : try object.bool("idle")
         // Nor does one from before issue 29 know a blanked screen.
         blanked = object.optional("blanked") == nil ? false : try object.bool("blanked")
+        // Nor does one from before issue 42 know shares or say what holds.
+        sharing = object.optional("sharing") == nil ? false : try object.bool("sharing")
+        holding = object.optional("holding") == nil ? [] : try object.strings("holding")
         outputs = []
         let outputList = try object.required("outputs")
         for element in try ControlReplyObject.elements(of: outputList, at: object.path(of: "outputs")) {
@@ -353,6 +366,8 @@ public struct StatusReply: ControlReplyBody {
             "fullscreen": .bool(fullscreen),
             "idle": .bool(idle),
             "blanked": .bool(blanked),
+            "sharing": .bool(sharing),
+            "holding": .array(holding.map { .string($0) }),
             "outputs": .array(outputs.map {
                 ["name": .string($0.name), "width": .number(Double($0.width)), "height": .number(Double($0.height)),
                  "scale": .number($0.scale), "logical_width": .number(Double($0.logicalWidth)),

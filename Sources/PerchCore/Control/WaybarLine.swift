@@ -11,9 +11,12 @@ public enum WaybarLine {
     /// waiting behind it. The held ones are named in the tooltip ("2
     /// waiting") and add the class `waiting`.
     ///
+    /// While a share of the screen holds them (`holding` has "sharing"),
+    /// the tooltip says so and the class `sharing` is added.
+    ///
     /// `class` is the main class alone while nothing else applies (what
-    /// earlier versions printed), else an array of it and `waiting` and
-    /// `center-open`; waybar takes either. `alt` is the main class alone
+    /// earlier versions printed), else an array of it and `waiting`,
+    /// `sharing` and `center-open`; waybar takes either. `alt` is the main class alone
     /// (waybar picks the icon of `format-icons` by it); `percentage` is
     /// the count on waybar's 0–100 scale, 10 per notification up to 100.
     /// With `utcOffset` (the local zone), a do-not-disturb that ends on its
@@ -30,9 +33,12 @@ public enum WaybarLine {
                 tooltip += " until " + QuietTimes.clock(end, utcOffset: utcOffset)
             }
         }
+        let heldForShare = status.holding.contains("sharing")
+        if heldForShare { tooltip += ", held while sharing the screen" }
         let main = status.doNotDisturb ? "dnd" : count > 0 ? "active" : "empty"
         var classes = [main]
         if waiting > 0 { classes.append("waiting") }
+        if heldForShare { classes.append("sharing") }
         if centerOpen { classes.append("center-open") }
         return ["text": .string(count > 0 ? String(count) : ""), "tooltip": .string(tooltip),
                 "class": classes.count == 1 ? .string(main) : .array(classes.map { .string($0) }),

@@ -24,7 +24,8 @@ extension NotificationService {
         var reply = StatusReply(shown: shown, queued: queued, history: history.count, modes: modes.sorted(),
                            doNotDisturb: isDoNotDisturb, held: board.count - counted - leaving,
                            fullscreen: isFullscreen,
-                           idle: isIdleInForce, blanked: isBlanked, outputs: outputs, uptime: uptime,
+                           idle: isIdleInForce, blanked: isBlanked, sharing: isSharing, holding: hold.reasons,
+                           outputs: outputs, uptime: uptime,
                            inhibitors: inhibitions.all.map {
                                StatusReply.Inhibitor(app: $0.inhibition.app, reason: $0.inhibition.reason)
                            })
