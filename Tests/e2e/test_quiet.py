@@ -138,3 +138,83 @@ def a_damaged_quiet_file_is_set_aside_with_one_message(t):
     lines = [l for l in p.log().splitlines() if "quiet choices" in l]
     check(len(lines) == 1 and "set aside" in lines[0], "one message: %r" % lines)
     check(any(n.startswith("quiet.corrupt-") for n in os.listdir(os.path.dirname(path))), "the file is kept aside")
+
+
+def open_center_with_card(t, p):
+    """Opens the center and returns the top of its first entry's card."""
+    from test_center_panel import PANEL_LEFT, panel_shown
+    p.ctl_ok("center", "open")
+    shown, _ = poll(lambda: panel_shown(t.screenshot()), 3.0, 0.1)
+    check(shown, "the panel should be open")
+    # The card's top border: a row light all along (not text, not a
+    # button), on a panel at rest.
+    def border():
+        img = t.screenshot()
+        return next((y for y in range(60, 200)
+                     if all(min(img.pixel(x, y)) >= 230 for x in range(PANEL_LEFT + 30, PANEL_LEFT + 300, 10))), None)
+    top, _ = poll(border, 3.0, 0.1)
+    check(top, "no card border under the group header")
+    return top
+
+
+@test
+def a_right_click_on_a_center_entry_opens_its_menu_and_mute_mutes_the_app(t):
+    from pointer import pointer
+    from test_center_panel import PANEL_LEFT
+    p = t.start_perch()
+    p.post("Lunch?", "at noon", timeout=0.3, app="Chat")
+    poll(lambda: p.list() == [], 4, 0.1)
+    top = open_center_with_card(t, p)
+    before = t.shots[-1][1]
+    pointer(t.sway(), t.bindir, "sleep", "0.3", "move", PANEL_LEFT + 150, top + 25, "sleep", "0.1",
+            "click", "right", "sleep", "0.4")
+    # The menu's buttons take the card's bottom row: "Mute Chat" first.
+    panel = before.pixel(PANEL_LEFT + 50, top + 67)
+    grown, _ = poll(lambda: not t.screenshot().region_is((PANEL_LEFT + 24, top + 60, PANEL_LEFT + 90, top + 75),
+                                                         panel)[0] or None, 2.0, 0.1)
+    check(grown, "the right click should open the entry's menu under its text")
+    pointer(t.sway(), t.bindir, "sleep", "0.3", "move", PANEL_LEFT + 60, top + 67, "sleep", "0.1",
+            "click", "left", "sleep", "0.3")
+    muted, _ = poll(lambda: any(a["app"] == "Chat" and a["choice"] == "muted" for a in ok(p, "apps")["apps"])
+                    or None, 2.0, 0.1)
+    check(muted, "Mute Chat should mute the app: %r" % ok(p, "apps"))
+    p.post("Later", timeout=0, app="Chat")
+    check(p.list() == [], "the muted app's next one goes to history")
+
+
+@test
+def the_menu_of_a_live_entry_snoozes_it(t):
+    from pointer import pointer
+    from test_center_panel import PANEL_LEFT
+    p = t.start_perch()
+    nid = p.post("Stand-up", "in 5 min", timeout=0, app="Calendar")
+    top = open_center_with_card(t, p)
+    pointer(t.sway(), t.bindir, "sleep", "0.3", "move", PANEL_LEFT + 150, top + 25, "sleep", "0.1",
+            "click", "right", "sleep", "0.4", "move", PANEL_LEFT + 60, top + 67, "sleep", "0.1",
+            "click", "left", "sleep", "0.3")
+    snoozed, _ = poll(lambda: ok(p, "status")["snoozed"] == 1 or None, 2.0, 0.1)
+    check(snoozed, "Snooze 10 min should snooze it: %r" % ok(p, "status"))
+    p.ctl_ok("center", "close")
+    time.sleep(1)
+    check([n["id"] for n in p.list()] == [nid] and not on_screen(t),
+          "snoozed: live, and not back on screen when the center closes")
+
+
+@test(compositors=SWAY17, why="wtype from the Debian 13 root types into sway 1.7's session")
+def z_on_the_focused_toast_snoozes_it_or_invokes_the_senders_snooze(t):
+    from test_keyboard_focus import outcome, post_waiting, press
+    p = t.start_perch()
+    nid = p.post("Build done", timeout=0)
+    wait_screen(t, True, "the toast")
+    check(p.ctl_ok("focus").strip() == "toast %d" % nid, "focus rings the toast")
+    press(t, "z")
+    snoozed, _ = poll(lambda: ok(p, "status")["snoozed"] == 1 or None, 3.0, 0.1)
+    check(snoozed, "z should snooze the focused toast: %r" % ok(p, "status"))
+    wait_screen(t, False, "after z")
+    # A sender that offers its own snooze gets it: its action is invoked.
+    waiter = post_waiting(t, p, "Meeting", "snooze=Remind me later")
+    poll(lambda: len(p.list()) == 2, 3.0, 0.1)
+    p.ctl_ok("focus")
+    press(t, "z")
+    check(outcome(waiter, "z") == "snooze", "z should invoke the sender's own snooze action")
+    check(ok(p, "status")["snoozed"] == 1, "and Perch snoozed nothing more")
