@@ -303,7 +303,8 @@ demo: build
 screenshots: build
 	DEMO_OUT=$(CURDIR)/.build/screenshots scripts/demo
 	mkdir -p docs/images
-	cp .build/screenshots/03-stack.png .build/screenshots/06-center.png .build/screenshots/07-slide-strip.png docs/images/
+	cp .build/screenshots/03-stack.png .build/screenshots/06-center.png .build/screenshots/07-slide-strip.png \
+		.build/screenshots/08-missed-summary.png docs/images/
 
 DATADIR ?= $(PREFIX)/share
 MANDIR ?= $(DATADIR)/man

@@ -117,6 +117,9 @@ def hide_content_shows_the_toast_without_what_it_says(t):
     runs = card_at_rest(t)
     top, bottom = runs[0]
     during = t.screenshot().pixels(X_PROBE - 130, top, X_PROBE + 160, bottom)
+    # Kept for the docs (docs/images/while-sharing-hide-content.png).
+    os.makedirs(t.outdir, exist_ok=True)
+    t.shots[-1][1].save_png(os.path.join(t.outdir, "while-sharing-hide-content.png"))
     st = ok(p, "status")
     check(st["shown"] == 1 and st["holding"] == ["sharing"], "shown, and the share named: %s" % st)
     check([n["title"] for n in p.list()] == ["Secret title"], "the notification itself is unchanged")
