@@ -25,7 +25,12 @@
 // - restoring the replayed state gives a board with each id once, only
 //   ids that were live, no more than `max-queued` and what the screen
 //   shows, a counter that hands out none of them again, and a service
-//   that runs on (time advances, every toast measured).
+//   that runs on (time advances, every toast measured);
+// - the state file's bytes read as the quiet choices (`QuietChoices`, the
+//   `quiet` file beside it) return or throw; what reads is bounded, and
+//   written it reads back equal; put back on the restored service, they
+//   keep only snoozes of live ids and ends of modes that are on, and the
+//   service runs on past every end.
 @testable import PerchCore
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -74,7 +79,7 @@ public func fuzzState(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
 
     checkMark(file)
     checkMark(journal)
-    checkRestore(whole.state)
+    checkRestore(whole.state, quiet: file)
     return 0
 }
 
@@ -137,10 +142,22 @@ private func checkMark(_ bytes: [UInt8]) {
     require(reading.nextSlot == 0 || reading.nextSlot == 1, "no slot to write next")
 }
 
-private func checkRestore(_ state: PersistentState) {
+private func checkRestore(_ state: PersistentState, quiet bytes: [UInt8]) {
     let start = Instant(seconds: 1000)
     let service = NotificationService(config: Config(), wallClock: { 1_700_000_000 })
     _ = service.restore(state, at: start)
+    var warnings: [String] = []
+    if let choices = try? QuietChoices(file: bytes, warnings: &warnings) {
+        require(choices.apps.count <= QuietChoices.maximumApps && choices.snoozes.count <= QuietChoices.maximumSnoozes
+                && choices.modeEnds.count <= NotificationLimits.maximumModes, "quiet choices past their bounds")
+        var again: [String] = []
+        require((try? QuietChoices(file: choices.encoded(), warnings: &again)) == choices && again.isEmpty,
+                "quiet choices written do not read back the same")
+        _ = service.restoreQuiet(choices, at: start)
+        require(service.quiet.snoozes.keys.allSatisfy { service.liveToast(id: $0) != nil },
+                "a snooze of a notification that is not live")
+        require(service.quiet.modeEnds.keys.allSatisfy(service.modes.contains), "an end of a mode that is off")
+    }
 
     let snapshot = service.snapshot(at: start)
     let ids = snapshot.live.map(\.notification.id)
