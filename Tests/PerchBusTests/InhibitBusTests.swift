@@ -8,12 +8,27 @@ import Testing
 /// KDE's inhibition API on the Notifications object, on a private
 /// dbus-daemon: what reaches the daemon, and callers seen leaving.
 @Suite struct InhibitBusTests {
-    /// A caller that stays on the bus: prints its unique name, then waits.
-    private func stayingCaller(_ fixture: Fixture) throws -> (Subprocess, String) {
-        let code = "import dbus, time\nbus = dbus.SessionBus()\nprint(bus.get_unique_name(), flush=True)\ntime.sleep(30)\n"
-        let caller = try Subprocess(["/usr/bin/python3", "-c", code], environment: fixture.bus.environment)
-        #expect(pump(fixture.loop) { caller.stdout.hasSuffix("\n") }, "\(caller.stderr)")
-        return (caller, caller.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+    /// A caller that stays on the bus until `terminate`: a connection of
+    /// its own (no program of the root's needed: Debian 13's has no
+    /// python3-dbus), gone from the bus when closed.
+    private final class StayingCaller {
+        private var connection: BusConnection?
+        let name: String
+
+        init(_ fixture: Fixture) throws {
+            let connection = try BusConnection(loop: fixture.loop, address: fixture.bus.address)
+            guard let name = connection.uniqueName else { throw TestFailure("the caller has no unique name") }
+            self.connection = connection
+            self.name = name
+        }
+
+        /// Leaves the bus.
+        func terminate() { connection = nil }
+    }
+
+    private func stayingCaller(_ fixture: Fixture) throws -> (StayingCaller, String) {
+        let caller = try StayingCaller(fixture)
+        return (caller, caller.name)
     }
 
     @Test func inhibitHandsOverTheCallerAndAnswersTheCookie() throws {
