@@ -396,7 +396,10 @@ clean:
 # toast, accessibility off against on (bench/accessibility.py); then a flood
 # of 20 000 Notify calls, Perch's and both makos' memory at its peak and after
 # (bench/flood.py); then `perchctl status` through a burst of 50 SVG icons
-# and a hostile SVG, and the warm SVG helper's memory (bench/icons.py).
+# and a hostile SVG, and the warm SVG helper's memory (bench/icons.py);
+# then an idle Perch's Pss and wake-ups with while-sharing=show and hold,
+# without and with PipeWire, its perch-share helper's beside them
+# (bench/sharing.py).
 # The Debian 13 root is made when missing. What is measured is the
 # laid-out build, as shipped; first, whether link/perch.order still fits it
 # (a stale order costs memory in the figures below: make link-order).
@@ -411,4 +414,5 @@ bench: laid-out
 	$(PYTHON) bench/accessibility.py
 	$(PYTHON) bench/flood.py
 	$(PYTHON) bench/icons.py
+	$(PYTHON) bench/sharing.py
 	$(PYTHON) bench/day.py
