@@ -72,11 +72,13 @@ final class CenterInput {
             if pressed { view.takeKeyboardWithoutOnDemand() }
             if pressed, button == Bindings.leftButton,
                let action = view.state.action(clickAtX: pointer.x, y: pointer.y, center: view.center,
-                                              topBar: view.topBarGeometry(), at: now) {
+                                              topBar: view.topBarGeometry(), choices: view.choiceRowGeometry(),
+                                              at: now) {
                 onEvent?(.center(action))
             } else if pressed, button == Bindings.rightButton,
                       let action = view.state.action(menuClickAtX: pointer.x, y: pointer.y, center: view.center,
-                                                     at: now) {
+                                                     topBar: view.topBarGeometry(),
+                                                     choicesOpen: view.choiceRowGeometry() != nil, at: now) {
                 onEvent?(.center(action))
             }
             return true

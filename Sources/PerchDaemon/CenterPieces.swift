@@ -8,7 +8,8 @@ struct CenterEntryLook: Equatable {
     var age: String
 }
 
-/// The center's pieces — the background, the top bar, the empty state,
+/// The center's pieces — the background, the top bar (and the row of its
+/// switch's choices, while open), the empty state,
 /// each header and entry — each rendered once into its own image, at one
 /// scale. An image is kept while its piece shows the same and keeps its
 /// size, so a frame that only scrolls draws no text; a new scale drops
@@ -19,7 +20,7 @@ struct CenterEntryLook: Equatable {
 /// back in is drawn again.
 struct CenterPieces {
     enum Piece: Hashable {
-        case background, topBar, empty
+        case background, topBar, choiceRow, empty
         case header(app: String)
         case entry(UInt32)
     }
@@ -27,7 +28,8 @@ struct CenterPieces {
     /// What a piece shows: it is drawn again when that changes.
     enum Look: Equatable {
         case background(width: Int, height: Int)
-        case topBar(doNotDisturb: Bool)
+        case topBar(CenterTopBarContent)
+        case choiceRow([QuietSwitchChoice])
         case empty
         case header(CenterHeaderContent)
         case entry(CenterEntryLook)

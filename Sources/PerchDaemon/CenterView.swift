@@ -53,8 +53,11 @@ final class CenterView {
     private var measured: [UInt32: (look: CenterEntryLook, geometry: CenterEntryGeometry)] = [:]
     /// Each group's header measured for what it shows, by app.
     private var headers: [String: (shows: CenterHeaderContent, geometry: CenterHeaderGeometry)] = [:]
-    /// The top bar, measured once per style and width.
-    private var topBar: CenterTopBarGeometry?
+    /// The top bar, measured once per style and width and for the labels
+    /// it shows.
+    private var topBar: (labels: [String], geometry: CenterTopBarGeometry)?
+    /// The switch's row of choices, measured once per style and width, while open.
+    private var choiceRow: CenterChoiceRowGeometry?
     private var pieces = CenterPieces()
     /// The slide, surface pixels: 0 = in place, `slideDistance` = off the
     /// panel's edge.
@@ -66,8 +69,8 @@ final class CenterView {
 
     static let slideDuration = 0.25
 
-    /// Do-not-disturb as the switch shows it.
-    private var doNotDisturb = false
+    /// What the top bar shows: the switch, its label, its row of choices.
+    private var topBarContent = CenterTopBarContent(doNotDisturb: false)
     var onNeedsRefresh: (() -> Void)?
     /// Its frame callback fired, with the compositor's timestamp (ms).
     var onFrame: ((UInt32) -> Void)?
@@ -104,10 +107,11 @@ final class CenterView {
     }
 
     /// New content (a notification came, went, was folded…), with each
-    /// entry's age already put in words.
-    func setContent(_ newContent: CenterContent, ages newAges: [UInt32: String], doNotDisturb dnd: Bool) {
-        if dnd != doNotDisturb {
-            doNotDisturb = dnd
+    /// entry's age already put in words, and the top bar's.
+    func setContent(_ newContent: CenterContent, ages newAges: [UInt32: String],
+                    topBar newTopBar: CenterTopBarContent) {
+        if newTopBar != topBarContent {
+            topBarContent = newTopBar
             needsDraw = true
             onNeedsRefresh?()
         }
@@ -144,6 +148,7 @@ final class CenterView {
         measured.removeAll()
         headers.removeAll()
         topBar = nil
+        choiceRow = nil
         state.forgetList()
     }
 
@@ -344,11 +349,23 @@ final class CenterView {
         return geometry
     }
 
-    /// The top bar's geometry, measured once per style and width.
+    /// The top bar's geometry, measured once per style and width and for
+    /// the labels it shows.
     func topBarGeometry() -> CenterTopBarGeometry {
-        if let topBar { return topBar }
-        let geometry = renderer.topBarGeometry(width: center.innerWidth, style: style, center: center)
-        topBar = geometry
+        if let topBar, topBar.labels == topBarContent.switchLabels { return topBar.geometry }
+        let geometry = renderer.topBarGeometry(width: center.innerWidth, content: topBarContent, style: style,
+                                               center: center)
+        topBar = (topBarContent.switchLabels, geometry)
+        return geometry
+    }
+
+    /// The switch's row of choices measured, while it is open; nil when
+    /// it is closed.
+    func choiceRowGeometry() -> CenterChoiceRowGeometry? {
+        guard let choices = topBarContent.choices else { return nil }
+        if let choiceRow, choiceRow.slots.map(\.choice) == choices { return choiceRow }
+        let geometry = renderer.choiceRowGeometry(choices, width: center.innerWidth, style: style, center: center)
+        choiceRow = geometry
         return geometry
     }
 
@@ -375,10 +392,11 @@ final class CenterView {
         }
         let inner = center.innerWidth
         let bar = topBarGeometry()
-        if let image = pieces.image(.topBar, shows: .topBar(doNotDisturb: doNotDisturb), width: inner,
+        let barContent = topBarContent
+        if let image = pieces.image(.topBar, shows: .topBar(barContent), width: inner,
                                     height: bar.height, scale: factor, draw: { target in
-            self.teller.tell(self.renderer.drawTopBar(doNotDisturb: self.doNotDisturb, style: self.style,
-                                                      center: self.center, geometry: bar, into: target, scale: factor),
+            self.teller.tell(self.renderer.drawTopBar(barContent, style: self.style, center: self.center,
+                                                      geometry: bar, into: target, scale: factor),
                              about: .center)
         }) {
             layers.append(.init(image: image, x: px(center.padding), y: px(center.padding / 2), clipped: false))
@@ -425,6 +443,17 @@ final class CenterView {
                 }
                 if let image { layers.append(.init(image: image, x: px(center.padding), y: y, clipped: true)) }
             }
+        }
+        // The switch's row of choices lies over the list's top, like a
+        // menu: composed after the list, not clipped to it.
+        if let row = choiceRowGeometry(),
+           let image = pieces.image(.choiceRow, shows: .choiceRow(row.slots.map(\.choice)), width: inner,
+                                    height: row.height, scale: factor, draw: { target in
+            self.teller.tell(self.renderer.drawChoiceRow(style: self.style, center: self.center, geometry: row,
+                                                         into: target, scale: factor),
+                             about: .center)
+        }) {
+            layers.append(.init(image: image, x: px(center.padding), y: px(listTop), clipped: false))
         }
         let target = PixelTarget(base: buffer.pixels, width: buffer.width, height: buffer.height, stride: buffer.stride)
         var ring: PanelCompositor.Ring?

@@ -28,6 +28,12 @@ extension Daemon {
         switch action {
         case .toggleDoNotDisturb:
             executor.execute(service.setModes(.toggle(NotificationService.doNotDisturb), at: now))
+        case .toggleQuietMenu:
+            service.toggleQuietMenu()
+            executor.setCenterStale()
+        case .chooseQuiet(let choice):
+            executor.execute(service.chooseQuiet(choice, utcOffset: WallClock.utcOffset(), at: now))
+            executor.setCenterStale()
         case .clearAll:
             executor.execute(service.clearCenter(at: now))
         case .clearGroup(let app):

@@ -29,7 +29,7 @@ protocol ToastScene: AnyObject {
     var isWaitingForFrame: Bool { get }
     func setCenterOpen(_ open: Bool, at now: Instant)
     var isCenterOpen: Bool { get }
-    func setCenterContent(_ content: CenterContent, ages: [UInt32: String], doNotDisturb: Bool)
+    func setCenterContent(_ content: CenterContent, ages: [UInt32: String], topBar: CenterTopBarContent)
     func present(_ board: NotificationBoard, at now: Instant)
 }
 

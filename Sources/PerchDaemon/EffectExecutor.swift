@@ -343,12 +343,13 @@ final class EffectExecutor {
         centerFeed.isStale = false
         centerFeed.agesMinute = wall / 60
         let content = service.centerContent
-        let utcOffset = Int(WallClock.utcOffset())
+        let zone = WallClock.utcOffset()
+        let utcOffset = Int(zone)
         var ages: [UInt32: String] = [:]
         for group in content.groups {
             for entry in group.entries { ages[entry.id] = AgeText.describe(entry.time, now: wall, utcOffset: utcOffset) }
         }
-        scene.setCenterContent(content, ages: ages, doNotDisturb: service.isDoNotDisturb)
+        scene.setCenterContent(content, ages: ages, topBar: service.centerTopBar(utcOffset: zone))
     }
 
     /// The smallest output's height less the margins: a new stage is at

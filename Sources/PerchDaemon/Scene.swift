@@ -154,9 +154,10 @@ final class Scene {
         center.setOpen(open, at: now)
     }
 
-    /// What the open center lists, with each entry's age in words.
-    func setCenterContent(_ content: CenterContent, ages: [UInt32: String], doNotDisturb: Bool) {
-        center.setContent(content, ages: ages, doNotDisturb: doNotDisturb)
+    /// What the open center lists, with each entry's age in words, and
+    /// what its top bar shows.
+    func setCenterContent(_ content: CenterContent, ages: [UInt32: String], topBar: CenterTopBarContent) {
+        center.setContent(content, ages: ages, topBar: topBar)
     }
 
     var isCenterOpen: Bool { center.isOpen }

@@ -23,7 +23,6 @@ import PerchCore
 /// Each call returns the problems it met (`RenderProblem`).
 public final class CenterRenderer {
     static let title = "Notifications"
-    static let switchLabel = "Do not disturb"
     static let clearAllLabel = "Clear all"
     static let clearLabel = "Clear"
     static let emptyText = "No notifications"
@@ -183,32 +182,62 @@ public final class CenterRenderer {
     }
 
     /// Measures the top bar, `width` surface pixels wide (the panel's
-    /// `innerWidth`). Its texts are Perch's own: nothing can go wrong.
-    public func topBarGeometry(width: Int, style: ToastStyle, center: CenterStyle = CenterStyle())
-        -> CenterTopBarGeometry
-    {
+    /// `innerWidth`), for what it shows (the switch's label is the longest
+    /// of `content`'s that fits). Its texts are Perch's own: nothing can go
+    /// wrong.
+    public func topBarGeometry(width: Int, content: CenterTopBarContent = CenterTopBarContent(doNotDisturb: false),
+                               style: ToastStyle, center: CenterStyle = CenterStyle()) -> CenterTopBarGeometry {
         let title = label.measure(Self.title, font: style.titleFont, limit: width)
-        let switchLabel = label.measure(Self.switchLabel, font: style.bodyFont, limit: width)
+        let switchLabels = content.switchLabels.map { label.measure($0, font: style.bodyFont, limit: width) }
         let clearAll = label.measure(Self.clearAllLabel, font: style.bodyFont, limit: width)
         return CenterTopBarGeometry(width: width, titleWidth: title.width, titleHeight: title.height,
-                                    labelWidth: switchLabel.width, labelHeight: switchLabel.height,
+                                    labelWidths: switchLabels.map(\.width),
+                                    labelHeight: switchLabels.map(\.height).max() ?? 0,
                                     clearAllWidth: clearAll.width, center: center)
     }
 
-    /// Draws the top bar measured by `topBarGeometry`, the switch on when
-    /// `doNotDisturb`, into `target`, cleared first.
-    public func drawTopBar(doNotDisturb: Bool, style: ToastStyle, center: CenterStyle = CenterStyle(),
+    /// Draws the top bar measured by `topBarGeometry` for `content` into
+    /// `target`, cleared first.
+    public func drawTopBar(_ content: CenterTopBarContent, style: ToastStyle, center: CenterStyle = CenterStyle(),
                            geometry: CenterTopBarGeometry, into target: PixelTarget, scale: Double,
                            clearAllHovered: Bool = false) -> [RenderProblem] {
         Pen.paint(into: target, scale: scale, opacity: 1, call: "drawCenterTopBar", shape: "top bar",
                   width: geometry.width, height: geometry.height) { pen in
             label.show(Self.title, pen, font: style.titleFont, colour: style.text, in: geometry.title)
-            if let box = geometry.switchLabel {
-                label.show(Self.switchLabel, pen, font: style.bodyFont,
-                           colour: doNotDisturb ? style.text : Pen.dimmed(style.text, center), in: box)
+            if let box = geometry.switchLabel, let index = geometry.switchLabelIndex,
+               content.switchLabels.indices.contains(index) {
+                label.show(content.switchLabels[index], pen, font: style.bodyFont,
+                           colour: content.doNotDisturb ? style.text : Pen.dimmed(style.text, center), in: box)
             }
-            pen.toggle(geometry.doNotDisturb, isOn: doNotDisturb, style: style, center: center)
+            pen.toggle(geometry.doNotDisturb, isOn: content.doNotDisturb, style: style, center: center)
             label.control(Self.clearAllLabel, pen, box: geometry.clearAll, style: style, hovered: clearAllHovered)
+            return []
+        }
+    }
+
+    /// Measures the do-not-disturb switch's row of `choices`, `width`
+    /// surface pixels wide (the panel's `innerWidth`).
+    public func choiceRowGeometry(_ choices: [QuietSwitchChoice], width: Int, style: ToastStyle,
+                                  center: CenterStyle = CenterStyle()) -> CenterChoiceRowGeometry {
+        let widths = choices.map { label.measure($0.label, font: style.bodyFont, limit: width).width }
+        return CenterChoiceRowGeometry(choices: choices, labelWidths: widths, width: width, center: center)
+    }
+
+    /// Draws the row measured by `choiceRowGeometry` into `target`, cleared
+    /// first: a card, opaque since it lies over the list's top, with each
+    /// choice a control like "Clear all".
+    public func drawChoiceRow(style: ToastStyle, center: CenterStyle = CenterStyle(),
+                              geometry: CenterChoiceRowGeometry, into target: PixelTarget, scale: Double)
+        -> [RenderProblem]
+    {
+        Pen.paint(into: target, scale: scale, opacity: 1, call: "drawCenterChoiceRow", shape: "choice row",
+                  width: geometry.width, height: geometry.height) { pen in
+            var card = style
+            card.background.alpha = 1
+            pen.card(style: card, width: geometry.width, height: geometry.height)
+            for slot in geometry.slots {
+                label.control(slot.choice.label, pen, box: slot.box, style: style, hovered: false)
+            }
             return []
         }
     }

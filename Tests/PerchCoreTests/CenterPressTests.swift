@@ -281,3 +281,64 @@ struct CenterKeyTests {
         #expect(state.key(.escape, replyEdit: .cancel, at: t0) == .close)
     }
 }
+
+/// The switch's row of choices as the panel measures it, each label 60 px.
+private let choiceRow = CenterChoiceRowGeometry(choices: QuietSwitchChoice.row, labelWidths: [60, 60, 60],
+                                                width: center.innerWidth, center: center)
+
+/// A box of the open row, in panel pixels (its centre).
+private func onRow(_ box: FieldBox) -> (x: Double, y: Double) {
+    (Double(center.padding + box.x) + Double(box.width) / 2,
+     Double(center.topBarHeight + box.y) + Double(box.height) / 2)
+}
+
+private func rightClick(_ state: CenterPanelState, _ p: (x: Double, y: Double), open: Bool = false) -> CenterAction? {
+    state.action(menuClickAtX: p.x, y: p.y, center: center, topBar: topBar, choicesOpen: open, at: t0)
+}
+
+@Suite("What a press on the do-not-disturb switch's row of choices does")
+struct CenterQuietRowPressTests {
+    @Test("a right click on the switch or its label opens its choices; on the title or Clear all, nothing")
+    func rightClickOpens() {
+        let state = makeState()
+        #expect(rightClick(state, onBar(topBar.doNotDisturb)) == .toggleQuietMenu)
+        #expect(rightClick(state, onBar(topBar.switchLabel!)) == .toggleQuietMenu)
+        #expect(rightClick(state, onBar(topBar.title)) == nil)
+        #expect(rightClick(state, onBar(topBar.clearAll)) == nil)
+    }
+
+    @Test("a right click on an entry still opens its own menu")
+    func rightClickOnEntry() {
+        let state = makeState()
+        #expect(rightClick(state, point(in: cardBody, of: entryRow(state, 4))) == .toggleMenu(id: 4))
+    }
+
+    @Test("while the row is open, a second right click anywhere closes it")
+    func secondRightClickCloses() {
+        let state = makeState()
+        #expect(rightClick(state, onBar(topBar.doNotDisturb), open: true) == .toggleQuietMenu)
+        #expect(rightClick(state, point(in: cardBody, of: entryRow(state, 4)), open: true) == .toggleQuietMenu)
+    }
+
+    @Test("a click on a choice chooses it")
+    func clickChooses() {
+        let state = makeState()
+        for slot in choiceRow.slots {
+            #expect(state.action(clickAtX: onRow(slot.box).x, y: onRow(slot.box).y, center: center, topBar: topBar,
+                                 choices: choiceRow, at: t0) == .chooseQuiet(slot.choice))
+        }
+    }
+
+    @Test("while the row is open, a click elsewhere closes it and does nothing more: not the switch, not an entry")
+    func clickElsewhereCloses() {
+        let state = makeState()
+        func clickOpen(_ p: (x: Double, y: Double)) -> CenterAction? {
+            state.action(clickAtX: p.x, y: p.y, center: center, topBar: topBar, choices: choiceRow, at: t0)
+        }
+        #expect(clickOpen(onBar(topBar.doNotDisturb)) == .toggleQuietMenu)
+        #expect(clickOpen(onBar(topBar.clearAll)) == .toggleQuietMenu)
+        #expect(clickOpen(point(in: openBox, of: entryRow(state, 6))) == .toggleQuietMenu)
+        // On the row, between its choices.
+        #expect(clickOpen((Double(center.padding + 2), Double(center.topBarHeight + 2))) == .toggleQuietMenu)
+    }
+}

@@ -68,7 +68,7 @@ final class FakeScene: ToastScene {
         ledger.write("scene center \(open ? "open" : "closed")")
     }
 
-    func setCenterContent(_ content: CenterContent, ages: [UInt32: String], doNotDisturb: Bool) {
+    func setCenterContent(_ content: CenterContent, ages: [UInt32: String], topBar: CenterTopBarContent) {
         centerContent = content
         ledger.write("scene center content \(content.count)")
     }

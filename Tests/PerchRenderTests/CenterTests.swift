@@ -42,8 +42,8 @@ struct CenterTests {
         let renderer = makeCenterRenderer()
         let geometry = renderer.topBarGeometry(width: width, style: style, center: center)
         let canvas = Canvas(width: pixels(geometry.width, scale), height: pixels(geometry.height, scale))
-        let drawn = renderer.drawTopBar(doNotDisturb: doNotDisturb, style: style, center: center, geometry: geometry,
-                                        into: canvas.target, scale: scale)
+        let drawn = renderer.drawTopBar(CenterTopBarContent(doNotDisturb: doNotDisturb), style: style, center: center,
+                                        geometry: geometry, into: canvas.target, scale: scale)
         return (Drawn(canvas: canvas, diagnostics: lines(drawn)), geometry)
     }
 
@@ -219,8 +219,8 @@ struct CenterTests {
             y += height
         }
         place(bar.height) {
-            renderer.drawTopBar(doNotDisturb: true, style: style, center: center, geometry: bar, into: $0,
-                                scale: scale)
+            renderer.drawTopBar(CenterTopBarContent(doNotDisturb: true), style: style, center: center, geometry: bar,
+                                into: $0, scale: scale)
         }
         place(head.geometry.height) {
             renderer.drawHeader(group, style: style, center: center, geometry: head.geometry, into: $0, scale: scale)

@@ -218,3 +218,54 @@ def z_on_the_focused_toast_snoozes_it_or_invokes_the_senders_snooze(t):
     press(t, "z")
     check(outcome(waiter, "z") == "snooze", "z should invoke the sender's own snooze action")
     check(ok(p, "status")["snoozed"] == 1, "and Perch snoozed nothing more")
+
+
+def area(img, box):
+    return list(img.pixels(*box))
+
+
+@test
+def a_right_click_on_the_centers_switch_offers_durations_and_for_1_h_ends_in_an_hour(t):
+    from pointer import pointer
+    from test_center_panel import PANEL_LEFT, PANEL_RIGHT
+    p = t.start_perch()
+    p.post("Lunch?", "at noon", timeout=0.3, app="Chat")
+    poll(lambda: p.list() == [], 4, 0.1)
+    open_center_with_card(t, p)
+    # The expired toast may still be leaving, over the panel's top.
+    time.sleep(1.0)
+    before = t.screenshot()
+    # The switch: left of "Clear all" (whose middle is 40 px in from the
+    # panel's right edge), in the top bar. The row of choices opens under
+    # the bar, over the list's top and its first header: screen y 54..94,
+    # its controls 63..85.
+    row = (PANEL_LEFT + 12, 56, PANEL_RIGHT - 12, 92)
+    pointer(t.sway(), t.bindir, "sleep", "0.3", "move", PANEL_RIGHT - 40 - 65, 36, "sleep", "0.1",
+            "click", "right", "sleep", "0.4")
+    opened, _ = poll(lambda: area(t.screenshot(), row) != area(before, row) or None, 2.0, 0.1)
+    check(opened, "a right click on the switch should open its row of choices under the top bar")
+    shot = t.shots[-1][1]
+    # The README's picture of the row (docs/images/center-dnd-durations.png).
+    os.makedirs(t.outdir, exist_ok=True)
+    shot.save_png(os.path.join(t.outdir, "center-dnd-durations.png"))
+    # "For 1 h" is the row's first control: the first column, from the
+    # left, that is not the row's plain card.
+    card = shot.pixel(PANEL_LEFT + 20, 74)
+    left = next((x for x in range(PANEL_LEFT + 20, PANEL_RIGHT - 20)
+                 if max(abs(a - b) for a, b in zip(shot.pixel(x, 74), card)) > 12), None)
+    check(left, "the row should show its choices")
+    check(ok(p, "status")["do_not_disturb"] is False, "opening the row changes nothing yet")
+    pointer(t.sway(), t.bindir, "sleep", "0.3", "move", left + 15, 74, "sleep", "0.1", "click", "left",
+            "sleep", "0.4")
+    on, _ = poll(lambda: json.loads(p.ctl_ok("status", "--json"))["do_not_disturb"] is True or None, 2.0, 0.1)
+    check(on, "For 1 h should turn do-not-disturb on")
+    status = json.loads(p.ctl_ok("status", "--json"))
+    end = status.get("mode_ends", {}).get("do-not-disturb")
+    check(end is not None and abs(end - (time.time() + 3600)) < 30,
+          "do-not-disturb should end in about an hour: %r" % status)
+    # Above the header's text and away from the pointer: the panel again.
+    above = (PANEL_LEFT + 100, 57, PANEL_LEFT + 200, 66)
+    closed, _ = poll(lambda: area(t.screenshot(), above) == area(before, above) or None, 2.0, 0.1)
+    check(closed, "the choice should close the row")
+    bar = (PANEL_LEFT + 120, 28, PANEL_RIGHT - 110, 44)
+    check(area(t.shots[-1][1], bar) != area(before, bar), "the switch's label should say until when")

@@ -3,6 +3,10 @@
 /// operation (`Daemon.received(_:)`).
 public enum CenterAction: Equatable, Sendable {
     case toggleDoNotDisturb
+    /// Opens the do-not-disturb switch's row of choices, or closes it.
+    case toggleQuietMenu
+    /// A choice in the switch's open row: do-not-disturb on, with that end.
+    case chooseQuiet(QuietSwitchChoice)
     case clearAll
     case clearGroup(app: String)
     /// Fold (true) or unfold (false) the app's group.

@@ -47,10 +47,18 @@ public struct CenterPanelState: Equatable, Sendable {
 
     /// What a click at (x, y) asks for, if anything. `center` places the
     /// top bar (`padding` in from the left, half of it down) and the list
-    /// (under `topBarHeight`, `padding` in); `topBar` is the bar measured.
+    /// (under `topBarHeight`, `padding` in); `topBar` is the bar measured,
+    /// `choices` the switch's row of choices measured, while it is open
+    /// (over the list's top, as the list is placed).
     public func action(clickAtX x: Double, y: Double, center: CenterStyle, topBar: CenterTopBarGeometry,
-                       at now: Instant) -> CenterAction? {
+                       choices: CenterChoiceRowGeometry? = nil, at now: Instant) -> CenterAction? {
         let left = Double(center.padding)
+        if let choices {
+            // Open, the row is a menu: a choice, or anywhere else closes it
+            // and does nothing more, as an entry's open menu does.
+            return choices.hit(x: x - left, y: y - Double(center.topBarHeight)).map { .chooseQuiet($0) }
+                ?? .toggleQuietMenu
+        }
         if y < Double(center.topBarHeight) {
             switch topBar.hit(x: x - left, y: y - Double(center.padding / 2)) {
             case .doNotDisturb: return .toggleDoNotDisturb
@@ -65,10 +73,18 @@ public struct CenterPanelState: Equatable, Sendable {
         return list.action(atX: x - left, y: listY)
     }
 
-    /// What a right click at (x, y) asks for: an entry's menu, opened or
-    /// closed; nothing elsewhere.
-    public func action(menuClickAtX x: Double, y: Double, center: CenterStyle, at now: Instant) -> CenterAction? {
-        guard y >= Double(center.topBarHeight), let list else { return nil }
+    /// What a right click at (x, y) asks for: on the do-not-disturb switch
+    /// or its label, its row of choices, opened or closed (closed, too, by a
+    /// right click anywhere while it is open); on an entry, its menu,
+    /// opened or closed; nothing elsewhere.
+    public func action(menuClickAtX x: Double, y: Double, center: CenterStyle, topBar: CenterTopBarGeometry,
+                       choicesOpen: Bool = false, at now: Instant) -> CenterAction? {
+        if choicesOpen { return .toggleQuietMenu }
+        if y < Double(center.topBarHeight) {
+            let hit = topBar.hit(x: x - Double(center.padding), y: y - Double(center.padding / 2))
+            return hit == .doNotDisturb ? .toggleQuietMenu : nil
+        }
+        guard let list else { return nil }
         let listY = y - Double(center.topBarHeight) + Double(Int(scroll.offset(at: now).rounded()))
         return list.entry(atX: x - Double(center.padding), y: listY)?.action(for: .menu)
     }

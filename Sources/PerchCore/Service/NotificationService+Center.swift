@@ -71,6 +71,30 @@ extension NotificationService {
         }
     }
 
+    /// Opens the do-not-disturb switch's row of choices, or closes it.
+    /// Presentation only, as an entry's menu.
+    public func toggleQuietMenu() {
+        isQuietMenuOpen.toggle()
+    }
+
+    /// A choice in the switch's row: the row closes and do-not-disturb is
+    /// on, ending as the choice says, worked out now in the zone
+    /// `utcOffset` seconds ahead of UTC (the daemon's; the service keeps no
+    /// zone), or with no end: as `perchctl mode -a do-not-disturb` with
+    /// `--for`, `--until` or neither.
+    public func chooseQuiet(_ choice: QuietSwitchChoice, utcOffset: Int64, at now: Instant) -> [ServiceEffect] {
+        isQuietMenuOpen = false
+        return setModes(.add(Self.doNotDisturb), until: choice.end(now: wallClock(), utcOffset: utcOffset), at: now)
+    }
+
+    /// What the top bar shows: the switch, the end of do-not-disturb (its
+    /// time said in the zone `utcOffset` seconds ahead of UTC) and the row
+    /// of choices while open.
+    public func centerTopBar(utcOffset: Int64) -> CenterTopBarContent {
+        CenterTopBarContent(doNotDisturb: isDoNotDisturb, end: quiet.modeEnds[Self.doNotDisturb],
+                            choicesOpen: isQuietMenuOpen, utcOffset: utcOffset)
+    }
+
     /// Opens, closes or toggles the panel. `.center(open:)` only when that
     /// changes anything.
     public func setCenter(_ change: CenterChange, at now: Instant) -> [ServiceEffect] {
@@ -82,6 +106,7 @@ extension NotificationService {
         guard open != isCenterOpen else { return [] }
         hold.isCenterOpen = open
         centerMenu = nil
+        isQuietMenuOpen = false
         // The keyboard goes with the surface it was on: a field that had it
         // lets go, keeping what was typed (the panel's entry and the toast
         // show the same draft).

@@ -81,6 +81,8 @@ public final class NotificationService {
     public var isCenterOpen: Bool { hold.isCenterOpen }
     /// The center entry whose menu is open (`toggleCenterMenu`).
     public internal(set) var centerMenu: UInt32?
+    /// The do-not-disturb switch's row of choices is open (`toggleQuietMenu`).
+    public internal(set) var isQuietMenuOpen = false
     /// Apps whose groups the center shows folded; kept across reloads and
     /// for apps that have no entry at the moment.
     public internal(set) var foldedApps: Set<String> = []
