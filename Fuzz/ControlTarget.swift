@@ -49,6 +49,13 @@ func requestLine(id: JSONValue, _ request: ControlRequest) -> String {
     func set(_ key: String, _ value: JSONValue?) {
         if let value { _ = params.updateValue(value, forKey: key) }
     }
+    func setEnd(_ end: QuietEnd?) {
+        switch end {
+        case .after(let seconds)?: set("for", .number(Double(seconds)))
+        case .at(let time)?: set("until", .number(Double(time)))
+        case nil: break
+        }
+    }
     switch request {
     case .notify(let notify):
         set("title", .string(notify.title))
@@ -87,7 +94,7 @@ func requestLine(id: JSONValue, _ request: ControlRequest) -> String {
     case .reply(let id, let text):
         set("id", .number(Double(id)))
         set("text", .string(text))
-    case .mode(let change):
+    case .mode(let change, let ending):
         switch change {
         case .get: break
         case .set(let names): set("set", .array(names.map(JSONValue.string)))
@@ -95,6 +102,13 @@ func requestLine(id: JSONValue, _ request: ControlRequest) -> String {
         case .remove(let name): set("remove", .string(name))
         case .toggle(let name): set("toggle", .string(name))
         }
+        setEnd(ending)
+    case .snooze(let id, let ending):
+        set("id", .number(Double(id)))
+        setEnd(ending)
+    case .apps(let app, let choice):
+        set("app", app.map(JSONValue.string))
+        if app != nil { set("choice", .string(choice?.rawValue ?? "none")) }
     case .center(let change):
         switch change {
         case nil: break
