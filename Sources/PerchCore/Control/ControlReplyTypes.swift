@@ -111,20 +111,31 @@ public struct ModesReply: ControlReplyBody {
     public init(json: JSONValue) throws(ControlReplyError) {
         let object = try ControlReplyObject(json, at: "")
         modes = try object.strings("modes")
-        ends = [:]
-        if let members = object.optional("ends") {
-            guard let ends = members.objectValue else { throw ControlReplyError("\"ends\" must be an object") }
-            for (name, value) in ends {
-                guard let time = value.intValue else { throw ControlReplyError("\"ends.\(name)\" must be Unix seconds") }
-                self.ends[name] = Int64(time)
-            }
+        ends = try Self.ends(object, "ends")
+    }
+
+    /// The member `key`: an object of Unix times by mode name; none when
+    /// it is absent (a daemon from before modes had ends).
+    static func ends(_ object: ControlReplyObject, _ key: String) throws(ControlReplyError) -> [String: Int64] {
+        guard let member = object.optional(key) else { return [:] }
+        guard let members = member.objectValue else { throw ControlReplyError("\"\(key)\" must be an object") }
+        var ends: [String: Int64] = [:]
+        for (name, value) in members {
+            guard let time = value.intValue else { throw ControlReplyError("\"\(key).\(name)\" must be Unix seconds") }
+            ends[name] = Int64(time)
         }
+        return ends
+    }
+
+    /// `ends` as the reply writes it: by name, in order.
+    static func json(ends: [String: Int64]) -> JSONValue {
+        .object(JSONObject(ends.sorted { $0.key < $1.key }.map { ($0.key, .number(Double($0.value))) }))
     }
 
     public var json: JSONValue {
         var object: JSONObject = ["modes": .array(modes.map { .string($0) })]
         if !ends.isEmpty {
-            object["ends"] = .object(JSONObject(ends.sorted { $0.key < $1.key }.map { ($0.key, .number(Double($0.value))) }))
+            object["ends"] = Self.json(ends: ends)
         }
         return .object(object)
     }
@@ -342,15 +353,7 @@ public struct StatusReply: ControlReplyBody {
                 inhibitors.append(Inhibitor(app: try inhibitor.string("app"), reason: try inhibitor.string("reason")))
             }
         }
-        if let ends = object.optional("mode_ends") {
-            guard let members = ends.objectValue else { throw ControlReplyError("\"mode_ends\" must be an object") }
-            for (name, value) in members {
-                guard let time = value.intValue else {
-                    throw ControlReplyError("\"mode_ends.\(name)\" must be Unix seconds")
-                }
-                modeEnds[name] = Int64(time)
-            }
-        }
+        modeEnds = try ModesReply.ends(object, "mode_ends")
         snoozed = object.optional("snoozed") == nil ? 0 : try object.count("snoozed")
     }
 
@@ -375,8 +378,7 @@ public struct StatusReply: ControlReplyBody {
             }),
             "uptime": .number(Double(uptime)),
             "inhibitors": .array(inhibitors.map { ["app": .string($0.app), "reason": .string($0.reason)] }),
-            "mode_ends": .object(JSONObject(modeEnds.sorted { $0.key < $1.key }
-                .map { ($0.key, .number(Double($0.value))) })),
+            "mode_ends": ModesReply.json(ends: modeEnds),
             "snoozed": .number(Double(snoozed)),
         ]
     }
