@@ -115,41 +115,15 @@ final class CallerDepartures {
     /// NameHasOwner(name), asynchronously: the match is in place, so a
     /// caller that leaves after this answer is seen leaving.
     private func ask(whether name: String) {
-        var message: OpaquePointer?
-        var result = sd_bus_message_new_method_call(bus, &message, "org.freedesktop.DBus", "/org/freedesktop/DBus",
-                                                    "org.freedesktop.DBus", "NameHasOwner")
-        if result >= 0, let message {
-            result = name.withCString { sd_bus_message_append_basic(message, CChar(UInt8(ascii: "s")), $0) }
-        }
-        guard result >= 0, let message else {
-            if let message { sd_bus_message_unref(message) }
-            // Without the answer the match still sees it leave later.
-            return
-        }
-        defer { sd_bus_message_unref(message) }
-        let box = Unmanaged.passRetained(Follow(owner: self, name: name)).toOpaque()
-        var slot: OpaquePointer?
-        result = sd_bus_call_async(bus, &slot, message, { reply, userdata, _ in
-            guard let reply, let userdata else { return 0 }
-            let follow = Unmanaged<Follow>.fromOpaque(userdata).takeUnretainedValue()
+        // Without the answer the match still sees it leave later.
+        _ = askBusDaemon(bus, "NameHasOwner", name) { [weak self] reply in
             var owned: Int32 = 1
             // An error (a time-out) says nothing: the match is in place.
             if sd_bus_message_is_method_error(reply, nil) == 0,
                sd_bus_message_read_basic(reply, CChar(UInt8(ascii: "b")), &owned) > 0, owned == 0 {
-                follow.owner?.left(follow.name)
+                self?.left(name)
             }
-            return 1
-        }, box, 0)
-        guard result >= 0, let slot else {
-            Unmanaged<Follow>.fromOpaque(box).release()
-            return
         }
-        sd_bus_slot_set_destroy_callback(slot) { userdata in
-            if let userdata { Unmanaged<Follow>.fromOpaque(userdata).release() }
-        }
-        // The bus owns the slot from now on and frees it after the answer.
-        sd_bus_slot_set_floating(slot, 1)
-        sd_bus_slot_unref(slot)
     }
 
     /// `name` left the bus (or cannot be followed): told once, and no

@@ -93,48 +93,16 @@ final class SenderSandboxes {
 
     // MARK: Finding out
 
-    /// A box for the query's callback: sd-bus's userdata, owned by the
-    /// call's slot (released when the slot goes: after the answer, or with
-    /// the connection). Weak: a server that went away hears nothing.
-    private final class Query {
-        weak var owner: SenderSandboxes?
-        let sender: String
-        init(owner: SenderSandboxes, sender: String) {
-            self.owner = owner
-            self.sender = sender
-        }
-    }
-
+    /// Asks the bus for the sender's process (`askBusDaemon`); weakly: a
+    /// server that went away hears nothing.
     private func ask(about sender: String) {
-        var message: OpaquePointer?
-        var result = sd_bus_message_new_method_call(bus, &message, "org.freedesktop.DBus", "/org/freedesktop/DBus",
-                                                    "org.freedesktop.DBus", "GetConnectionUnixProcessID")
-        if result >= 0, let message {
-            result = sender.withCString { sd_bus_message_append_basic(message, CChar(UInt8(ascii: "s")), $0) }
+        let result = askBusDaemon(bus, "GetConnectionUnixProcessID", sender,
+                                  timeoutMicroseconds: UInt64(Self.queryTimeout * 1_000_000)) { [weak self] reply in
+            self?.answered(sender, reply)
         }
-        guard result >= 0, let message else {
-            if let message { sd_bus_message_unref(message) }
+        guard result >= 0 else {
             return learn(sender, .unknown(reason: "asking the bus for its process: \(errorText(-result))"))
         }
-        defer { sd_bus_message_unref(message) }
-        let box = Unmanaged.passRetained(Query(owner: self, sender: sender)).toOpaque()
-        var slot: OpaquePointer?
-        result = sd_bus_call_async(bus, &slot, message, { reply, userdata, _ in
-            guard let reply, let userdata else { return 0 }
-            let query = Unmanaged<Query>.fromOpaque(userdata).takeUnretainedValue()
-            query.owner?.answered(query.sender, reply)
-            return 1
-        }, box, UInt64(Self.queryTimeout * 1_000_000))
-        guard result >= 0, let slot else {
-            Unmanaged<Query>.fromOpaque(box).release()
-            return learn(sender, .unknown(reason: "asking the bus for its process: \(errorText(-result))"))
-        }
-        sd_bus_slot_set_destroy_callback(slot) { userdata in
-            if let userdata { Unmanaged<Query>.fromOpaque(userdata).release() }
-        }
-        // The bus owns the slot from now on and frees it after the answer.
-        sd_bus_slot_set_floating(slot, 1)
-        sd_bus_slot_unref(slot)
         connection.awaitedAnswers += 1
     }
 
