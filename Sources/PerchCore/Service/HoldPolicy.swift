@@ -84,8 +84,7 @@ public struct HoldPolicy: Equatable, Sendable {
     /// shows that something came). While it lasts the service counts what
     /// it kept back, for the summary when it ends (`missed-summary`).
     public var keepsArrivalsBack: Bool {
-        isQuiet || (isFullscreen && fullscreen != .show)
-            || (isSharing && (whileSharing == .hold || whileSharing == .hide))
+        inhibitsNotifications || (isFullscreen && fullscreen != .show)
     }
 
     /// What D-Bus's `Inhibited` says (KDE's property, which apps such as

@@ -105,13 +105,10 @@ extension NotificationService {
         let endsBefore = quiet.modeEnds
         var effects = ServiceEffect.buffer()
         let until = end.map(wallTime(of:))
-        if let until {
-            let wall = wallClock()
-            guard until > wall, until - wall <= QuietChoices.longestWait else {
-                effects.append(.warning("mode: an end \(until <= wall ? "already past" : "more than a year ahead") "
-                                        + "is no end; nothing changed"))
-                return effects
-            }
+        if let until, !isWithinReach(until) {
+            effects.append(.warning("mode: an end \(until <= wallClock() ? "already past" : "more than a year ahead") "
+                                    + "is no end; nothing changed"))
+            return effects
         }
         switch change {
         case .get: return []

@@ -90,8 +90,7 @@ extension NotificationService {
         guard let toast = liveToast(id: id) else {
             return (.failure(ControlError(.notFound, "no notification \(id)")), [])
         }
-        let wall = wallClock()
-        guard until > wall, until - wall <= QuietChoices.longestWait else {
+        guard isWithinReach(until) else {
             return (.failure(ControlError(.invalidParams, "a snooze must end within a year from now")), [])
         }
         guard !isCountToast(id), !records[id].isMissedSummary else {
@@ -107,6 +106,13 @@ extension NotificationService {
         applyHold(to: toast.notification, at: now, into: &effects)
         effects.append(.quietChanged)
         return (.success(until), effects)
+    }
+
+    /// Whether `until` (Unix seconds) is an end a person means: still to
+    /// come, and at most `QuietChoices.longestWait` ahead.
+    func isWithinReach(_ until: Int64) -> Bool {
+        let wall = wallClock()
+        return until > wall && until - wall <= QuietChoices.longestWait
     }
 
     /// The Unix time `end` names, taken now.
