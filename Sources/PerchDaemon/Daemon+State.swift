@@ -18,6 +18,13 @@ extension Daemon {
         if let refusal = store.refusal { Log.error(refusal) }
         for warning in loaded.warnings { Log.warning(warning) }
         executor.execute(service.restore(loaded.state, at: MonotonicClock.now()))
+        // Icons kept for history beside it, only where the state itself may
+        // be kept; what an earlier run left for entries no longer in
+        // history goes now.
+        if store.refusal == nil {
+            keptIcons.use(KeptIconDirectory(statePath: store.path))
+            executor.forgetGoneIcons()
+        }
         if !loaded.state.live.isEmpty {
             Log.info("restored \(service.boardCount) notification(s) from \(store.path)")
         }

@@ -61,6 +61,8 @@ public final class Daemon {
     var dunstPauseLevel = DunstBus.maximumPauseLevel
     /// History, modes and live notifications on disk (nil: nowhere to keep them).
     let store: StateStore?
+    /// Icons that outlive their files, in memory and beside the state.
+    let keptIcons: KeptIconKeeping
     /// org.freedesktop.Notifications, once the name is Perch's.
     var bus: BusDoor?
     /// Loads the fonts a moment after start-up (see `init`).
@@ -132,6 +134,7 @@ public final class Daemon {
                              global: { [unowned service] in service.global })
         store = (options.statePath ?? StateFile.defaultPath()).map { StateStore(path: $0) }
         scene = Scene(connection: connection, look: Self.look(global, service.config))
+        keptIcons = KeptIconKeeping(scene: scene)
 
         do {
             timer = try DeadlineTimer(loop: loop)
@@ -158,6 +161,7 @@ public final class Daemon {
         executor = EffectExecutor(service: service, scene: scene, store: store, control: control, hooks: hooks,
                                   alarm: timer, idleAlarm: idleTimer, trace: Trace.fromEnvironment())
         executor.sounds = sounds
+        executor.keptIcons = keptIcons
         executor.menus = menus
         menus.onChoice = { [unowned self] entry in
             let (result, effects) = self.service.invoke(entry.id, action: entry.action, at: MonotonicClock.now())

@@ -33,6 +33,16 @@ protocol ToastScene: AnyObject {
     func present(_ board: NotificationBoard, at now: Instant)
 }
 
+/// Keeps the pictures of icon files that may vanish (`KeptIcon`): the
+/// scene's store in memory and the directory on disk (`KeptIconKeeping`).
+protocol KeptIconKeeper: AnyObject {
+    /// Reads the icon file of the notification `content` shows
+    /// (`content.iconOwner`) now, at `iconSize`, and keeps its pixels.
+    func keep(_ content: ToastContent, iconSize: Int)
+    /// Drops what is kept for the notifications `isGone` says have left.
+    func forget(where isGone: (UInt32) -> Bool)
+}
+
 /// Where the turn's records go (`StateStore`).
 protocol RecordStore: AnyObject {
     /// Writes the id mark when `nextID` (the service's counter) has reached

@@ -29,6 +29,8 @@ final class EffectExecutor {
     var quiet: (any QuietKeeper)?
     /// The accessibility tree's bridge (nil: none is published).
     var access: (any AccessDoor)?
+    /// Keeps the pictures of icon files that may vanish (nil: none kept).
+    var keptIcons: (any KeptIconKeeper)?
     /// What goes back when the daemon goes quiet, besides the heap.
     var files: any FilePages = MappedFilePages()
     /// The loop's one timer for the next expiry, hook deadline, retry,
@@ -93,6 +95,9 @@ final class EffectExecutor {
             switch effect {
             case .record(let record):
                 turn.records.append(record)
+                // Read as it arrives (posted, replaced, restored), before
+                // its sender hears the id and deletes a temporary file.
+                if case .live(let item, _) = record { keepIcon(of: item.notification) }
             case .event(let event, let sender):
                 control.broadcast(event, sender: sender)
             case .modes(let modes):
@@ -116,6 +121,8 @@ final class EffectExecutor {
             case .warning(let text):
                 Log.warning(text)
             case .addToast(let toast):
+                // A transient notification is shown without a record.
+                if toast.content.iconOwner != nil { keptIcons?.keep(toast.content, iconSize: toast.style.iconSize) }
                 scene.addToast(id: toast.id, content: toast.content, lane: toast.lane, style: toast.style,
                                hasActions: toast.hasActions)
             case .updateToast(let toast):
@@ -139,6 +146,28 @@ final class EffectExecutor {
         turn.executingUserInput = true
         defer { turn.executingUserInput = false }
         execute(effects)
+    }
+
+    /// Keeps the picture of `notification`'s icon file, drawn at the size
+    /// its rules give it.
+    private func keepIcon(of notification: Notification) {
+        guard let keptIcons, KeptIcon.file(of: notification) != nil else { return }
+        keptIcons.keep(notification.content, iconSize: service.settings(for: notification).style.iconSize)
+    }
+
+    /// Drops the kept icons of notifications that left the board and
+    /// history: run at the end of a turn that wrote records, since every
+    /// change to either comes with one (history's oldest entry drops as a
+    /// new one comes in, with its `gone` record).
+    func forgetGoneIcons() {
+        guard let keptIcons else { return }
+        var inHistory: Set<UInt32>?
+        keptIcons.forget { id in
+            // A toast that is leaving is still drawn (a fade).
+            if service.board.toast(id: id) != nil { return false }
+            if inHistory == nil { inHistory = Set(service.history.entries.map(\.notification.id)) }
+            return !inHistory!.contains(id)
+        }
     }
 
     /// Posts through the service (both doors come here).
@@ -240,6 +269,7 @@ final class EffectExecutor {
     /// a client; with `compacting` (a clean stop), a whole snapshot. The
     /// store keeps what it could not write and retries (see `armTimer`).
     func saveState(compacting: Bool) {
+        if !turn.records.isEmpty { forgetGoneIcons() }
         guard let store else { return turn.records.removeAll() }
         // Most turns (every frame's) have nothing to write and nothing
         // waiting: the store is not asked. An id handed out without a

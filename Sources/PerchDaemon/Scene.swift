@@ -249,6 +249,25 @@ final class Scene {
         connection.requestActivationToken(surface: router.lastPressed(id) ?? views[id]?.anySurface, done: done)
     }
 
+    /// Where kept icons go on disk (see `TextContext.keptIconShelf`).
+    var keptIconShelf: (any KeptIconShelf)? {
+        get { painter.text.keptIconShelf }
+        set { painter.text.keptIconShelf = newValue }
+    }
+
+    /// Keeps the picture of the icon file of the notification `content`
+    /// shows, at the largest scale of the outputs now (a toast or the
+    /// center may be drawn on any of them; a smaller box is resampled).
+    func keepIcon(of content: ToastContent, iconSize: Int) {
+        let scale = connection.outputs.values.map(\.realScale.factor).max() ?? 1
+        painter.text.keepIcon(of: content, iconSize: iconSize, scale: max(1, scale))
+    }
+
+    /// Drops the kept icons of notifications that have left.
+    func forgetKeptIcons(where isGone: (UInt32) -> Bool) {
+        painter.text.forgetKeptIcons(where: isGone)
+    }
+
     /// Renders SVG icons through the loop (see `TextContext.svgRenderer`).
     var svgRenderer: (any SVGRendering)? {
         get { painter.text.svgRenderer }

@@ -164,7 +164,9 @@ public final class CenterRenderer {
     }
 
     private static func headerIconContent(_ content: CenterHeaderContent) -> ToastContent {
-        ToastContent(title: content.appName, iconPath: content.iconPath)
+        var icon = ToastContent(title: content.appName, iconPath: content.iconPath)
+        icon.iconOwner = content.iconOwner
+        return icon
     }
 
     // MARK: The panel's own pieces

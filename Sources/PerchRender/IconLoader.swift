@@ -72,7 +72,7 @@ enum IconLoader {
 
     /// Width and height from the IHDR chunk, which the PNG format requires
     /// to come first, right after the 8-byte signature; nil if absent.
-    private static func size(ofPNG header: [UInt8]) -> (Int, Int)? {
+    static func size(ofPNG header: [UInt8]) -> (Int, Int)? {
         let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         let ihdr: [UInt8] = [0x49, 0x48, 0x44, 0x52]
         guard header.count >= 24,

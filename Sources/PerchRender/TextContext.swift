@@ -18,6 +18,8 @@ public final class TextContext {
     private let icons: IconCache
     /// Image-data icons, converted and scaled once per toast.
     private let images = ImageDataCache()
+    /// Icons of files that may vanish, by notification (`KeptIcon`).
+    private let kept: KeptIcons
     /// Gives the locator that finds the file an icon name stands for (the
     /// Icon Theme Specification), asked only when a toast has an icon; nil
     /// = only paths are drawn. The daemon's comes from the config
@@ -46,7 +48,43 @@ public final class TextContext {
     ///   Platform's `IconFiles`, which reads through `RegularFile`).
     public init(iconFiles: any IconFileReader) {
         icons = IconCache(capacity: 16, files: iconFiles)
+        kept = KeptIcons(files: iconFiles)
     }
+
+    // MARK: Icons that outlive their files
+
+    /// Where kept icons are written and read back (the daemon's directory
+    /// beside the state file); nil = they are kept in memory only.
+    public var keptIconShelf: (any KeptIconShelf)? {
+        get { kept.shelf }
+        set { kept.shelf = newValue }
+    }
+
+    /// Reads the file `KeptIcon.file(of:)` names for the notification
+    /// `content.iconOwner` now, fitted to `iconSize` × `scale` (the largest
+    /// scale it may be drawn at), and keeps its pixels for the
+    /// notification, whose file may be gone by the time it is drawn (see
+    /// `KeptIcons`). When the file cannot be read (gone already), what was
+    /// kept for it stands; a file that was rewritten (a script's
+    /// `/tmp/cover.png` for the next song) is kept anew. An SVG is not
+    /// kept: the helper renders it later, from the file.
+    public func keepIcon(of content: ToastContent, iconSize: Int, scale: Double) {
+        guard iconSize > 0, let id = content.iconOwner, content.image == nil,
+              let text = content.iconPath, let path = KeptIcon.file(named: text) else { return }
+        // The icon cache stats the file: an unchanged one is not decoded
+        // again, and the same decoded icon is not kept (nor written) twice.
+        guard case .success(let icon) = icons.icon(at: path, box: Pen.pixels(iconSize, scale)) else { return }
+        kept.keep(icon, id: id, path: path)
+    }
+
+    /// Drops the kept icons of the notifications `isGone` says have left.
+    public func forgetKeptIcons(where isGone: (UInt32) -> Bool) {
+        kept.forget(where: isGone)
+    }
+
+    /// How many kept icons are held in memory, and their bytes (for tests
+    /// and `status`).
+    public var keptIconsHeld: (count: Int, bytes: Int) { (kept.count, kept.bytes) }
 
     /// A new layout of this context's fonts; the caller owns the reference.
     func makeLayout() -> OpaquePointer {
@@ -100,6 +138,18 @@ public final class TextContext {
             }
         }
         guard let text = content.iconPath, !text.isEmpty else { return (nil, []) }
+        // A file whose picture was kept as the notification came is drawn
+        // from the kept pixels (read back from disk after a restart), the
+        // file not looked at: it may be gone, or hold another picture now.
+        var keptDamage: KeptIcons.Damage?
+        if let owner = content.iconOwner, let keptFile = KeptIcon.file(named: text) {
+            if let icon = kept.icon(for: owner, path: keptFile, box: box) { return (icon, []) }
+            switch kept.readBack(owner, path: keptFile, box: box) {
+            case .success(let icon)?: return (icon, [])
+            case .failure(let damage)?: keptDamage = damage
+            case nil: break
+            }
+        }
         var path = text
         var colour: RGBA?
         var problems: [RenderProblem] = []
@@ -120,7 +170,7 @@ public final class TextContext {
         }
         switch icons.icon(at: path, box: box, colour: colour) {
         case .success(let icon):
-            return (icon, problems)
+            return (icon, problems + (keptDamage.map { [RenderProblem(.iconFile(path), "\($0)")] } ?? []))
         case .failure(.rendering):
             return (nil, problems + [RenderProblem(.iconWaiting(path), "being rendered")])
         case .failure(.renderRefused(.busy(let limit))):
@@ -128,7 +178,9 @@ public final class TextContext {
             // throttle then counts them.
             return (nil, problems + [RenderProblem(.iconLookup, "\(SVGRenderRefusal.busy(limit: limit))")])
         case .failure(let error):
-            return (nil, problems + [RenderProblem(.iconFile(path), "\(error)")])
+            // One line for the file and its damaged copy together.
+            let also = keptDamage.map { ", and \($0)" } ?? ""
+            return (nil, problems + [RenderProblem(.iconFile(path), "\(error)\(also)")])
         }
     }
 }

@@ -3,6 +3,9 @@ public struct CenterHeaderContent: Equatable, Sendable {
     public var appName: String
     /// An icon name or path, as a toast's `iconPath`; nil = none.
     public var iconPath: String?
+    /// The notification whose kept icon stands in for `iconPath`'s file
+    /// (`ToastContent.iconOwner`).
+    public var iconOwner: UInt32?
     /// How many entries the group has.
     public var count: Int
     /// Folded groups show only their header (▸); open ones their entries (▾).
@@ -22,7 +25,9 @@ public struct CenterHeaderContent: Equatable, Sendable {
 extension CenterGroup {
     /// What its header shows; an app that sent no name is listed as "Other".
     public var header: CenterHeaderContent {
-        CenterHeaderContent(appName: app.isEmpty ? "Other" : app, iconPath: iconPath, count: count,
-                            isFolded: isFolded)
+        var header = CenterHeaderContent(appName: app.isEmpty ? "Other" : app, iconPath: iconPath, count: count,
+                                         isFolded: isFolded)
+        header.iconOwner = entries[0].notification.id
+        return header
     }
 }

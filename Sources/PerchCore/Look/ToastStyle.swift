@@ -132,6 +132,10 @@ public struct ToastContent: Equatable, Sendable {
     public var body: String
     /// Path of a PNG image drawn where `style.iconLocation` puts it, scaled to `iconSize`.
     public var iconPath: String?
+    /// The notification whose kept copy of the picture at `iconPath`
+    /// stands in for the file (`KeptIcon`: a temporary file its sender
+    /// deleted); nil = the file alone.
+    public var iconOwner: UInt32?
     /// Buttons drawn under the body, in order. The `default` action is
     /// never among them (clicking the card invokes it), nor `inline-reply`
     /// when the card has a reply field (see `leaveOutReplyButton`).

@@ -90,9 +90,11 @@ public struct Notification: Equatable, Sendable {
     }
 
     public var content: ToastContent {
-        ToastContent(title: title, body: body, iconPath: iconPath,
-                     buttons: actions.filter { $0.id != NotificationAction.defaultID }, image: image,
-                     progress: progress)
+        var content = ToastContent(title: title, body: body, iconPath: iconPath,
+                                   buttons: actions.filter { $0.id != NotificationAction.defaultID }, image: image,
+                                   progress: progress)
+        content.iconOwner = id
+        return content
     }
 
     public var defaultAction: NotificationAction? {

@@ -288,6 +288,7 @@ extension NotificationService {
         var hidden = ToastContent(title: app.isEmpty ? "Notification" : ToastFormat.escaped(app),
                                   body: "New notification", iconPath: content.iconPath, buttons: [])
         hidden.hasFocusRing = content.hasFocusRing
+        hidden.iconOwner = content.iconOwner
         return hidden
     }
 
