@@ -116,7 +116,7 @@ final class KeptIcons {
             budget.remove(id)
             shelf?.discard(id: id)
         }
-        damaged = damaged.filter { !isGone($0.key) }
+        if !damaged.isEmpty { damaged = damaged.filter { !isGone($0.key) } }
     }
 
     private func hold(_ icon: ScaledIcon, id: UInt32, path: String) {
