@@ -31,6 +31,9 @@ final class EffectExecutor {
     var access: (any AccessDoor)?
     /// Keeps the pictures of icon files that may vanish (nil: none kept).
     var keptIcons: (any KeptIconKeeper)?
+    /// This turn wrote a record or took a toast away: a kept icon may
+    /// belong to no notification any more.
+    private var keptIconsMayGo = false
     /// What goes back when the daemon goes quiet, besides the heap.
     var files: any FilePages = MappedFilePages()
     /// The loop's one timer for the next expiry, hook deadline, retry,
@@ -95,6 +98,7 @@ final class EffectExecutor {
             switch effect {
             case .record(let record):
                 turn.records.append(record)
+                keptIconsMayGo = true
                 // Read as it arrives (posted, replaced, restored), before
                 // its sender hears the id and deletes a temporary file.
                 if case .live(let item, _) = record { keepIcon(of: item.notification) }
@@ -122,7 +126,9 @@ final class EffectExecutor {
                 Log.warning(text)
             case .addToast(let toast):
                 // A transient notification is shown without a record.
-                if toast.content.iconOwner != nil { keptIcons?.keep(toast.content, iconSize: toast.style.iconSize) }
+                if let keptIcons, KeptIcon.file(of: toast.content) != nil {
+                    keptIcons.keep(toast.content, iconSize: toast.style.iconSize)
+                }
                 scene.addToast(id: toast.id, content: toast.content, lane: toast.lane, style: toast.style,
                                hasActions: toast.hasActions)
             case .updateToast(let toast):
@@ -130,6 +136,7 @@ final class EffectExecutor {
                                   hasActions: toast.hasActions)
             case .removeToast(let id):
                 scene.removeToast(id: id)
+                keptIconsMayGo = true
             case .quietChanged:
                 turn.quietChanged = true
             case .keyboard(let focus):
@@ -156,10 +163,12 @@ final class EffectExecutor {
     }
 
     /// Drops the kept icons of notifications that left the board and
-    /// history: run at the end of a turn that wrote records, since every
-    /// change to either comes with one (history's oldest entry drops as a
-    /// new one comes in, with its `gone` record).
+    /// history: run at the end of a turn that wrote records or took a
+    /// toast off the screen, since every change to either comes with one
+    /// of them (history's oldest entry drops as a new one comes in, with
+    /// its `gone` record; a leaving toast is drawn until its exit ends).
     func forgetGoneIcons() {
+        keptIconsMayGo = false
         guard let keptIcons else { return }
         var inHistory: Set<UInt32>?
         keptIcons.forget { id in
@@ -269,7 +278,7 @@ final class EffectExecutor {
     /// a client; with `compacting` (a clean stop), a whole snapshot. The
     /// store keeps what it could not write and retries (see `armTimer`).
     func saveState(compacting: Bool) {
-        if !turn.records.isEmpty { forgetGoneIcons() }
+        if keptIconsMayGo { forgetGoneIcons() }
         guard let store else { return turn.records.removeAll() }
         // Most turns (every frame's) have nothing to write and nothing
         // waiting: the store is not asked. An id handed out without a

@@ -220,3 +220,25 @@ final class FakeAlarm: Alarm {
 final class TestClock {
     var now = Instant(seconds: 100)
 }
+
+/// Kept icons: writes down what it is asked to keep, and keeps ids until
+/// the executor says they are gone.
+final class FakeKeeper: KeptIconKeeper {
+    let ledger: Ledger
+    private(set) var kept: Set<UInt32> = []
+
+    init(_ ledger: Ledger) { self.ledger = ledger }
+
+    func keep(_ content: ToastContent, iconSize: Int) {
+        guard let id = content.iconOwner else { return }
+        kept.insert(id)
+        ledger.write("keep icon \(id) \(content.iconPath ?? "") at \(iconSize)")
+    }
+
+    func forget(where isGone: (UInt32) -> Bool) {
+        for id in kept.sorted() where isGone(id) {
+            kept.remove(id)
+            ledger.write("forget icon \(id)")
+        }
+    }
+}

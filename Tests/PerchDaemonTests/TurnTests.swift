@@ -94,6 +94,44 @@ struct TurnTests {
         #expect(saved >= 0)
     }
 
+    @Test("an icon file is read and kept as its notification is posted, before the turn's write tells its id")
+    func iconIsKeptBeforeTheIDIsTold() {
+        let turn = TurnHarness("icon-size=48\n")
+        let keeper = FakeKeeper(turn.ledger)
+        turn.executor.keptIcons = keeper
+        var request = NotifyRequest(title: "chat")
+        request.iconPath = "/tmp/.org.chromium.Chromium.x1"
+        let id = turn.executor.post(request, from: ClientToken(1))
+        turn.post("no icon, nothing kept")
+        turn.endTurn()
+        #expect(turn.position(of: "keep icon \(id) /tmp/.org.chromium.Chromium.x1 at 48")
+            < turn.position(of: "save live \(id)"))
+        #expect(keeper.kept == [id])
+    }
+
+    @Test("what is kept for a notification that left the board and history is dropped at the next write")
+    func iconsOfGoneNotificationsAreForgotten() {
+        let turn = TurnHarness("max-history=1\n")
+        let keeper = FakeKeeper(turn.ledger)
+        turn.executor.keptIcons = keeper
+        var ids: [UInt32] = []
+        for name in ["a", "b"] {
+            var request = NotifyRequest(title: name)
+            request.iconPath = "/tmp/\(name).png"
+            ids.append(turn.executor.post(request, from: nil))
+        }
+        turn.endTurn()
+        turn.executor.execute(turn.service.dismiss(.id(ids[0]), reason: .dismissedByUser, at: turn.now).effects)
+        turn.endTurn()
+        #expect(keeper.kept == Set(ids), "the first is in history")
+        turn.executor.execute(turn.service.dismiss(.id(ids[1]), reason: .dismissedByUser, at: turn.now).effects)
+        turn.endTurn()
+        #expect(keeper.kept == Set(ids), "the first has left history, but its toast is still leaving")
+        turn.run(for: 3)
+        #expect(keeper.kept == [ids[1]], "history holds one: the first left it, and its toast is gone")
+        #expect(turn.ledger.contains("forget icon \(ids[0])"))
+    }
+
     @Test("the screen is brought up to date and flushed before the turn's write")
     func screenBeforeWrite() {
         let turn = TurnHarness()

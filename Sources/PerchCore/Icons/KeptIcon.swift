@@ -20,6 +20,14 @@ public enum KeptIcon {
         return file(named: text)
     }
 
+    /// The file whose picture is kept for the notification `content`
+    /// shows (`content.iconOwner`), as `file(of:)` says; nil without an
+    /// owner.
+    public static func file(of content: ToastContent) -> String? {
+        guard content.iconOwner != nil, content.image == nil, let text = content.iconPath else { return nil }
+        return file(named: text)
+    }
+
     /// The path an icon string names when it names a file that may be kept
     /// (see `file(of:)`); nil for a theme name, an empty or bad string, or
     /// a symbolic icon.
