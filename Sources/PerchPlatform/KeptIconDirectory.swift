@@ -89,6 +89,12 @@ public final class KeptIconDirectory: KeptIconShelf {
         // At most a few hundred copies are ever written (the budget); a
         // directory with far more was not filled by Perch and is not read.
         for name in DirectoryNames.of(path, maximum: 4_096) ?? [] {
+            // A write a crash cut short (`write(_:as:)`'s temporary name).
+            if name.hasPrefix("."), let end = name.firstRange(of: ".tmp-")?.lowerBound,
+               KeptIcon.id(ofFileName: String(name[name.index(after: name.startIndex) ..< end])) != nil {
+                unlink("\(path)/\(name)")
+                continue
+            }
             guard let id = KeptIcon.id(ofFileName: name) else { continue }
             var info = stat()
             guard lstat("\(path)/\(name)", &info) == 0, info.st_mode & S_IFMT == S_IFREG else { continue }

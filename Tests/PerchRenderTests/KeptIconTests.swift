@@ -124,7 +124,7 @@ struct KeptIconRenderTests {
         #expect(tooBig == nil && lines(large).first?.hasSuffix("is damaged (2000×1 px, not within 1 to 1024 px)") == true)
     }
 
-    @Test("two copies for one id are both removed; names not Perch's are left alone and never read")
+    @Test("two copies for one id and a torn write are removed; names not Perch's are left alone and never read")
     func strayFiles() {
         let scratch = ScratchDirectory()
         let statePath = scratch.file("state.json")
@@ -138,6 +138,8 @@ struct KeptIconRenderTests {
         close(fd)
         let mine = directory.path + "/notes.txt"
         close(open(mine, O_WRONLY | O_CREAT, 0o600))
+        // A write a crash cut short.
+        close(open(directory.path + "/.9-00000000.png.tmp-123", O_WRONLY | O_CREAT, 0o600))
         let again = KeptIconDirectory(statePath: statePath)
         #expect(again.copy(of: 8, iconPath: "/tmp/a") == nil && again.copy(of: 8, iconPath: "/tmp/b") == nil)
         #expect(again.held.count == 0)
