@@ -89,6 +89,12 @@ protocol HookStarter: AnyObject {
     var nextDeadline: Instant? { get }
 }
 
+/// The compositor's windows: one is brought forward (the `focus` bindings).
+protocol WindowActivator: AnyObject {
+    /// False when the window is gone or cannot be activated.
+    func activateWindow(_ key: UInt32) -> Bool
+}
+
 /// The menu program that offers actions to choose from (`MenuDoor`).
 protocol MenuOpener: AnyObject {
     func open(_ request: MenuRequest)

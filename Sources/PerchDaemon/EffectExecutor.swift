@@ -24,6 +24,8 @@ final class EffectExecutor {
     var sounds: (any SoundPlayer)?
     /// The menu program (nil: no menu is opened).
     var menus: (any MenuOpener)?
+    /// The compositor's windows (nil: none is brought forward).
+    var windows: (any WindowActivator)?
     /// The quiet choices' file and wall-clock alarm (nil: nowhere to keep
     /// them; they then last until Perch stops).
     var quiet: (any QuietKeeper)?
@@ -129,6 +131,10 @@ final class EffectExecutor {
                 scene.setKeyboardFocus(focus)
             case .menu(let request):
                 turn.menus.append(request)
+            case .activateWindow(let key):
+                // Raised now: the Wayland flush at the turn's end sends it,
+                // with the toast's exit.
+                if windows?.activateWindow(key) != true { Log.debug("window \(key) is gone: nothing brought forward") }
             }
         }
     }

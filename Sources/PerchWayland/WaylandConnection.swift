@@ -30,7 +30,8 @@ public final class WaylandConnection {
     private(set) var foreignToplevelManager: OpaquePointer?
     private(set) var outputPowerManager: OpaquePointer?
     public private(set) var layerShellVersion: UInt32 = 0
-    /// The compositor's windows, where it lists them (for fullscreen).
+    /// The compositor's windows, where it lists them (for fullscreen, and
+    /// to bring a notification's sender forward).
     public private(set) var foreignToplevels: ForeignToplevels?
     /// Every output the compositor announced, by registry name.
     public private(set) var outputs: [UInt32: Output] = [:]
@@ -248,6 +249,17 @@ public final class WaylandConnection {
         xdg_activation_token_v1_set_serial(token, lastInput.serial, lastInput.seat.proxy)
         if let surface { xdg_activation_token_v1_set_surface(token, surface.inputTarget) }
         xdg_activation_token_v1_commit(token)
+    }
+
+    /// Brings the compositor's window `key` (`OpenWindow.key`) forward
+    /// for the seat of the user's last press (the first seat before any):
+    /// wlr-foreign-toplevel-management's `activate`. False when there is
+    /// no such window, no seat, or the compositor lists no windows.
+    @discardableResult
+    public func activateWindow(_ key: UInt32) -> Bool {
+        guard let foreignToplevels,
+              let seat = lastInput?.seat ?? seats.min(by: { $0.key < $1.key })?.value else { return false }
+        return foreignToplevels.activate(key, seat: seat)
     }
 
     // MARK: Event loop integration

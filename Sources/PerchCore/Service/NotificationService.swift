@@ -86,6 +86,9 @@ public final class NotificationService {
     /// Apps whose groups the center shows folded; kept across reloads and
     /// for apps that have no entry at the moment.
     public internal(set) var foldedApps: Set<String> = []
+    /// The compositor's windows, for the `focus` bindings (`setWindows`);
+    /// empty where the compositor does not list them.
+    public internal(set) var windows: [OpenWindow] = []
     /// Patterns already warned about for running out of their step budget.
     var slowPatterns: Set<String> = []
     /// When the last sound was asked for, for `sound-gap`.

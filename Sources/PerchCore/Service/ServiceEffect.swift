@@ -50,6 +50,8 @@ public enum ServiceEffect: Equatable, Sendable {
     /// the center's panel; nil: back to the window that had it
     /// (`KeyboardFocus`).
     case keyboard(KeyboardFocus?)
+    /// Bring this window forward (`OpenWindow.key`): the `focus` bindings.
+    case activateWindow(key: UInt32)
     /// D-Bus NotificationClosed.
     case closed(id: UInt32, reason: DismissReason)
     /// D-Bus ActionInvoked.
