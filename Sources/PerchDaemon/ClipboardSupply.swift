@@ -1,0 +1,16 @@
+import PerchWayland
+
+/// The executor's clipboard edge: the connection's `Clipboard`, made on
+/// the first copy (a data device and a source cost the compositor's
+/// attention; nothing is asked before a copy).
+final class ClipboardSupply: ClipboardDoor {
+    private let connection: WaylandConnection
+
+    init(connection: WaylandConnection) {
+        self.connection = connection
+    }
+
+    func copy(_ text: String) -> Bool {
+        connection.clipboard?.copy(text) ?? false
+    }
+}
