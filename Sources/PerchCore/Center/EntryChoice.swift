@@ -26,13 +26,13 @@ public enum EntryChoice: Equatable, Sendable {
     /// may be copied as `copies` says (`NotificationService.copyText`).
     public static func menu(for entry: CenterEntry, appChoice choice: AppChoice?,
                             copies: [CopyWhat] = []) -> [EntryChoice] {
-        var choices: [EntryChoice] = copies.map { .copy($0) }
-        if entry.isLive { choices += snoozes.map { .snooze(seconds: $0) } }
+        var choices: [EntryChoice] = entry.isLive ? snoozes.map { .snooze(seconds: $0) } : []
         switch choice {
         case nil: choices += [.mute, .allow]
         case .muted?, .allowed?: choices.append(.resetApp)
         }
-        return choices
+        // Last, so that the others keep their places with or without them.
+        return choices + copies.map { .copy($0) }
     }
 
     /// Its button's id in the open menu (never a sender's: while the menu
