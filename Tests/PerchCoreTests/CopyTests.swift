@@ -94,3 +94,21 @@ struct CopyTests {
         #expect(h.service.centerMenu == nil)
     }
 }
+
+@Suite("The copy method on the control socket")
+struct CopyCodecTests {
+    private func decode(_ line: String) -> Result<ControlRequest, ControlError> {
+        ControlProtocol.decode(line: Array(line.utf8)).request
+    }
+
+    @Test("copy takes an id and what: text (the default) or code")
+    func decodes() {
+        #expect(decode(#"{"method":"copy","params":{"id":5,"what":"code"}}"#) == .success(.copy(id: 5, what: .code)))
+        #expect(decode(#"{"method":"copy","params":{"id":5}}"#) == .success(.copy(id: 5, what: .text)))
+        #expect(decode(#"{"method":"copy","params":{"what":"code"}}"#)
+            == .failure(ControlError(.invalidParams, #"copy: "id" is required"#)))
+        #expect(decode(#"{"method":"copy","params":{"id":5,"what":"html"}}"#)
+            == .failure(ControlError(.invalidParams, #"copy: "what" must be text or code, not "html""#)))
+        #expect(ControlRequest.copy(id: 1, what: .text).method == .copy)
+    }
+}
