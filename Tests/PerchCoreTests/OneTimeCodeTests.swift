@@ -34,6 +34,9 @@ struct OneTimeCodeTests {
         ("Your login code is k3j9x2", "k3j9x2"),
         ("Verification: 7788 — enter it in the app", "7788"),
         ("Your Apple ID Code is: 123456. Don't share it with anyone.", "123456"),
+        // A code to type, if not a one-time one.
+        ("Use code SAVE20 for 20% off", "SAVE20"),
+        ("Log in with code 482913", "482913"),
     ]
 
     /// Texts with numbers, or with the words, and no code to type.
@@ -48,7 +51,6 @@ struct OneTimeCodeTests {
         "Send the package to zip code 90210",
         "Your order 12345678 has shipped",
         "Battery at 15%",
-        "Use code SAVE20 for 20% off",
         "Password changed on 2024-05-01",
         "Your code is ready",
         "code",

@@ -124,8 +124,8 @@ public enum OneTimeCode {
     /// Words before "code" that make it something else than a code to type.
     private static let notOneTime: Set<String> = [
         "de", "en", "re", "bar", "uni", "op", "geo", "zip", "qr", "source", "post", "postal", "area", "country",
-        "error", "exit", "status", "return", "color", "colour", "morse", "machine", "byte", "pseudo", "dress",
-        "sub", "trans", "promo", "discount", "coupon",
+        "error", "exit", "exited", "status", "return", "returned", "color", "colour", "morse", "machine", "byte",
+        "pseudo", "dress", "sub", "trans",
     ]
 
     /// Where each keyword is in `lower`, sorted by start.
@@ -158,16 +158,24 @@ public enum OneTimeCode {
             var wordStart = start
             while wordStart > 0, isWordScalar(lower[wordStart - 1]) { wordStart -= 1 }
             if wordStart < start { return !notOneTime.contains(text(lower[wordStart..<start])) }
-            var previousEnd = start
-            while previousEnd > 0, lower[previousEnd - 1] == " " || lower[previousEnd - 1] == "-",
-                  start - previousEnd < 2 { previousEnd -= 1 }
-            guard previousEnd < start else { return true }
-            var previousStart = previousEnd
-            while previousStart > 0, isWordScalar(lower[previousStart - 1]), previousEnd - previousStart < 12 {
-                previousStart -= 1
+            let previous = word(before: start, in: lower)
+            if previous == "with" || previous == "of" {
+                // "exited with code", "a status of code…": the word before.
+                let earlier = word(before: start - previous.unicodeScalars.count - 1, in: lower)
+                if notOneTime.contains(earlier) { return false }
             }
-            return !notOneTime.contains(text(lower[previousStart..<previousEnd]))
+            return !notOneTime.contains(previous)
         }
+    }
+
+    /// The word that ends one space or hyphen before `index` (at most 12
+    /// letters of it), lowercased; "" when there is none.
+    private static func word(before index: Int, in lower: [Unicode.Scalar]) -> String {
+        let end = index - 1
+        guard end > 0, lower[end] == " " || lower[end] == "-" else { return "" }
+        var start = end
+        while start > 0, isWordScalar(lower[start - 1]), end - start < 12 { start -= 1 }
+        return text(lower[start..<end])
     }
 
     // MARK: Candidates
