@@ -1,3 +1,4 @@
+import PerchPlatform
 import PerchWayland
 
 /// The executor's clipboard edge: the connection's `Clipboard`, made on
@@ -5,12 +6,18 @@ import PerchWayland
 /// attention; nothing is asked before a copy).
 final class ClipboardSupply: ClipboardDoor {
     private let connection: WaylandConnection
+    private var told = false
 
     init(connection: WaylandConnection) {
         self.connection = connection
     }
 
     func copy(_ text: String) -> Bool {
-        connection.clipboard?.copy(text) ?? false
+        guard let clipboard = connection.clipboard else { return false }
+        if !told {
+            told = true
+            Log.debug("copying to the clipboard through \(clipboard.protocolName)")
+        }
+        return clipboard.copy(text)
     }
 }

@@ -63,6 +63,16 @@ def perchctl_copy_puts_the_code_or_the_plain_body_on_the_clipboard(t):
     pasted(t, p, "482913", "after the next copy")
 
 
+@test(compositors=("sway112",), why="sway 1.12 offers ext-data-control beside wlr-data-control")
+def copy_goes_through_ext_data_control_where_the_compositor_offers_it(t):
+    p = t.start_perch(args=("-v",))
+    nid = p.post("Bank", "Your code is 4711", timeout=0)
+    p.ctl_ok("copy", str(nid), "--code")
+    pasted(t, p, "4711", "through ext-data-control")
+    said, _ = poll(lambda: "through ext_data_control_manager_v1" in p.log() or None, 3.0, 0.1)
+    check(said, "perch -v should say it copies through ext_data_control_manager_v1")
+
+
 @test
 def copy_of_a_long_body_reaches_the_pasting_program_whole(t):
     # 64 KiB of two-byte characters: more than a pipe holds, so the daemon
