@@ -82,6 +82,13 @@ struct OneTimeCodeTests {
         #expect(OneTimeCode.find(in: "code 1234 5678 9012") == nil)
     }
 
+    @Test("a code whose last character takes a mark is not the code the body shows")
+    func marks() {
+        #expect(OneTimeCode.find(in: "Код:Opt1\u{341}") == nil)
+        #expect(OneTimeCode.find(in: "code: 1234\u{FE0F}") == nil)
+        #expect(OneTimeCode.find(in: "code: 1234\u{301} 5678") == "5678")
+    }
+
     @Test("a long hostile text is read in one bounded pass")
     func bounded() {
         let text = String(repeating: "code 12 code ", count: 5_000) + "code 987654"

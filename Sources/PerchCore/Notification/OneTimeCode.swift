@@ -227,12 +227,21 @@ public enum OneTimeCode {
         func at(_ index: Int) -> Unicode.Scalar? { scalars.indices.contains(index) ? scalars[index] : nil }
         if let before = at(range.lowerBound - 1) {
             if "#!$€£¥@/\\_+*^~".unicodeScalars.contains(before) || isLetterOfSpacedScript(before) { return false }
+            // A format character before it (Arabic's number signs) takes
+            // its first character into its own.
+            if before.properties.generalCategory == .format { return false }
             if (before == "." || before == ","), let earlier = at(range.lowerBound - 2), isAlnum(earlier) {
                 return false
             }
         }
         if let after = at(range.upperBound) {
             if "%@/\\_+*^~".unicodeScalars.contains(after) || isLetterOfSpacedScript(after) { return false }
+            // A mark after it (a combining accent, a variation selector, a
+            // joiner) makes its last character another one.
+            switch after.properties.generalCategory {
+            case .nonspacingMark, .spacingMark, .enclosingMark, .format: return false
+            default: break
+            }
             if (after == "." || after == "," || after == ":"), let later = at(range.upperBound + 1), isAlnum(later) {
                 return false
             }
