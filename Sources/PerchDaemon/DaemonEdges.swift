@@ -33,6 +33,13 @@ protocol ToastScene: AnyObject {
     func present(_ board: NotificationBoard, at now: Instant)
 }
 
+/// The seat's clipboard (`Clipboard`, over wlr- or ext-data-control).
+protocol ClipboardDoor: AnyObject {
+    /// Offers `text` as the clipboard's content, until something else is
+    /// copied; false when there is no seat to set it on.
+    func copy(_ text: String) -> Bool
+}
+
 /// Where the turn's records go (`StateStore`).
 protocol RecordStore: AnyObject {
     /// Writes the id mark when `nextID` (the service's counter) has reached

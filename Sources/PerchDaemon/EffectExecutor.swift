@@ -31,6 +31,8 @@ final class EffectExecutor {
     var quiet: (any QuietKeeper)?
     /// The accessibility tree's bridge (nil: none is published).
     var access: (any AccessDoor)?
+    /// The clipboard (nil: the compositor offers none).
+    var clipboard: (any ClipboardDoor)?
     /// What goes back when the daemon goes quiet, besides the heap.
     var files: any FilePages = MappedFilePages()
     /// The loop's one timer for the next expiry, hook deadline, retry,
@@ -117,6 +119,8 @@ final class EffectExecutor {
                 turn.sounds.append(cue)
             case .warning(let text):
                 Log.warning(text)
+            case .clipboard(let text):
+                if clipboard?.copy(text) != true { Log.warning("copy: the compositor has no seat to copy on") }
             case .addToast(let toast):
                 scene.addToast(id: toast.id, content: toast.content, lane: toast.lane, style: toast.style,
                                hasActions: toast.hasActions)

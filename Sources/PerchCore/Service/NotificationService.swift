@@ -76,6 +76,10 @@ public final class NotificationService {
     /// Where `perchctl focus` put the keyboard: the toast with the ring,
     /// or the center; nil while the user's window has it.
     public internal(set) var keyboardFocus: KeyboardFocus?
+    /// The compositor offers a clipboard Perch can set (wlr- or
+    /// ext-data-control): the daemon says so (`setClipboard`), and copying
+    /// is offered only then (`NotificationService+Copy`).
+    public internal(set) var isClipboardOffered = false
     /// The notification center's panel is open (`setCenter`). The
     /// service's, not the config's: a reload keeps it.
     public var isCenterOpen: Bool { hold.isCenterOpen }

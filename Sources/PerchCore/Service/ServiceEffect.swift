@@ -63,6 +63,8 @@ public enum ServiceEffect: Equatable, Sendable {
     case warning(String)
     /// A sound to play now (the service decided it may be heard).
     case sound(SoundCue)
+    /// Put this text on the clipboard (`NotificationService.copy`).
+    case clipboard(String)
     /// Offer these actions in the dmenu-like program (`menu`); the one
     /// chosen is invoked (`NotificationService.invoke`).
     indirect case menu(MenuRequest)
