@@ -71,6 +71,10 @@ extension Daemon {
             let (opened, effects) = service.openMenu(at: now)
             executor.execute(effects)
             return .success(.context(ContextReply(opened: opened)))
+        case .copy(let id, let what):
+            let (result, effects) = service.copy(id, what)
+            executor.execute(effects)
+            return result.map { .copy(CopyReply(copied: $0, what: what)) }
         case .rule(let name, let enabled):
             return service.switchRule(name, on: enabled).map { .rule(RuleReply(rule: name, enabled: $0)) }
         }

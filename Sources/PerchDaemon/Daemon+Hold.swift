@@ -11,6 +11,7 @@ extension Daemon {
     func watchFullscreenAndIdle() {
         connection.foreignToplevels?.onChange = { [unowned self] in self.fullscreenChanged() }
         fullscreenChanged()
+        watchWindows()
         configureIdleMonitor()
         connection.onPowerChanged = { [unowned self] in self.powerChanged() }
         powerChanged()
@@ -46,6 +47,16 @@ extension Daemon {
         executor.execute(service.setFullscreen(here, at: MonotonicClock.now()))
     }
 
+    /// Hands the service the compositor's windows whenever they change, so
+    /// that a click can bring a notification's sender forward; the executor
+    /// asks the connection to activate the one the service chose.
+    func watchWindows() {
+        executor.windows = connection
+        guard let toplevels = connection.foreignToplevels else { return }
+        toplevels.onWindowsChanged = { [unowned self, unowned toplevels] in self.service.setWindows(toplevels.windows) }
+        service.setWindows(toplevels.windows)
+    }
+
     /// Makes the idle notification `idle-threshold` asks for, at start and
     /// when a reload changes it (a new one counts from now, so the seat
     /// is not idle until it says so); warns once when it cannot.
@@ -78,3 +89,5 @@ struct IdleWatch {
     var thresholdMilliseconds: UInt32 = 0
     var monitor: IdleMonitor?
 }
+
+extension WaylandConnection: WindowActivator {}

@@ -201,6 +201,10 @@ public final class Daemon {
         }
         loop.addWorkCheck { [unowned self] in self.executor.needsRefresh }
         connection.attach(to: loop)
+        if connection.offersClipboard {
+            executor.clipboard = ClipboardSupply(connection: connection)
+            service.setClipboard(offered: true)
+        }
         restoreState()
         watchFullscreenAndIdle()
         watchShares()

@@ -43,6 +43,13 @@ protocol KeptIconKeeper: AnyObject {
     func forget(where isGone: (UInt32) -> Bool)
 }
 
+/// The seat's clipboard (`Clipboard`, over wlr- or ext-data-control).
+protocol ClipboardDoor: AnyObject {
+    /// Offers `text` as the clipboard's content, until something else is
+    /// copied; false when there is no seat to set it on.
+    func copy(_ text: String) -> Bool
+}
+
 /// Where the turn's records go (`StateStore`).
 protocol RecordStore: AnyObject {
     /// Writes the id mark when `nextID` (the service's counter) has reached
@@ -97,6 +104,12 @@ protocol HookStarter: AnyObject {
     func run(_ argv: [String], environment: [String: String], name: String, now: Instant, timeout: Double?) -> Int32?
     func killOverdue(now: Instant)
     var nextDeadline: Instant? { get }
+}
+
+/// The compositor's windows: one is brought forward (the `focus` bindings).
+protocol WindowActivator: AnyObject {
+    /// False when the window is gone or cannot be activated.
+    func activateWindow(_ key: UInt32) -> Bool
 }
 
 /// The menu program that offers actions to choose from (`MenuDoor`).

@@ -24,6 +24,8 @@ final class EffectExecutor {
     var sounds: (any SoundPlayer)?
     /// The menu program (nil: no menu is opened).
     var menus: (any MenuOpener)?
+    /// The compositor's windows (nil: none is brought forward).
+    var windows: (any WindowActivator)?
     /// The quiet choices' file and wall-clock alarm (nil: nowhere to keep
     /// them; they then last until Perch stops).
     var quiet: (any QuietKeeper)?
@@ -34,6 +36,8 @@ final class EffectExecutor {
     /// This turn wrote a record or took a toast away: a kept icon may
     /// belong to no notification any more.
     private var keptIconsMayGo = false
+    /// The clipboard (nil: the compositor offers none).
+    var clipboard: (any ClipboardDoor)?
     /// What goes back when the daemon goes quiet, besides the heap.
     var files: any FilePages = MappedFilePages()
     /// The loop's one timer for the next expiry, hook deadline, retry,
@@ -124,6 +128,8 @@ final class EffectExecutor {
                 turn.sounds.append(cue)
             case .warning(let text):
                 Log.warning(text)
+            case .clipboard(let text):
+                if clipboard?.copy(text) != true { Log.warning("copy: the compositor has no seat to copy on") }
             case .addToast(let toast):
                 // A transient notification is shown without a record.
                 if let keptIcons, KeptIcon.file(of: toast.content) != nil {
@@ -143,6 +149,10 @@ final class EffectExecutor {
                 scene.setKeyboardFocus(focus)
             case .menu(let request):
                 turn.menus.append(request)
+            case .activateWindow(let key):
+                // Raised now: the Wayland flush at the turn's end sends it,
+                // with the toast's exit.
+                if windows?.activateWindow(key) != true { Log.debug("window \(key) is gone: nothing brought forward") }
             }
         }
     }

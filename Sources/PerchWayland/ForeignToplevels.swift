@@ -1,15 +1,19 @@
 import CPerchSupport
 import CWaylandClient
+import Glibc
 import PerchCore
 
 /// The compositor's windows as `zwlr_foreign_toplevel_manager_v1` (v2+)
 /// lists them, kept only for what Perch asks: is the activated (focused)
-/// window fullscreen, and on which outputs. Titles and app ids are not
-/// kept.
+/// window fullscreen, and on which outputs; which windows there are, by
+/// app id and in the order they were activated (to bring a
+/// notification's sender forward, `activate`). Titles are not kept:
+/// nothing asks for them, and a terminal's changes with every command.
 ///
-/// Each handle's state and outputs change atomically at its `done`, as the
-/// protocol says; `onChange` is called after a `done` (or a `closed`) that
-/// changed the answer, never for the intermediate events.
+/// Each handle's state, app id and outputs change atomically at its
+/// `done`, as the protocol says; `onChange` and `onWindowsChanged` are
+/// called after a `done` (or a `closed`) that changed their answer, never
+/// for the intermediate events.
 public final class ForeignToplevels {
     /// zwlr_foreign_toplevel_manager_v1 *; the connection owns and destroys it.
     private let manager: OpaquePointer
@@ -19,9 +23,16 @@ public final class ForeignToplevels {
     /// (`ForeignToplevel.proxy` is what identifies one).
     private var toplevels: [ForeignToplevel] = []
     private var reported = FullscreenReport()
+    private var reportedWindows: [OpenWindow] = []
+    /// The key the next window announced gets (`OpenWindow.key`).
+    private var nextKey: UInt32 = 1
+    /// Counts activations, so that the newest has the largest number.
+    private var activations: UInt64 = 0
 
     /// Called when `fullscreen` changes.
     public var onChange: (() -> Void)?
+    /// Called when `windows` changes.
+    public var onWindowsChanged: (() -> Void)?
 
     init(manager: OpaquePointer, outputName: @escaping (UInt32) -> String?) {
         self.manager = manager
@@ -36,8 +47,29 @@ public final class ForeignToplevels {
     /// Where the activated window is fullscreen now.
     public var fullscreen: FullscreenReport { reported }
 
+    /// Every window with its app id and when it was last activated.
+    public var windows: [OpenWindow] { reportedWindows }
+
+    /// Asks the compositor to activate (focus, raise) the window `key` for
+    /// `seat`: `zwlr_foreign_toplevel_handle_v1_activate`. False when the
+    /// window has closed meanwhile.
+    func activate(_ key: UInt32, seat: Seat) -> Bool {
+        guard let toplevel = toplevels.first(where: { $0.key == key }) else { return false }
+        zwlr_foreign_toplevel_handle_v1_activate(toplevel.proxy, seat.proxy)
+        return true
+    }
+
     fileprivate func announced(_ proxy: OpaquePointer) {
-        toplevels.append(ForeignToplevel(proxy: proxy, owner: self))
+        // 2^32 windows before it wraps; a key still in use is skipped.
+        while nextKey == 0 || toplevels.contains(where: { $0.key == nextKey }) { nextKey &+= 1 }
+        toplevels.append(ForeignToplevel(proxy: proxy, key: nextKey, owner: self))
+        nextKey &+= 1
+    }
+
+    /// The number of a window's activation that just happened.
+    fileprivate func activated() -> UInt64 {
+        activations += 1
+        return activations
     }
 
     /// The compositor will send nothing more (it stops or reloads): no
@@ -59,6 +91,11 @@ public final class ForeignToplevels {
             report.isActivatedFullscreen = true
             report.outputs.formUnion(toplevel.current.outputs.compactMap(outputName))
         }
+        let windows = toplevels.map { OpenWindow(key: $0.key, appID: $0.current.appID, lastActivated: $0.lastActivated) }
+        if windows != reportedWindows {
+            reportedWindows = windows
+            onWindowsChanged?()
+        }
         guard report != reported else { return }
         reported = report
         onChange?()
@@ -73,15 +110,26 @@ final class ForeignToplevel {
         var isFullscreen = false
         /// Registry names of the outputs the window is on.
         var outputs: Set<UInt32> = []
+        var appID = ""
     }
 
+    /// An app id longer than this is no app's (a desktop file name is at
+    /// most 255 bytes): it is kept empty and matches nothing.
+    static let longestAppID = 255
+
     let proxy: OpaquePointer
+    /// Perch's name for it (`OpenWindow.key`).
+    let key: UInt32
     private unowned let owner: ForeignToplevels
     private(set) var current = State()
     private var pending = State()
+    /// When it was last activated (`ForeignToplevels.activated`); 0: not
+    /// since Perch began to follow the windows.
+    private(set) var lastActivated: UInt64 = 0
 
-    init(proxy: OpaquePointer, owner: ForeignToplevels) {
+    init(proxy: OpaquePointer, key: UInt32, owner: ForeignToplevels) {
         self.proxy = proxy
+        self.key = key
         self.owner = owner
         zwlr_foreign_toplevel_handle_v1_add_listener(proxy, handleListener, Unmanaged.passUnretained(self).toOpaque())
     }
@@ -95,6 +143,14 @@ final class ForeignToplevel {
         pending.isFullscreen = values.contains(ZWLR_FOREIGN_TOPLEVEL_HANDLE_V1_STATE_FULLSCREEN.rawValue)
     }
 
+    fileprivate func appID(_ text: UnsafePointer<CChar>?) {
+        guard let text, strnlen(text, Self.longestAppID + 1) <= Self.longestAppID else {
+            pending.appID = ""
+            return
+        }
+        pending.appID = String(cString: text)
+    }
+
     fileprivate func outputEntered(_ output: Output?) {
         if let output { pending.outputs.insert(output.registryName) }
     }
@@ -105,6 +161,7 @@ final class ForeignToplevel {
 
     fileprivate func done() {
         guard pending != current else { return }
+        if pending.isActivated && !current.isActivated { lastActivated = owner.activated() }
         current = pending
         owner.update()
     }
@@ -135,7 +192,7 @@ nonisolated(unsafe) private let handleListener: UnsafeMutablePointer<zwlr_foreig
     let listener = UnsafeMutablePointer<zwlr_foreign_toplevel_handle_v1_listener>.allocate(capacity: 1)
     listener.initialize(to: zwlr_foreign_toplevel_handle_v1_listener(
         title: { _, _, _ in },
-        app_id: { _, _, _ in },
+        app_id: { data, _, text in owner(data)?.appID(text) },
         output_enter: { data, _, output in owner(data)?.outputEntered(Output.from(proxy: output)) },
         output_leave: { data, _, output in owner(data)?.outputLeft(Output.from(proxy: output)) },
         state: { data, _, array in owner(data)?.state(stateValues(array)) },

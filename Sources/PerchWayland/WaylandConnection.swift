@@ -29,8 +29,15 @@ public final class WaylandConnection {
     private(set) var cursorShapeManager: OpaquePointer?
     private(set) var foreignToplevelManager: OpaquePointer?
     private(set) var outputPowerManager: OpaquePointer?
+    /// The clipboard's managers (ext_data_control_manager_v1 *,
+    /// zwlr_data_control_manager_v1 *): ext's is used where both are.
+    private var extDataControlManager: OpaquePointer?
+    private var wlrDataControlManager: OpaquePointer?
+    /// Made on the first copy (`clipboard`).
+    private var madeClipboard: Clipboard?
     public private(set) var layerShellVersion: UInt32 = 0
-    /// The compositor's windows, where it lists them (for fullscreen).
+    /// The compositor's windows, where it lists them (for fullscreen, and
+    /// to bring a notification's sender forward).
     public private(set) var foreignToplevels: ForeignToplevels?
     /// Every output the compositor announced, by registry name.
     public private(set) var outputs: [UInt32: Output] = [:]
@@ -84,6 +91,9 @@ public final class WaylandConnection {
 
     deinit {
         tokenRequests.removeAll()
+        madeClipboard = nil
+        if let extDataControlManager { DataControl.ext.destroyManager(extDataControlManager) }
+        if let wlrDataControlManager { DataControl.wlr.destroyManager(wlrDataControlManager) }
         foreignToplevels = nil
         outputs.removeAll()
         seats.removeAll()
@@ -144,6 +154,11 @@ public final class WaylandConnection {
             if let outputPowerManager {
                 for output in outputs.values { watchPower(of: output, with: outputPowerManager) }
             }
+        case "ext_data_control_manager_v1":
+            extDataControlManager = bind(perch_ext_data_control_manager_v1_interface(), 1)
+        case "zwlr_data_control_manager_v1":
+            // v2 only adds the primary selection, which Perch leaves alone.
+            wlrDataControlManager = bind(perch_zwlr_data_control_manager_v1_interface(), 2)
         case "wl_output":
             if let proxy = bind(perch_wl_output_interface(), 4) {
                 let output = Output(proxy: proxy, registryName: name)
@@ -185,6 +200,10 @@ public final class WaylandConnection {
         note(foreignToplevelManager, "zwlr_foreign_toplevel_manager_v1 (v2+)", "fullscreen windows are not noticed")
         note(outputPowerManager, "zwlr_output_power_manager_v1",
              "a blanked screen is not noticed: display timers run on while it is off")
+        if extDataControlManager == nil && wlrDataControlManager == nil {
+            missing.append(("ext_data_control_manager_v1 or zwlr_data_control_manager_v1",
+                            "nothing can be copied to the clipboard (perchctl copy, the c and o keys)"))
+        }
         if layerShellVersion < 4 {
             missing.append(("zwlr_layer_shell_v1 v4", "keyboard focus on a toast is taken exclusively while hovered"))
         }
@@ -192,6 +211,24 @@ public final class WaylandConnection {
     }
 
     public var offersIdleNotifier: Bool { idleNotifier != nil }
+
+    /// Whether the compositor lets Perch set the clipboard.
+    public var offersClipboard: Bool { extDataControlManager != nil || wlrDataControlManager != nil }
+
+    /// The first seat's clipboard, made on first use (nothing is asked of
+    /// the compositor before a copy); nil without a data-control protocol
+    /// or before the connection is served from a loop.
+    public var clipboard: Clipboard? {
+        if let madeClipboard { return madeClipboard }
+        guard let loop else { return nil }
+        let seat = { [unowned self] in self.seats.min(by: { $0.key < $1.key })?.value.proxy }
+        if let extDataControlManager {
+            madeClipboard = Clipboard(control: .ext, manager: extDataControlManager, seat: seat, loop: loop)
+        } else if let wlrDataControlManager {
+            madeClipboard = Clipboard(control: .wlr, manager: wlrDataControlManager, seat: seat, loop: loop)
+        }
+        return madeClipboard
+    }
 
     /// Whether every output is powered off (the screen blanked, DPMS): then
     /// nothing Perch shows can be seen, and the compositor sends no frames.
@@ -248,6 +285,17 @@ public final class WaylandConnection {
         xdg_activation_token_v1_set_serial(token, lastInput.serial, lastInput.seat.proxy)
         if let surface { xdg_activation_token_v1_set_surface(token, surface.inputTarget) }
         xdg_activation_token_v1_commit(token)
+    }
+
+    /// Brings the compositor's window `key` (`OpenWindow.key`) forward
+    /// for the seat of the user's last press (the first seat before any):
+    /// wlr-foreign-toplevel-management's `activate`. False when there is
+    /// no such window, no seat, or the compositor lists no windows.
+    @discardableResult
+    public func activateWindow(_ key: UInt32) -> Bool {
+        guard let foreignToplevels,
+              let seat = lastInput?.seat ?? seats.min(by: { $0.key < $1.key })?.value else { return false }
+        return foreignToplevels.activate(key, seat: seat)
     }
 
     // MARK: Event loop integration

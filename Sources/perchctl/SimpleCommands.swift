@@ -307,3 +307,35 @@ struct AppsCommand: Command {
         }
     }
 }
+
+/// `copy [ID] [--code]`: the notification's text, or its one-time code,
+/// to the clipboard. Prints nothing (a code is a secret best kept out of
+/// a terminal's scrollback); `--json` says what was copied.
+struct CopyCommand: Command {
+    static let name = "copy"
+    static let synopsis = "copy [ID] [--code] [--json]"
+    static let help = "Copies a notification's body as plain text (markup out), or with --code the one-time code "
+        + "in it, to the clipboard (the newest notification on screen when no id is given; one in history by its "
+        + "id). Fails when it has no code or the compositor offers no data-control protocol."
+    private var id: UInt32?
+    private var what = CopyWhat.text
+    var json = false
+
+    init(parsing arguments: ArraySlice<String>) throws(UsageError) {
+        let options = try CommonOptions(arguments, verb: Self.name, flags: ["--code"])
+        json = options.json
+        if options.extraFlags.contains("--code") { what = .code }
+        switch options.positionals.count {
+        case 0: break
+        case 1: id = UInt32(try parseID(options.positionals[0], verb: Self.name))
+        default: throw UsageError("usage: perchctl \(Self.synopsis)")
+        }
+    }
+
+    func run(_ client: ControlClient) throws(CommandFailure) -> Int32 {
+        let target: UInt32
+        if let id { target = id } else { target = try notification(named: nil, client).id }
+        return try client.query(.copy, ["id": .number(Double(target)), "what": .string(what.rawValue)],
+                                as: CopyReply.self, json: json)
+    }
+}

@@ -12,7 +12,8 @@ signal(SIGPIPE, SIG_IGN)
 // `.list`, `.history`…: the verbs that are one request (QueryVerbs.swift).
 let verbs: [Verb] = [
     PostCommand.verb, DismissCommand.verb, .list, InvokeCommand.verb, MenuCommand.verb, ReplyCommand.verb, .history,
-    .restore, WatchCommand.verb, ModeCommand.verb, SnoozeCommand.verb, AppsCommand.verb, .status, .version, .reload, CenterCommand.verb, FocusCommand.verb,
+    .restore, WatchCommand.verb, ModeCommand.verb, SnoozeCommand.verb, AppsCommand.verb, CopyCommand.verb, .status,
+    .version, .reload, CenterCommand.verb, FocusCommand.verb,
     // dunstctl's spellings.
     CountCommand.verb, HistoryPopCommand.verb, SetPausedCommand.verb, IsPausedCommand.verb, CloseCommand.verb,
     .closeAll, ActionCommand.verb, .context, RuleCommand.verb,

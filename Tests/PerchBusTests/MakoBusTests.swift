@@ -94,11 +94,12 @@ import Testing
         var note = Notification(id: 12, app: "mail", title: "Hi", body: "there", urgency: .critical,
                                 actions: [NotificationAction(id: "default", label: "Open")])
         note.category = "email"
+        note.desktopEntry = "org.example.Mail"
         fixture.replies[.list] = .success(.notifications([MakoListing(note)]))
         let listed = try fixture.call("ListNotifications")
         #expect(listed.status == 0, "\(listed.stderr)")
         #expect(listed.stdout == "([{'app-name': <'mail'>, 'app-icon': <''>, 'category': <'email'>, "
-            + "'desktop-entry': <''>, 'summary': <'Hi'>, 'body': <'there'>, 'id': <uint32 12>, "
+            + "'desktop-entry': <'org.example.Mail'>, 'summary': <'Hi'>, 'body': <'there'>, 'id': <uint32 12>, "
             + "'urgency': <byte 0x02>, 'actions': <{'default': 'Open'}>}],)\n")
         fixture.replies[.listModes] = .success(.modes(["a", "b"]))
         #expect(try fixture.call("ListModes").stdout == "(['a', 'b'],)\n")

@@ -56,6 +56,7 @@ private let everyReply: [ControlReply] = [
     .version(VersionReply(version: "0.1.0", protocolVersion: 1)),
     .reload(ReloadReply(warnings: ["/c:3:1: warning: unknown key \"x\""])),
     .center(CenterReply(open: true, entries: 7)),
+    .copy(CopyReply(copied: "482913", what: .code)),
 ]
 
 @Suite("Control replies")
@@ -78,6 +79,7 @@ struct ControlReplyTests {
             #"{"id":1,"result":{"version":"0.1.0","protocol":1}}"#,
             #"{"id":1,"result":{"reloaded":true,"warnings":["/c:3:1: warning: unknown key \"x\""]}}"#,
             #"{"id":1,"result":{"open":true,"entries":7}}"#,
+            #"{"id":1,"result":{"copied":"482913","what":"code"}}"#,
         ]
         #expect(everyReply.count == expected.count)
         for (reply, line) in zip(everyReply, expected) {

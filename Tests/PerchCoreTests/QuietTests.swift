@@ -233,6 +233,9 @@ struct MissedSummaryTests {
         let toast = h.service.board.toast(id: summary[0])!.notification
         #expect(toast.title == "While sharing the screen" && toast.body == "4 notifications from 3 apps")
         #expect(!h.take().contains { if case .sound = $0 { true } else { false } }, "no sound for it")
+        // It is no app's: `perchctl apps` counts only the senders' toasts.
+        #expect(h.service.apps.apps.map(\.app) == ["Chat", "Mail", "News"])
+        #expect(h.service.apps.apps.map(\.live) == [2, 1, 1])
         // Its click opens the center; it leaves no trace in history.
         let (_, effects) = h.service.invoke(summary[0], action: "default", at: t0 + 6)
         #expect(effects.contains { if case .center(open: true) = $0 { true } else { false } })

@@ -123,15 +123,21 @@ struct BindingTests {
         #expect(Binding(parsing: "dismiss-all") == .dismissAll)
         #expect(Binding(parsing: "invoke-default-action") == .invokeDefaultAction)
         #expect(Binding(parsing: "invoke-action reply") == .invokeAction("reply"))
+        #expect(Binding(parsing: "invoke-default-action-or-focus") == .invokeDefaultActionOrFocus)
+        #expect(Binding(parsing: "focus") == .focus)
+        #expect(Binding(parsing: "focus-or-dismiss") == .focusOrDismiss)
+        #expect(Binding(parsing: "focus, dismiss-all") == .sequence([.focus, .dismissAll]))
+        #expect(Binding(parsing: "focus now") == nil)
         #expect(Binding(parsing: "none") == Binding.none)
         #expect(Binding(parsing: "explode") == nil)
         #expect(Binding(parsing: "invoke-action") == nil)
     }
 
-    @Test("defaults: left and middle invoke the default action, right dismisses all")
+    @Test("defaults: left invokes the default action or brings the sender forward, middle invokes the default action, right dismisses all")
     func defaults() {
         let bindings = Bindings()
-        #expect(bindings.binding(forButton: Bindings.leftButton) == .invokeDefaultAction)
+        #expect(bindings.binding(forButton: Bindings.leftButton) == .invokeDefaultActionOrFocus)
+        #expect(bindings.touch == .invokeDefaultActionOrFocus)
         #expect(bindings.binding(forButton: Bindings.middleButton) == .invokeDefaultAction)
         #expect(bindings.binding(forButton: Bindings.rightButton) == .dismissAll)
     }

@@ -202,6 +202,18 @@ final class FakeSounds: SoundPlayer {
     }
 }
 
+/// The compositor's windows: `open` are the keys it still has.
+final class FakeWindows: WindowActivator {
+    let ledger: Ledger
+    var open: Set<UInt32> = []
+    init(_ ledger: Ledger) { self.ledger = ledger }
+
+    func activateWindow(_ key: UInt32) -> Bool {
+        ledger.write("window activate \(key)")
+        return open.contains(key)
+    }
+}
+
 final class FakeFilePages: FilePages {
     let ledger: Ledger
     init(_ ledger: Ledger) { self.ledger = ledger }

@@ -81,6 +81,24 @@ final class TurnHarness {
 
 @Suite("The daemon's turn: the screen, then the disk, then the doors, then hooks")
 struct TurnTests {
+    @Test("a click on a notification without a default action activates its sender's window and closes it")
+    func clickActivatesSender() {
+        let turn = TurnHarness()
+        let windows = FakeWindows(turn.ledger)
+        windows.open = [7]
+        turn.executor.windows = windows
+        turn.service.setWindows([OpenWindow(key: 7, appID: "app")])
+        var request = NotifyRequest(title: "hello")
+        request.app = "app"
+        let id = turn.executor.post(request, from: ClientToken(1))
+        turn.run(for: 1)
+        turn.executor.executeUserInput(turn.service.handle(.click(button: Bindings.leftButton, action: nil),
+                                                           on: id, at: turn.now))
+        turn.endTurn()
+        #expect(turn.ledger.contains("window activate 7"))
+        #expect(turn.service.live.isEmpty)
+    }
+
     @Test("a posted notification's record is written before any client is told of it")
     func postIsOnDiskBeforeItIsTold() {
         let turn = TurnHarness()

@@ -28,7 +28,7 @@ _perch_key_values() {
         accessibility) echo "auto on off" ;;
         center-anchor) echo "left right" ;;
         on-button-left | on-button-middle | on-button-right | on-touch)
-            echo "none dismiss dismiss-all invoke-default-action invoke-action do-action menu menu-all" ;;
+            echo "none dismiss dismiss-all invoke-default-action invoke-default-action-or-focus focus focus-or-dismiss invoke-action do-action menu menu-all" ;;
         markup) echo "true false strip escape" ;;
         icons | bounce | ignore-timeout | resident | invisible | text-wrap | ignore-newline | progress-bar | \
             transient | sticky-history | indicate-hidden) echo "true false" ;;

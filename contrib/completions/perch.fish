@@ -51,7 +51,7 @@ function __perch_key_values
         case --center-anchor
             printf '%s\n' left right
         case --on-button-left --on-button-middle --on-button-right --on-touch
-            printf '%s\n' none dismiss dismiss-all invoke-default-action invoke-action do-action menu menu-all
+            printf '%s\n' none dismiss dismiss-all invoke-default-action invoke-default-action-or-focus focus focus-or-dismiss invoke-action do-action menu menu-all
         case --markup
             printf '%s\n' true false strip escape
         case --icons --bounce --ignore-timeout --resident --invisible --text-wrap --ignore-newline --progress-bar --transient --sticky-history --indicate-hidden

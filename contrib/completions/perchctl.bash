@@ -81,7 +81,7 @@ _perchctl() {
     fi
 
     case $verb in
-        dismiss | reply)
+        dismiss | reply | copy)
             ((${#positionals[@]} == 0)) && COMPREPLY=($(compgen -W "$(_perchctl_ids)" -- "$cur")) ;;
         invoke)
             case ${#positionals[@]} in

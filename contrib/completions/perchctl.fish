@@ -85,7 +85,7 @@ complete -c perchctl -n '__fish_seen_subcommand_from mode' -s r -x -a '(__perchc
 complete -c perchctl -n '__fish_seen_subcommand_from mode' -s t -x -a '(__perchctl_modes)' -d 'toggle a mode'
 complete -c perchctl -n '__fish_seen_subcommand_from menu; and __perchctl_positionals 0' -a '(__fish_complete_command)'
 
-complete -c perchctl -n '__fish_seen_subcommand_from dismiss invoke reply; and __perchctl_positionals 0' -a '(__perchctl_ids)'
+complete -c perchctl -n '__fish_seen_subcommand_from dismiss invoke reply copy; and __perchctl_positionals 0' -a '(__perchctl_ids)'
 complete -c perchctl -n '__fish_seen_subcommand_from invoke; and __perchctl_positionals 1' -a default -d 'the default action'
 complete -c perchctl -n '__fish_seen_subcommand_from mode; and __perchctl_positionals 0' -a 'get set add remove toggle'
 complete -c perchctl -n '__fish_seen_subcommand_from mode; and not __perchctl_positionals 0' -a '(__perchctl_modes)'

@@ -20,6 +20,8 @@
 #include "wp-cursor-shape-v1-client-protocol.h"
 #include "wlr-foreign-toplevel-management-unstable-v1-client-protocol.h"
 #include "wlr-output-power-management-unstable-v1-client-protocol.h"
+#include "wlr-data-control-unstable-v1-client-protocol.h"
+#include "ext-data-control-v1-client-protocol.h"
 
 #define PERCH_INTERFACE_GETTER(name) \
     static inline const struct wl_interface *perch_##name##_interface(void) { \
@@ -42,6 +44,8 @@ PERCH_INTERFACE_GETTER(wp_alpha_modifier_v1)
 PERCH_INTERFACE_GETTER(wp_cursor_shape_manager_v1)
 PERCH_INTERFACE_GETTER(zwlr_foreign_toplevel_manager_v1)
 PERCH_INTERFACE_GETTER(zwlr_output_power_manager_v1)
+PERCH_INTERFACE_GETTER(zwlr_data_control_manager_v1)
+PERCH_INTERFACE_GETTER(ext_data_control_manager_v1)
 
 #undef PERCH_INTERFACE_GETTER
 

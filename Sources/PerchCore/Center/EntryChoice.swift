@@ -1,6 +1,7 @@
 /// What an entry's menu in the center offers (a right click on the entry,
-/// or `m` with the keyboard's ring on it): snoozing a live notification,
-/// and the standing choice of its app. One list, made here for every
+/// or `m` with the keyboard's ring on it): copying its text or its
+/// one-time code, snoozing a live notification, and the standing choice
+/// of its app. One list, made here for every
 /// place that offers it, so that the center and the keys agree; a
 /// sender's own actions (one named `snooze` too) stay on their buttons,
 /// untouched.
@@ -13,18 +14,25 @@ public enum EntryChoice: Equatable, Sendable {
     case allow
     /// The app's choice is undone.
     case resetApp
+    /// The body as plain text, or its one-time code, to the clipboard
+    /// (offered only when the compositor has a clipboard to set and, for
+    /// the code, when there is one).
+    case copy(CopyWhat)
 
     /// The snoozes the menu offers.
     public static let snoozes: [Int64] = [600, 3_600]
 
-    /// What the menu offers for `entry`, whose app has `choice`.
-    public static func menu(for entry: CenterEntry, appChoice choice: AppChoice?) -> [EntryChoice] {
+    /// What the menu offers for `entry`, whose app has `choice`, and which
+    /// may be copied as `copies` says (`NotificationService.copyText`).
+    public static func menu(for entry: CenterEntry, appChoice choice: AppChoice?,
+                            copies: [CopyWhat] = []) -> [EntryChoice] {
         var choices: [EntryChoice] = entry.isLive ? snoozes.map { .snooze(seconds: $0) } : []
         switch choice {
         case nil: choices += [.mute, .allow]
         case .muted?, .allowed?: choices.append(.resetApp)
         }
-        return choices
+        // Last, so that the others keep their places with or without them.
+        return choices + copies.map { .copy($0) }
     }
 
     /// Its button's id in the open menu (never a sender's: while the menu
@@ -35,6 +43,7 @@ public enum EntryChoice: Equatable, Sendable {
         case .mute: "mute"
         case .allow: "allow"
         case .resetApp: "reset-app"
+        case .copy(let what): "copy-\(what.rawValue)"
         }
     }
 
@@ -44,6 +53,8 @@ public enum EntryChoice: Equatable, Sendable {
         case "mute": self = .mute
         case "allow": self = .allow
         case "reset-app": self = .resetApp
+        case "copy-text": self = .copy(.text)
+        case "copy-code": self = .copy(.code)
         default:
             guard id.hasPrefix("snooze-"), let seconds = Int64(id.dropFirst(7)), seconds > 0 else { return nil }
             self = .snooze(seconds: seconds)
@@ -58,6 +69,8 @@ public enum EntryChoice: Equatable, Sendable {
         case .mute: return "Mute \(name)"
         case .allow: return "Allow during do-not-disturb"
         case .resetApp: return choice == .muted ? "Unmute \(name)" : "Stop allowing \(name)"
+        case .copy(.text): return "Copy text"
+        case .copy(.code): return "Copy code"
         }
     }
 }

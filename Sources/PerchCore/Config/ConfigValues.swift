@@ -82,7 +82,8 @@ enum ConfigValues {
 
     static func binding(_ text: String) throws(ValueProblem) -> Binding {
         guard let binding = Binding(parsing: text) else {
-            throw .expected("none, dismiss, dismiss-all, dismiss-group, invoke-default-action, invoke-action ID or exec COMMAND")
+            throw .expected("none, dismiss, dismiss-all, dismiss-group, invoke-default-action, invoke-default-action-or-focus, "
+                            + "focus, focus-or-dismiss, invoke-action ID or exec COMMAND")
         }
         return binding
     }

@@ -1,7 +1,7 @@
 extension ControlProtocol {
     public static let methods = ["notify", "dismiss", "list", "invoke", "reply", "subscribe", "history", "restore",
                                  "mode", "status", "version", "reload", "center", "focus", "action", "context",
-                                 "rule", "snooze", "apps"]
+                                 "rule", "snooze", "apps", "copy"]
 
     /// Decodes one request line (without its newline).
     public static func decode(line: some Collection<UInt8>) -> ControlEnvelope {
@@ -116,6 +116,15 @@ extension ControlProtocol {
             request = .action(position: Int(position))
         case "context":
             request = .context
+        case "copy":
+            guard let id = try params.notificationID("id") else {
+                throw ControlError(.invalidParams, "copy: \"id\" is required")
+            }
+            let what = try params.string("what") ?? CopyWhat.text.rawValue
+            guard let choice = CopyWhat(rawValue: what) else {
+                throw ControlError(.invalidParams, "copy: \"what\" must be text or code, not \"\(what)\"")
+            }
+            request = .copy(id: id, what: choice)
         case "rule":
             guard let name = try params.string("name"), !name.isEmpty else {
                 throw ControlError(.invalidParams, "rule: \"name\" is required")

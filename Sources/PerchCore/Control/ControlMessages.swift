@@ -27,6 +27,9 @@ public enum ControlErrorCode: Int, Sendable {
     /// The daemon refused the connection (another uid, too many clients):
     /// sent unasked, with id null, as the only line before it closes.
     case refused = -32004
+    /// What the request asks for is not there to be had: a notification
+    /// with no one-time code, or no clipboard on this compositor (`copy`).
+    case unavailable = -32005
 }
 
 public struct ControlError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -171,6 +174,9 @@ public enum ControlRequest: Equatable, Sendable {
     case context
     /// Switches a config section on or off by name (nil: over).
     case rule(name: String, enabled: Bool?)
+    /// Puts a notification's body as plain text, or its one-time code, on
+    /// the clipboard.
+    case copy(id: UInt32, what: CopyWhat)
 }
 
 /// Something that happened to a notification, as subscribers and the

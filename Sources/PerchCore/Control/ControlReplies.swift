@@ -14,6 +14,8 @@ public enum ControlMethod: String, CaseIterable, Sendable {
     case action, context, rule
     /// Issue 42's: snooze a notification; apps' standing choices.
     case snooze, apps
+    /// Issue 43's: a notification's text or code to the clipboard.
+    case copy
 }
 
 extension ControlRequest {
@@ -39,6 +41,7 @@ extension ControlRequest {
         case .rule: .rule
         case .snooze: .snooze
         case .apps: .apps
+        case .copy: .copy
         }
     }
 }
@@ -66,6 +69,7 @@ public enum ControlReply: Equatable, Sendable {
     case rule(RuleReply)
     case snooze(SnoozeReply)
     case apps(AppsReply)
+    case copy(CopyReply)
 
     public var method: ControlMethod {
         switch self {
@@ -88,6 +92,7 @@ public enum ControlReply: Equatable, Sendable {
         case .rule: .rule
         case .snooze: .snooze
         case .apps: .apps
+        case .copy: .copy
         }
     }
 
@@ -112,6 +117,7 @@ public enum ControlReply: Equatable, Sendable {
         case .rule(let body): body
         case .snooze(let body): body
         case .apps(let body): body
+        case .copy(let body): body
         }
     }
 
@@ -141,6 +147,7 @@ public enum ControlReply: Equatable, Sendable {
         case .rule: self = .rule(try RuleReply(json: json, for: method))
         case .snooze: self = .snooze(try SnoozeReply(json: json, for: method))
         case .apps: self = .apps(try AppsReply(json: json, for: method))
+        case .copy: self = .copy(try CopyReply(json: json, for: method))
         }
     }
 }

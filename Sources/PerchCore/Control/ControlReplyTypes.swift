@@ -80,6 +80,30 @@ public struct RepliedReply: ControlReplyBody {
     public var json: JSONValue { ["replied": .string(replied)] }
 }
 
+/// `copy`: `{"copied": "text", "what": "text"|"code"}`, what is on the
+/// clipboard now.
+public struct CopyReply: ControlReplyBody {
+    public var copied: String
+    public var what: CopyWhat
+
+    public init(copied: String, what: CopyWhat) {
+        self.copied = copied
+        self.what = what
+    }
+
+    public init(json: JSONValue) throws(ControlReplyError) {
+        let object = try ControlReplyObject(json, at: "")
+        copied = try object.string("copied")
+        let name = try object.string("what")
+        guard let what = CopyWhat(rawValue: name) else {
+            throw ControlReplyError("\"what\" must be text or code, not \"\(name)\"")
+        }
+        self.what = what
+    }
+
+    public var json: JSONValue { ["copied": .string(copied), "what": .string(what.rawValue)] }
+}
+
 /// `subscribe`: `{"subscribed": true}`.
 public struct SubscribeReply: ControlReplyBody {
     public var subscribed: Bool

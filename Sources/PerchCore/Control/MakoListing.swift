@@ -8,8 +8,8 @@ public struct MakoListing: Equatable, Sendable {
     /// hint that Perch takes first); empty for none.
     public var appIcon: String
     public var category: String
-    /// Perch does not keep the `desktop-entry` hint past choosing the
-    /// icon, so this is empty; makoctl then leaves the line out.
+    /// The sender's `desktop-entry` hint; empty for none (makoctl then
+    /// leaves the line out).
     public var desktopEntry: String
     public var summary: String
     public var body: String
@@ -23,7 +23,7 @@ public struct MakoListing: Equatable, Sendable {
         appName = notification.app
         appIcon = notification.iconPath ?? ""
         category = notification.category ?? ""
-        desktopEntry = ""
+        desktopEntry = notification.desktopEntry ?? ""
         summary = notification.title
         body = notification.body
         urgency = switch notification.urgency {

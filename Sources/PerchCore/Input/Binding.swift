@@ -10,6 +10,15 @@ public enum Binding: Equatable, Sendable, CustomStringConvertible {
     case dismissGroup
     /// Invokes the `default` action; dismisses when there is none.
     case invokeDefaultAction
+    /// The default action when there is one; else `focusOrDismiss`. What
+    /// a click and a tap do unless the config says otherwise: GNOME's and
+    /// KDE's click.
+    case invokeDefaultActionOrFocus
+    /// Brings the sender's window forward, then dismisses; nothing when no
+    /// window is the sender's (`SenderWindows`).
+    case focus
+    /// As `focus`, and dismisses when no window is the sender's.
+    case focusOrDismiss
     /// Invokes the action with this id, if the notification has it.
     case invokeAction(String)
     /// mako's `exec COMMAND`: a shell command line, run by `sh -c` as mako
@@ -28,8 +37,9 @@ public enum Binding: Equatable, Sendable, CustomStringConvertible {
     indirect case sequence([Binding])
 
     /// Parses `none`, `dismiss`, `dismiss --no-history`, `dismiss-all`,
-    /// `dismiss-group`, `invoke-default-action`, `invoke-action ID`,
-    /// `exec COMMAND`.
+    /// `dismiss-group`, `invoke-default-action`,
+    /// `invoke-default-action-or-focus`, `focus`, `focus-or-dismiss`,
+    /// `invoke-action ID`, `exec COMMAND`, `do-action`, `menu`, `menu-all`.
     public init?(parsing text: String) {
         if !text.hasPrefix("exec"), text.contains(",") {
             let parts = text.split(separator: ",").map { $0.trimmingBlanks }
@@ -56,6 +66,9 @@ public enum Binding: Equatable, Sendable, CustomStringConvertible {
         case ("dismiss"?, 2) where words[1] == "--no-history": self = .dismissWithoutHistory
         case ("dismiss-all"?, 1): self = .dismissAll
         case ("invoke-default-action"?, 1): self = .invokeDefaultAction
+        case ("invoke-default-action-or-focus"?, 1): self = .invokeDefaultActionOrFocus
+        case ("focus"?, 1): self = .focus
+        case ("focus-or-dismiss"?, 1): self = .focusOrDismiss
         case ("invoke-action"?, 2): self = .invokeAction(String(words[1]))
         case ("do-action"?, 1): self = .doAction
         case ("menu"?, 1): self = .menu
@@ -77,6 +90,9 @@ public enum Binding: Equatable, Sendable, CustomStringConvertible {
         case .dismissAll: "dismiss-all"
         case .dismissGroup: "dismiss-group"
         case .invokeDefaultAction: "invoke-default-action"
+        case .invokeDefaultActionOrFocus: "invoke-default-action-or-focus"
+        case .focus: "focus"
+        case .focusOrDismiss: "focus-or-dismiss"
         case .invokeAction(let id): "invoke-action \(id)"
         case .exec(let command): "exec \(command)"
         case .doAction: "do-action"
@@ -101,10 +117,10 @@ public enum Binding: Equatable, Sendable, CustomStringConvertible {
 
 /// The binding of each way to touch a notification.
 public struct Bindings: Equatable, Sendable {
-    public var left = Binding.invokeDefaultAction
+    public var left = Binding.invokeDefaultActionOrFocus
     public var middle = Binding.invokeDefaultAction
     public var right = Binding.dismissAll
-    public var touch = Binding.invokeDefaultAction
+    public var touch = Binding.invokeDefaultActionOrFocus
 
     public init() {}
 

@@ -26,13 +26,21 @@ public enum FocusKey: Equatable, Sendable {
     /// sender offers an action named `snooze`, that action: the sender's
     /// own snooze keeps its meaning.
     case snooze
+    /// `c`: the body, as plain text, to the clipboard; `o`: its one-time
+    /// code (nothing without one). The toast stays.
+    case copy(CopyWhat)
 
-    /// The focus key a typed key is, if any: digits, `r` and `z` come as text.
+    /// The focus key a typed key is, if any: digits, `r`, `z`, `c` and `o`
+    /// come as text.
     public init?(text: String) {
         if text == "r" {
             self = .reply
         } else if text == "z" {
             self = .snooze
+        } else if text == "c" {
+            self = .copy(.text)
+        } else if text == "o" {
+            self = .copy(.code)
         } else if text.count == 1, let digit = Int(text), digit >= 1 {
             self = .button(digit)
         } else {

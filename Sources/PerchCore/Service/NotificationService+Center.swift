@@ -42,7 +42,10 @@ extension NotificationService {
         for toast in toasts { replies[toast.id] = replyField(for: toast.notification) }
         var content = CenterContent(live: live, history: history.entries, folded: foldedApps, replies: replies)
         if let centerMenu {
-            content.openMenu(id: centerMenu, choices: { EntryChoice.menu(for: $0, appChoice: self.quiet.apps[$0.notification.app]) },
+            content.openMenu(id: centerMenu, choices: {
+                EntryChoice.menu(for: $0, appChoice: self.quiet.apps[$0.notification.app],
+                                 copies: self.copies(of: $0.notification))
+            },
                              labels: { $0.label(app: $1.notification.app, appChoice: self.quiet.apps[$1.notification.app]) })
         }
         return content
@@ -68,6 +71,9 @@ extension NotificationService {
         case .mute: return setAppChoice(app, .muted, at: now)
         case .allow: return setAppChoice(app, .allowed, at: now)
         case .resetApp: return setAppChoice(app, nil, at: now)
+        case .copy(let what):
+            let (result, effects) = copy(id, what)
+            return (result.map { _ in () }, effects)
         }
     }
 

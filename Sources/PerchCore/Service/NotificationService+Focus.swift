@@ -74,6 +74,8 @@ extension NotificationService {
             close(id, reason: .dismissedByUser, at: now, into: &effects)
         case .escape:
             moveFocusRing(to: nil, at: now, into: &effects)
+        case .copy(let what):
+            copy(id, what, into: &effects)
         case .snooze:
             if toast.notification.actions.contains(where: { $0.id == Self.sendersSnooze }) {
                 invoke(toast.notification, action: Self.sendersSnooze, at: now, into: &effects)

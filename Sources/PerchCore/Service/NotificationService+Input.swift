@@ -131,6 +131,18 @@ extension NotificationService {
             } else {
                 close(toast.id, reason: .dismissedByUser, at: now, into: &effects)
             }
+        case .invokeDefaultActionOrFocus:
+            if toast.notification.defaultAction != nil {
+                invoke(toast.notification, action: NotificationAction.defaultID, at: now, into: &effects)
+            } else if !bringSenderForward(toast.notification, at: now, into: &effects) {
+                close(toast.id, reason: .dismissedByUser, at: now, into: &effects)
+            }
+        case .focus:
+            bringSenderForward(toast.notification, at: now, into: &effects)
+        case .focusOrDismiss:
+            if !bringSenderForward(toast.notification, at: now, into: &effects) {
+                close(toast.id, reason: .dismissedByUser, at: now, into: &effects)
+            }
         case .invokeAction(let action):
             guard toast.notification.actions.contains(where: { $0.id == action }) else { return }
             invoke(toast.notification, action: action, at: now, into: &effects)

@@ -241,7 +241,13 @@ extension NotificationService {
     public var apps: AppsReply {
         var live: [String: Int] = [:]
         var inHistory: [String: Int] = [:]
-        for toast in board.all where !toast.isLeaving { live[toast.notification.app, default: 0] += 1 }
+        // The service's own toasts (a group's count, the missed summary)
+        // are no app's.
+        for toast in board.all where !toast.isLeaving {
+            let id = toast.notification.id
+            if isCountToast(id) || records[id].isMissedSummary { continue }
+            live[toast.notification.app, default: 0] += 1
+        }
         for entry in history.entries { inHistory[entry.notification.app, default: 0] += 1 }
         let names = Set(live.keys).union(inHistory.keys).union(quiet.apps.keys)
         return AppsReply(apps: names.sorted().map {

@@ -76,6 +76,10 @@ public final class NotificationService {
     /// Where `perchctl focus` put the keyboard: the toast with the ring,
     /// or the center; nil while the user's window has it.
     public internal(set) var keyboardFocus: KeyboardFocus?
+    /// The compositor offers a clipboard Perch can set (wlr- or
+    /// ext-data-control): the daemon says so (`setClipboard`), and copying
+    /// is offered only then (`NotificationService+Copy`).
+    public internal(set) var isClipboardOffered = false
     /// The notification center's panel is open (`setCenter`). The
     /// service's, not the config's: a reload keeps it.
     public var isCenterOpen: Bool { hold.isCenterOpen }
@@ -86,6 +90,9 @@ public final class NotificationService {
     /// Apps whose groups the center shows folded; kept across reloads and
     /// for apps that have no entry at the moment.
     public internal(set) var foldedApps: Set<String> = []
+    /// The compositor's windows, for the `focus` bindings (`setWindows`);
+    /// empty where the compositor does not list them.
+    public internal(set) var windows: [OpenWindow] = []
     /// Patterns already warned about for running out of their step budget.
     var slowPatterns: Set<String> = []
     /// When the last sound was asked for, for `sound-gap`.

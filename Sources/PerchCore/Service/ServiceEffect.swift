@@ -50,6 +50,8 @@ public enum ServiceEffect: Equatable, Sendable {
     /// the center's panel; nil: back to the window that had it
     /// (`KeyboardFocus`).
     case keyboard(KeyboardFocus?)
+    /// Bring this window forward (`OpenWindow.key`): the `focus` bindings.
+    case activateWindow(key: UInt32)
     /// D-Bus NotificationClosed.
     case closed(id: UInt32, reason: DismissReason)
     /// D-Bus ActionInvoked.
@@ -61,6 +63,8 @@ public enum ServiceEffect: Equatable, Sendable {
     case warning(String)
     /// A sound to play now (the service decided it may be heard).
     case sound(SoundCue)
+    /// Put this text on the clipboard (`NotificationService.copy`).
+    case clipboard(String)
     /// Offer these actions in the dmenu-like program (`menu`); the one
     /// chosen is invoked (`NotificationService.invoke`).
     indirect case menu(MenuRequest)
