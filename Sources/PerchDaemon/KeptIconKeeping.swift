@@ -25,6 +25,9 @@ final class KeptIconKeeping: KeptIconKeeper {
     }
 
     func forget(where isGone: (UInt32) -> Bool) {
+        // Most turns of a daemon that never met an icon file: nothing to
+        // ask about (and no code of the stores' to run).
+        guard scene.keptIconsHeld > 0 || (directory?.held.count ?? 0) > 0 else { return }
         scene.forgetKeptIcons(where: isGone)
         directory?.retain(where: isGone)
     }

@@ -263,6 +263,9 @@ final class Scene {
         painter.text.keepIcon(of: content, iconSize: iconSize, scale: max(1, scale))
     }
 
+    /// How many kept icons are held in memory.
+    var keptIconsHeld: Int { painter.text.keptIconsHeld.count }
+
     /// Drops the kept icons of notifications that have left.
     func forgetKeptIcons(where isGone: (UInt32) -> Bool) {
         painter.text.forgetKeptIcons(where: isGone)
