@@ -111,6 +111,7 @@ extension Daemon {
             executor.signals = door
             openDunstDoor(on: made, door: door)
             openMakoDoor(on: made, door: door)
+            openPortalDoor(on: made, door: door)
         } catch {
             Log.warning("D-Bus: \(error); serving the control socket only")
         }

@@ -1,0 +1,92 @@
+import Glibc
+import PerchBus
+import PerchCore
+import PerchPlatform
+import PerchRender
+
+/// The Notification portal's backend (`org.freedesktop.impl.portal.
+/// desktop.perch`): sandboxed apps' notifications, handed over by
+/// xdg-desktop-portal, posted through the same core operation as Notify.
+extension Daemon {
+    /// Serves the backend on the Notifications server's connection. Not
+    /// being able to is told once; notifications are served all the same.
+    func openPortalDoor(on made: NotificationsBus, door: BusDoor) {
+        do {
+            door.portal = try PortalBus(connection: made.connection, handlers: portalHandlers)
+        } catch {
+            Log.warning("D-Bus: \(error); the Notification portal cannot use Perch")
+        }
+    }
+
+    private var portalHandlers: PortalBus.Handlers {
+        .init(
+            add: { [unowned self] added in
+                .success(self.postFromPortal(added))
+            },
+            remove: { [unowned self] id, appID in
+                self.executor.execute(self.service.closeByCall(id, from: appID.isEmpty ? nil : appID,
+                                                               at: MonotonicClock.now()))
+            })
+    }
+
+    /// Posts (or replaces) a portal notification: the app's name and,
+    /// failing its own, its icon from its desktop entry; an image icon
+    /// decoded now into the pixels the notification keeps.
+    private func postFromPortal(_ added: PortalBus.Added) -> (id: UInt32, routes: [String: PortalActionRoute]) {
+        let global = service.global
+        let locator = icons.locator(for: global)
+        let appID = added.appID
+        let name = appID.isEmpty ? nil : locator.desktopEntryName(appID, languages: Self.languages)
+        var posting = added.notification.posting(appID: appID, appName: name)
+        let shown = PortalNotification.quoted(appID)
+        switch added.notification.icon {
+        case .image(let bytes)?:
+            switch IconBytes.toastImage(bytes) {
+            case .success(let image): posting.request.image = image
+            case .failure(let problem): Log.throttledWarning("portal: the icon of \(shown) is not drawn: \(problem.message)")
+            }
+        case .themed(let names)?:
+            // GThemedIcon's names are fallbacks: the first a theme has.
+            let size = max(global.style.iconSize, 1)
+            if let found = names.prefix(8).first(where: { locator.locate($0, size: size, scale: 1).file != nil }) {
+                posting.request.iconPath = found
+            }
+        case nil:
+            break
+        }
+        if case .file? = added.notification.sound {
+            // Played as the default sound: a sealed memfd cannot be handed
+            // to the sound player by path.
+            posting.request.sound = .named(PortalNotification.defaultSoundName)
+        }
+        if posting.request.iconPath == nil, posting.request.image == nil, !appID.isEmpty {
+            let (source, problems) = locator.desktopEntryIcon(appID)
+            switch source {
+            case .file(let path)?: posting.request.iconPath = path
+            case .themed(let name)?: posting.request.iconPath = name
+            case nil: break
+            }
+            for problem in problems { Log.throttledWarning("icons: \(problem.message)") }
+        }
+        if let old = added.replacing {
+            if posting.showAsNew {
+                executor.execute(service.closeByCall(old, from: posting.request.sandbox, at: MonotonicClock.now()))
+            } else {
+                posting.request.replaces = old
+            }
+        }
+        return (executor.post(posting.request, from: nil), posting.routes)
+    }
+
+    /// The languages a desktop entry's `Name[…]` is looked up in, from
+    /// LC_ALL, LC_MESSAGES or LANG (`de_DE.UTF-8` → de_DE, de).
+    private static let languages: [String] = {
+        let names: [String] = ["LC_ALL", "LC_MESSAGES", "LANG"]
+        let value = names.lazy.compactMap { name in getenv(name).map { String(cString: $0) } }
+            .first { !$0.isEmpty } ?? ""
+        let locale = value.split(separator: ".").first.map(String.init) ?? ""
+        guard !locale.isEmpty, locale != "C", locale != "POSIX" else { return [] }
+        let language = locale.split(separator: "_").first.map(String.init) ?? locale
+        return language == locale ? [locale] : [locale, language]
+    }()
+}
