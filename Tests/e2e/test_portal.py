@@ -404,3 +404,45 @@ def a_flatpak_apps_version_2_notification_is_drawn_and_its_typed_reply_reaches_i
           "the front end should pass ActionInvoked with the reply on to the app:\n%s" % out[-3000:])
     t.notes.append("icon: sent as bytes by the app, handed to Perch as a sealed memfd by the front end; "
                    "ActionInvoked seen from Perch and from the front end")
+
+
+@test
+def buttons_go_back_to_the_app_as_action_invoked_or_activate_action(t):
+    """A plain action comes back as ActionInvoked(app_id, id, action,
+    [target, platform data]); an app.* one is activated on the app with
+    org.freedesktop.Application.ActivateAction at its own path. Accept and
+    decline buttons of a call are marked."""
+    p, env = start_with_app(t)
+    r = add(t, env, APP_ID, "call-9", "{'title': <'Bob calls'>, 'category': <'call.incoming'>, "
+            "'default-action': <'app.show-call'>, 'default-action-target': <uint32 9>, "
+            "'buttons': <[{'action': <'app.accept'>, 'purpose': <'call.accept'>, 'target': <uint32 9>}, "
+            "{'label': <'Decline'>, 'action': <'decline'>, 'purpose': <'call.decline'>, "
+            "'target': <('call', 9)>}]>}")
+    check(r.returncode == 0, "AddNotification failed: %r" % r.stderr)
+    card_at_rest(t)
+    n = listed(p)[0]
+    labels = {a["id"]: a["label"] for a in n["actions"]}
+    check(labels.get("app.accept") == "✓ Accept" and labels.get("decline") == "✕ Decline" and "default" in labels,
+          "the call's buttons: %r" % n["actions"])
+    os.makedirs(t.outdir, exist_ok=True)
+    t.shots[-1][1].save_png(os.path.join(t.outdir, "portal-call.png"))
+    m = monitor(t, env, ["type='signal',member='ActionInvoked'", "type='method_call',member='ActivateAction'"])
+    p.ctl_ok("invoke", str(n["id"]), "decline")
+    out = monitored(m)
+    signal = re.search(r"interface=org\.freedesktop\.impl\.portal\.Notification; member=ActionInvoked\n"
+                       r"((?:   .*\n)+)", out)
+    check(signal and '"call-9"' in signal.group(1) and '"decline"' in signal.group(1)
+          and 'string "call"' in signal.group(1) and "array [" in signal.group(1),
+          "ActionInvoked with the struct target and the platform data:\n%s" % out[-2000:])
+    check("member=ActionInvoked" in out and "path=/org/freedesktop/Notifications" not in out,
+          "a portal notification's action is not told as org.freedesktop.Notifications' ActionInvoked:\n%s"
+          % out[-2000:])
+    add(t, env, APP_ID, "call-9", "{'title': <'Bob calls again'>, 'buttons': <[{'action': <'app.accept'>, "
+        "'label': <'Accept'>, 'target': <uint32 9>}]>}")
+    n = listed(p)[0]
+    m = monitor(t, env, ["type='method_call',member='ActivateAction'"])
+    p.ctl_ok("invoke", str(n["id"]), "app.accept")
+    out = monitored(m)
+    check("path=/org/example/Chat; interface=org.freedesktop.Application; member=ActivateAction" in out
+          and 'string "accept"' in out and "uint32 9" in out,
+          "app.accept should be ActivateAction('accept', [<9>], …) on org.example.Chat:\n%s" % out[-2000:])
