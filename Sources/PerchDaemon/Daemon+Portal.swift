@@ -80,7 +80,7 @@ extension Daemon {
 
     /// The languages a desktop entry's `Name[…]` is looked up in, from
     /// LC_ALL, LC_MESSAGES or LANG (`de_DE.UTF-8` → de_DE, de).
-    private static let languages: [String] = {
+    static let languages: [String] = {
         let names: [String] = ["LC_ALL", "LC_MESSAGES", "LANG"]
         let value = names.lazy.compactMap { name in getenv(name).map { String(cString: $0) } }
             .first { !$0.isEmpty } ?? ""

@@ -64,6 +64,12 @@ public struct PortalActionRoute: Equatable, Sendable {
     public var target: Target
     /// The button of purpose `im.reply-with-text`: the typed text goes with it.
     public var isReply: Bool
+
+    public init(action: String, target: Target, isReply: Bool) {
+        self.action = action
+        self.target = target
+        self.isReply = isReply
+    }
 }
 
 /// An AddNotification call of org.freedesktop.impl.portal.Notification
