@@ -446,3 +446,82 @@ def buttons_go_back_to_the_app_as_action_invoked_or_activate_action(t):
     check("path=/org/example/Chat; interface=org.freedesktop.Application; member=ActivateAction" in out
           and 'string "accept"' in out and "uint32 9" in out,
           "app.accept should be ActivateAction('accept', [<9>], …) on org.example.Chat:\n%s" % out[-2000:])
+
+
+class HostFrontEnd:
+    """Debian 12's own xdg-desktop-portal 1.16 (version 1) and
+    xdg-permission-store, on the host, choosing Perch through perch.portal's
+    UseIn (1.16 has no portals.conf). Its icon validator sandboxes itself
+    with bwrap, which works on the host."""
+
+    def __init__(self, t, env):
+        s = t.sway()
+        for program in ("/usr/libexec/xdg-desktop-portal", "/usr/libexec/xdg-permission-store"):
+            if not os.access(program, os.X_OK):
+                raise TestFailure("%s is not installed (xdg-desktop-portal): scripts/ensure-deps" % program)
+        portals = readable_dir(t, "portals-1.16")
+        shutil.copy(os.path.join(REPO, "contrib", "perch.portal"), portals)
+        data = t.user_dir()
+        self.env = dict(env, XDG_DESKTOP_PORTAL_DIR=portals, XDG_CURRENT_DESKTOP="sway", XDG_DATA_HOME=data)
+        self.log_path = os.path.join(t.tmp, "xdp-1.16.log")
+        self.log_file = open(self.log_path, "ab")
+        for program, name in (("xdg-permission-store", "org.freedesktop.impl.portal.PermissionStore"),
+                              ("xdg-desktop-portal", "org.freedesktop.portal.Desktop")):
+            argv = [os.path.join("/usr/libexec", program), "-r"] + (["-v"] if program == "xdg-desktop-portal" else [])
+            s.popen(argv, env=self.env, stdout=self.log_file, stderr=subprocess.STDOUT)
+            ok, _ = poll(lambda: s.run(["gdbus", "call", "--session", "--dest", "org.freedesktop.DBus",
+                                        "--object-path", "/org/freedesktop/DBus", "--method",
+                                        "org.freedesktop.DBus.NameHasOwner", name], env=env).stdout.strip()
+                         == "(true,)" or None, 15.0, 0.2)
+            check(ok, "%s did not take %s within 15 s; its log:\n%s" % (program, name, self.log()[-2000:]))
+
+    def log(self):
+        self.log_file.flush()
+        with open(self.log_path, "rb") as f:
+            return f.read().decode(errors="replace")
+
+
+@test
+def debian_12s_version_1_portal_gets_version_1_answers(t):
+    """Through xdg-desktop-portal 1.16 (Debian 12, version 1): the app's
+    name from its desktop entry, its icon, and ActionInvoked with the
+    target alone (version 1's parameter), since the front end says it
+    offers version 1."""
+    from test_sandbox import flatpak_info
+    p, env = start_with_app(t)
+    front = HostFrontEnd(t, env)
+    info = flatpak_info(t, APP_ID)
+    icon = ", ".join("0x%02x" % b for b in png(32, 32, MAGENTA))
+    r = app_call(t, env, info, "m-1", "{'title': <'Ann'>, 'body': <'a < b'>, 'priority': <'high'>, "
+                 "'icon': <('bytes', <[byte %s]>)>, "
+                 "'buttons': <[{'label': <'Open'>, 'action': <'open'>, 'target': <'thread-3'>}]>}" % icon)
+    check(r.returncode == 0, "AddNotification through xdg-desktop-portal 1.16 failed: %r %r; its log:\n%s"
+          % (r.stdout, r.stderr, front.log()[-2000:]))
+    card_at_rest(t)
+    n = listed(p)[0]
+    check(n["app"] == APP_NAME and n["urgency"] == "normal" and n["body"] == "a &lt; b",
+          "name from the desktop entry, high not critical, the body as written: %r" % n)
+    check(colour_count(t.shots[-1][1], MAGENTA) > 200, "the icon (magenta) should be drawn")
+    time.sleep(0.5)  # the front end's answer about its version
+    m = monitor(t, env, ["type='signal',member='ActionInvoked'"])
+    p.ctl_ok("invoke", str(n["id"]), "open")
+    time.sleep(0.5)
+    out = monitored(m)
+    impl = re.search(r"interface=org\.freedesktop\.impl\.portal\.Notification; member=ActionInvoked\n"
+                     r"((?:   .*\n)+)", out)
+    check(impl and '"thread-3"' in impl.group(1) and impl.group(1).count("variant") == 1,
+          "version 1's ActionInvoked carries the target alone:\n%s" % out[-2000:])
+    app = re.search(r"interface=org\.freedesktop\.portal\.Notification; member=ActionInvoked\n((?:   .*\n)+)", out)
+    check(app and '"thread-3"' in app.group(1), "the front end passes it on to the app:\n%s" % out[-2000:])
+
+
+@test
+def a_notify_with_no_app_name_is_named_by_its_desktop_entry(t):
+    """What xdg-desktop-portal-gtk (the version-1 backend Perch replaces)
+    sends for a sandboxed app: no app_name, the app id as desktop-entry."""
+    from test_dbus import gdbus
+    p, env = start_with_app(t)
+    r = gdbus(t, env, "--method", "org.freedesktop.Notifications.Notify", "", "0", "", "Ann", "hi", "[]",
+              "{'desktop-entry': <'%s'>}" % APP_ID, "--", "-1")
+    check(r.returncode == 0, "Notify failed: %r" % r.stderr)
+    check(listed(p)[0]["app"] == APP_NAME, "the desktop entry should name the app: %r" % listed(p))
