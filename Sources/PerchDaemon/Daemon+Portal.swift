@@ -54,10 +54,9 @@ extension Daemon {
         case nil:
             break
         }
-        if case .file? = added.notification.sound {
-            // Played as the default sound: a sealed memfd cannot be handed
-            // to the sound player by path.
-            posting.request.sound = .named(PortalNotification.defaultSoundName)
+        if case .file(let bytes)? = added.notification.sound {
+            posting.request.sound = Self.keptSound(bytes).map { .file($0) }
+                ?? .named(PortalNotification.defaultSoundName)
         }
         if posting.request.iconPath == nil, posting.request.image == nil, !appID.isEmpty {
             let (source, problems) = locator.desktopEntryIcon(appID)
@@ -76,6 +75,29 @@ extension Daemon {
             }
         }
         return (executor.post(posting.request, from: nil), posting.routes)
+    }
+
+    /// How many portal sound files are kept at once.
+    static let portalSoundSlots: UInt32 = 8
+
+    /// A sound file the portal handed over as a sealed memfd, written where
+    /// the sound player can open it by path: the runtime directory's
+    /// perch/ (0700, a tmpfs), in one of `portalSoundSlots` files chosen by
+    /// the bytes' CRC (the same sound, the same file; a new one replaces
+    /// the oldest by rename, which a player that has opened the old one
+    /// does not notice). Nil when it cannot be written (the log says why;
+    /// the default sound plays instead).
+    static func keptSound(_ bytes: [UInt8]) -> String? {
+        guard let socket = Environment.controlSocketPath() else { return nil }
+        let directory = StateFile.parentDirectory(of: socket)
+        let path = "\(directory)/portal-sound-\(CRC32.checksum(bytes) % portalSoundSlots)"
+        do {
+            try StateFile.write(bytes, to: path)
+            return path
+        } catch {
+            Log.throttledWarning("portal: a sound file cannot be kept in \(directory): \(error)")
+            return nil
+        }
     }
 
     /// The languages a desktop entry's `Name[…]` is looked up in, from

@@ -525,3 +525,73 @@ def a_notify_with_no_app_name_is_named_by_its_desktop_entry(t):
               "{'desktop-entry': <'%s'>}" % APP_ID, "--", "-1")
     check(r.returncode == 0, "Notify failed: %r" % r.stderr)
     check(listed(p)[0]["app"] == APP_NAME, "the desktop entry should name the app: %r" % listed(p))
+
+
+# A direct caller of the backend that passes file descriptors (gdbus and
+# Debian 12's busctl cannot): AddNotification(app_id, id, {title, KIND:
+# ('file-descriptor', h)}) with FILE opened as the descriptor, KIND `icon`
+# or `sound`. Compiled with the host's cc against libsystemd.
+FD_CLIENT = r'''
+#include <fcntl.h>
+#include <stdio.h>
+#include <systemd/sd-bus.h>
+int main(int argc, char **argv) {
+    if (argc != 6) return 2;
+    sd_bus *bus = NULL; sd_bus_message *m = NULL, *reply = NULL; sd_bus_error error = SD_BUS_ERROR_NULL;
+    int fd = open(argv[5], O_RDONLY | O_CLOEXEC);
+    if (fd < 0 || sd_bus_open_user(&bus) < 0) return 3;
+    if (sd_bus_message_new_method_call(bus, &m, "org.freedesktop.impl.portal.desktop.perch",
+            "/org/freedesktop/portal/desktop", "org.freedesktop.impl.portal.Notification", "AddNotification") < 0
+        || sd_bus_message_append(m, "ssa{sv}", argv[1], argv[2], 2, "title", "s", argv[3],
+                                 argv[4], "(sv)", "file-descriptor", "h", fd) < 0) return 4;
+    if (sd_bus_call(bus, m, 5000000, &error, &reply) < 0) {
+        fprintf(stderr, "%s: %s\n", error.name, error.message);
+        return 1;
+    }
+    return 0;
+}
+'''
+
+
+def fd_client(t):
+    src = os.path.join(t.tmp, "fd-client.c")
+    out = os.path.join(t.tmp, "fd-client")
+    write(src, FD_CLIENT)
+    r = subprocess.run(["cc", "-O1", "-o", out, src, "-lsystemd"], capture_output=True, text=True)
+    if r.returncode != 0:
+        raise TestFailure("cannot build the descriptor-passing client (cc, libsystemd-dev): %s" % r.stderr[-500:])
+    os.chmod(out, 0o755)
+    return out
+
+
+@test
+def an_icon_and_a_sound_passed_as_file_descriptors_are_drawn_and_heard(t):
+    """Version 2's file descriptors, straight to the backend: a PNG icon is
+    drawn; a WAV sound is copied where the player reads it, and heard."""
+    import sound
+    from test_sound import Listening
+    client = fd_client(t)
+    s = Listening(t, env={"XDG_DATA_HOME": with_desktop_entry(t)})
+    icon = os.path.join(readable_dir(t, "fd-files"), "icon.png")
+    write(icon, png(32, 32, MAGENTA))
+    r = t.sway().run([client, APP_ID, "i-1", "Icon by descriptor", "icon", icon], env=s.env)
+    check(r.returncode == 0, "AddNotification with an icon descriptor failed: %r" % r.stderr)
+    card_at_rest(t)
+    check(colour_count(t.shots[-1][1], MAGENTA) > 200, "the descriptor's icon (magenta) should be drawn")
+    wav = sound.make_wav(t)
+    s.past_gap()
+    sent = time.monotonic()
+    r = t.sway().run([client, APP_ID, "s-1", "Sound by descriptor", "sound", wav], env=s.env)
+    check(r.returncode == 0, "AddNotification with a sound descriptor failed: %r" % r.stderr)
+    s.expect_heard(sent, "the portal's sound file descriptor")
+    # What was heard is the app's file (kept for the player), not the
+    # default sound.
+    kept_dir = os.path.join(t.sway().dir, "perch")
+    kept = [f for f in os.listdir(kept_dir) if f.startswith("portal-sound-")]
+    with open(wav, "rb") as f:
+        sent_bytes = f.read()
+    check(len(kept) == 1 and open(os.path.join(kept_dir, kept[0]), "rb").read() == sent_bytes,
+          "the sound should be kept for the player as one portal-sound file: %r" % kept)
+    r = t.sway().run([client, APP_ID, "p-1", "A pipe", "icon", "/dev/null"], env=s.env)
+    check(r.returncode == 1 and "InvalidArgs" in r.stderr and "not a regular file" in r.stderr,
+          "a descriptor that is no regular file is refused: %r" % r.stderr)
