@@ -55,7 +55,7 @@ extension BusMessageReader {
                 try check(sd_bus_message_peek_type(message, &type, &contents), "\(path).\(key)")
                 let signature = contents.map { String(cString: $0) } ?? "?"
                 guard let copy = BusVariant(copyingFrom: message) else {
-                    throw .invalidArgs("\(path).\(key) could not be read")
+                    throw .invalidArgs("malformed arguments (reading \(path).\(key)): the value cannot be copied")
                 }
                 targets[target] = copy
                 entries.append(PortalEntry(key, .other(signature: signature)))
