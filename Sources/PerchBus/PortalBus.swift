@@ -28,14 +28,30 @@ public final class PortalBus {
         public var replacing: UInt32?
     }
 
+    /// What posting an `Added` made.
+    public struct Posted {
+        public var id: UInt32
+        /// What each action id on the notification stands for.
+        public var routes: [String: PortalActionRoute]
+        /// Whether it is still live (a rule or a quiet mode may have
+        /// retired it at once: its pair is then not kept).
+        public var isLive: Bool
+
+        public init(id: UInt32, routes: [String: PortalActionRoute], isLive: Bool) {
+            self.id = id
+            self.routes = routes
+            self.isLive = isLive
+        }
+    }
+
     public struct Handlers {
         /// Posts `Added`: the Perch id and what its actions stand for, or
         /// an error reply.
-        public var add: (Added) -> Result<(id: UInt32, routes: [String: PortalActionRoute]), BusError>
+        public var add: (Added) -> Result<Posted, BusError>
         /// Closes the notification `id` of app `appID` (RemoveNotification).
         public var remove: (_ id: UInt32, _ appID: String) -> Void
 
-        public init(add: @escaping (Added) -> Result<(id: UInt32, routes: [String: PortalActionRoute]), BusError>,
+        public init(add: @escaping (Added) -> Result<Posted, BusError>,
                     remove: @escaping (_ id: UInt32, _ appID: String) -> Void) {
             self.add = add
             self.remove = remove
@@ -286,10 +302,17 @@ public final class PortalBus {
         switch handlers.add(added) {
         case .failure(let failure):
             return fail(replyError, failure)
-        case .success(let (id, routes)):
+        case .success(let posted):
+            let id = posted.id
             if let old = ids[pair], old != id { forget(old) }
+            // Retired at once (its NotificationClosed already went by):
+            // nothing will free a record kept now.
+            guard posted.isLive else {
+                forget(id)
+                return holdReply(to: call, "AddNotification")
+            }
             let sender = sd_bus_message_get_sender(call).map { String(cString: $0) }
-            records[id] = Record(pair: pair, routes: routes, targets: read.targets, frontEnd: sender)
+            records[id] = Record(pair: pair, routes: posted.routes, targets: read.targets, frontEnd: sender)
             ids[pair] = id
             if let sender { askVersion(of: sender) }
             return holdReply(to: call, "AddNotification")

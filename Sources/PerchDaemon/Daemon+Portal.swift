@@ -21,7 +21,9 @@ extension Daemon {
     private var portalHandlers: PortalBus.Handlers {
         .init(
             add: { [unowned self] added in
-                .success(self.postFromPortal(added))
+                let (id, routes) = self.postFromPortal(added)
+                return .success(PortalBus.Posted(id: id, routes: routes,
+                                                 isLive: self.service.liveToast(id: id) != nil))
             },
             remove: { [unowned self] id, appID in
                 self.executor.execute(self.service.closeByCall(id, from: appID.isEmpty ? nil : appID,
