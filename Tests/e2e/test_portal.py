@@ -26,8 +26,11 @@ The desktop entry org.example.Chat.desktop (in Perch's XDG_DATA_HOME)
 names the app.
 
 The direct-to-backend tests (sway17) call org.freedesktop.impl.portal.
-desktop.perch themselves with gdbus: version 1's shape (bytes icons, no
-purposes) and bad input."""
+desktop.perch themselves: with gdbus for version 1's shape (bytes icons,
+no purposes), actions and bad input; with a small sd-bus client compiled
+by the test for version 2's file descriptors (an icon, a sound). Debian
+12's own xdg-desktop-portal 1.16 on the host is the version-1 front
+end."""
 
 import os
 import re
