@@ -15,12 +15,16 @@
 //   attribute values are left for Pango to judge, so `parseBody` never has
 //   to show a body as its text;
 // - what is shown never holds a `<` that came from a tag: it holds no more
-//   `<` than the body has that start no tag (a `<` followed by a letter,
-//   `/` and a letter, `!` or `?`, with a `>` after it, starts one) plus
-//   the references to `<` (`&lt;`, `&#60;`, `&#x3C;`); the same holds for
-//   the fallback text (`BodyMarkup.text(ofMarkup:)`);
+//   `<` than the body has that start no tag Perch knows (a `<` followed by
+//   a name of `BodyTags.names` in any case, or `/` and one, then white
+//   space, `/` or `>`, with a `>` after it; or by `!` or `?`) plus the
+//   references to `<` (`&lt;`, `&#60;`, `&#x3C;`); the same holds for the
+//   fallback text (`BodyMarkup.text(ofMarkup:)`);
+// - plain text stays text: in a body with no `>` and no `<!--` nothing is
+//   a tag, so every `<` of it is shown (`x = <tab;`, `a <3 b`);
 // - what is shown holds no NUL (Pango would stop at it).
 import CPangoCairo
+import PerchCore
 import PerchMarkup
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -59,27 +63,41 @@ public func fuzzMarkup(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         require(count <= allowed, "\(count) '<' shown, at most \(allowed) may be: \(text)")
         require(!text.utf8.contains(0), "a NUL is shown")
     }
+    if !before.contains(UInt8(ascii: ">")),
+       !before.indices.contains(where: { before[$0...].starts(with: "<!--".utf8) }) {
+        let inBody = before.count(where: { $0 == UInt8(ascii: "<") })
+        let shownCount = shown.text.utf8.count(where: { $0 == UInt8(ascii: "<") })
+        require(shownCount >= inBody, "\(inBody) '<' in a body with no tags, \(shownCount) shown: \(shown.text)")
+    }
     return 0
 }
 
-/// How many `<` the body may show: those that start no tag, and the
-/// references to `<`. Written apart from `BodyMarkup`'s reader, from the
-/// rule alone.
+/// How many `<` the body may show: those that start no tag Perch knows,
+/// and the references to `<`. Written apart from `BodyTags`' reader, from
+/// the rule alone.
 private func lessThansNotFromTags(_ bytes: [UInt8]) -> Int {
-    func isLetter(_ byte: UInt8) -> Bool { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) }
     func at(_ index: Int) -> UInt8? { index < bytes.count ? bytes[index] : nil }
-    var count = 0
-    var lastGreaterThan = -1
-    for (index, byte) in bytes.enumerated().reversed() where byte == UInt8(ascii: ">") {
-        lastGreaterThan = index
-        break
+    func lower(_ byte: UInt8) -> UInt8 { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte }
+    /// Whether a known name starts at `index`, followed by white space, `/` or `>`.
+    func knownName(at index: Int) -> Bool {
+        BodyTags.names.contains { name in
+            let name = Array(name.utf8)
+            guard index + name.count < bytes.count,
+                  bytes[index..<index + name.count].map(lower) == name else { return false }
+            return [UInt8(ascii: " "), 0x09, 0x0A, 0x0C, 0x0D, UInt8(ascii: "/"), UInt8(ascii: ">")]
+                .contains(bytes[index + name.count])
+        }
     }
+    var count = 0
+    let lastGreaterThan = bytes.lastIndex(of: UInt8(ascii: ">")) ?? -1
     for (index, byte) in bytes.enumerated() {
         if byte == UInt8(ascii: "<") {
             let next = at(index + 1)
-            let startsTag = next.map(isLetter) == true || next == UInt8(ascii: "!") || next == UInt8(ascii: "?")
-                || (next == UInt8(ascii: "/") && at(index + 2).map(isLetter) == true)
-            if !(startsTag && lastGreaterThan > index) { count += 1 }
+            let startsTag = knownName(at: index + 1) || next == UInt8(ascii: "!") || next == UInt8(ascii: "?")
+                || (next == UInt8(ascii: "/") && knownName(at: index + 2))
+            // A comment runs to the end of the body without a `>`.
+            let comment = bytes[(index + 1)...].starts(with: "!--".utf8)
+            if !(startsTag && (lastGreaterThan > index || comment)) { count += 1 }
         } else if byte == UInt8(ascii: "&"), refersToLessThan(bytes, at: index) {
             count += 1
         }
