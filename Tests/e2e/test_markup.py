@@ -97,7 +97,7 @@ def words_in_angle_brackets_are_drawn_as_written(t):
     listed = listed.get("notifications", listed) if isinstance(listed, dict) else listed
     bodies = [n.get("body") for n in listed]
     check("x = <tab>; Press <Enter>" in bodies, "perchctl list should give the body as sent: %r" % bodies)
-    told = [line for line in p.log().splitlines() if "markup" in line]
+    told = [line for line in p.log().splitlines() if "markup:" in line]
     check(not told, "plain text needs no warning: %r" % told)
 
 
