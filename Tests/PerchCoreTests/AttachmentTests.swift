@@ -78,7 +78,7 @@ struct AttachmentTests {
         let effects = h.service.handle(.click(button: Bindings.leftButton, action: Attachment.openActionID),
                                        on: id, at: t0 + 1)
         #expect(effects.contains(.hook(HookRun(name: "open attachment", argv: ["xdg-open", "file:///tmp/cat.png"],
-                                               environment: [:]))))
+                                               environment: [:], timeout: Attachment.openTimeout))))
         #expect(!effects.contains { if case .actionInvoked = $0 { true } else { false } })
         #expect(h.service.live.isEmpty)
     }

@@ -60,9 +60,15 @@ public enum Attachment {
         return name.count > 64 ? String(name.prefix(63)) + "…" : String(name)
     }
 
+    /// Seconds what `xdg-open` runs may live before its process group is
+    /// killed as a hook's would be. Not `hook-timeout`: without a desktop
+    /// environment, xdg-open runs the viewer in its own group and waits for
+    /// it, so a viewer killed after seconds would close under the user.
+    public static let openTimeout: Double = 24 * 3600
+
     /// What opens `url`: `xdg-open`, found on the daemon's PATH, run
-    /// without a shell (the URL one argument), under the hooks' timeout.
+    /// without a shell (the URL one argument).
     public static func opener(for url: String) -> HookRun {
-        HookRun(name: "open attachment", argv: ["xdg-open", url], environment: [:])
+        HookRun(name: "open attachment", argv: ["xdg-open", url], environment: [:], timeout: openTimeout)
     }
 }
