@@ -239,10 +239,6 @@ struct MarkupWriter {
     }
 }
 
-private func isSpace(_ byte: UInt8) -> Bool {
-    byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0C
-}
-
 private func isLetter(_ byte: UInt8) -> Bool {
     (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
 }
