@@ -15,9 +15,9 @@
 //   attribute values are left for Pango to judge, so `parseBody` never has
 //   to show a body as its text;
 // - what is shown never holds a `<` that came from a tag: it holds no more
-//   `<` than the body has that start no tag Perch knows (a `<` followed by
-//   a name of `BodyTags.names` in any case, or `/` and one, then white
-//   space, `/` or `>`, with a `>` after it; or by `!` or `?`) plus the
+//   `<` than the body has, less those that surely start a tag Perch knows
+//   (`<b>`, `<BR/>`, `</i>`: a name of `BodyTags.names` in any case right
+//   before `>` or `/>`, or after `</` and right before `>`; a comment; `<!DOCTYPE …>`, `<?xml …>`), plus the
 //   references to `<` (`&lt;`, `&#60;`, `&#x3C;`); the same holds for the
 //   fallback text (`BodyMarkup.text(ofMarkup:)`);
 // - plain text stays text: in a body with no `>` and no `<!--` nothing is
@@ -72,32 +72,38 @@ public func fuzzMarkup(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     return 0
 }
 
-/// How many `<` the body may show: those that start no tag Perch knows,
-/// and the references to `<`. Written apart from `BodyTags`' reader, from
-/// the rule alone.
+/// How many `<` the body may show: all but those that surely start a tag
+/// Perch knows (`<b>`, `<br/>`, `</b>`: a name of `BodyTags.names` in any
+/// case, right before `>` or `/>`; a comment; `<!DOCTYPE …>`, `<?xml …>`),
+/// plus the references to `<`. Written apart from `BodyTags`' reader,
+/// from the rule alone.
 private func lessThansNotFromTags(_ bytes: [UInt8]) -> Int {
-    func at(_ index: Int) -> UInt8? { index < bytes.count ? bytes[index] : nil }
     func lower(_ byte: UInt8) -> UInt8 { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte }
-    /// Whether a known name starts at `index`, followed by white space, `/` or `>`.
-    func knownName(at index: Int) -> Bool {
+    func word(_ text: String, at index: Int) -> Bool {
+        let word = Array(text.utf8)
+        return index + word.count <= bytes.count && bytes[index..<index + word.count].map(lower) == word
+    }
+    func endsTag(at index: Int) -> Bool {
+        word(">", at: index) || word("/>", at: index)
+    }
+    func knownTag(at index: Int, closing: Bool = false) -> Bool {
         BodyTags.names.contains { name in
-            let name = Array(name.utf8)
-            guard index + name.count < bytes.count,
-                  bytes[index..<index + name.count].map(lower) == name else { return false }
-            return [UInt8(ascii: " "), 0x09, 0x0A, 0x0C, 0x0D, UInt8(ascii: "/"), UInt8(ascii: ">")]
-                .contains(bytes[index + name.count])
+            word(name, at: index) && (closing ? word(">", at: index + name.utf8.count) : endsTag(at: index + name.utf8.count))
         }
     }
+    func declaration(_ name: String, at index: Int) -> Bool {
+        guard word(name, at: index), index + name.utf8.count < bytes.count else { return false }
+        let next = bytes[index + name.utf8.count]
+        return (next == UInt8(ascii: " ") || next == UInt8(ascii: ">"))
+            && bytes[(index + name.utf8.count)...].contains(UInt8(ascii: ">"))
+    }
     var count = 0
-    let lastGreaterThan = bytes.lastIndex(of: UInt8(ascii: ">")) ?? -1
     for (index, byte) in bytes.enumerated() {
         if byte == UInt8(ascii: "<") {
-            let next = at(index + 1)
-            let startsTag = knownName(at: index + 1) || next == UInt8(ascii: "!") || next == UInt8(ascii: "?")
-                || (next == UInt8(ascii: "/") && knownName(at: index + 2))
-            // A comment runs to the end of the body without a `>`.
-            let comment = bytes[(index + 1)...].starts(with: "!--".utf8)
-            if !(startsTag && (lastGreaterThan > index || comment)) { count += 1 }
+            let surelyTag = knownTag(at: index + 1) || (word("/", at: index + 1) && knownTag(at: index + 2, closing: true))
+                || word("!--", at: index + 1) || declaration("!doctype", at: index + 1)
+                || declaration("?xml", at: index + 1)
+            if !surelyTag { count += 1 }
         } else if byte == UInt8(ascii: "&"), refersToLessThan(bytes, at: index) {
             count += 1
         }
