@@ -83,6 +83,16 @@ struct AttachmentTests {
         #expect(h.service.live.isEmpty)
     }
 
+    @Test("the attachment is carried by the wire form; one read back that is no URL is left out")
+    func wireForm() throws {
+        var notification = Notification(id: 3, title: "photo")
+        notification.attachment = "file:///tmp/a%20b.png"
+        #expect(try Notification(json: ControlProtocol.encode(notification)) == notification)
+        var object = ControlProtocol.encode(notification).objectValue!
+        object["attachment"] = "rm -rf /"
+        #expect(try Notification(json: .object(object)).attachment == nil)
+    }
+
     @Test("perchctl invoke takes the open button; a sender's own action of that id stays the sender's")
     func invokeByControl() {
         var h = ServiceHarness()

@@ -70,10 +70,8 @@ public struct Notification: Equatable, Sendable {
     /// `x-canonical-private-synchronous`, or a rule's `set-stack-tag`): a
     /// newer notification with the same tag replaces it in place.
     public var stackTag: String?
-    /// A URL the sender attached (D-Bus `x-kde-urls`): its toast has a
-    /// button that opens it (`Attachment`). Kept while it lives, not in
-    /// the wire form: a notification shown again after a restart has no
-    /// such button.
+    /// A URL the sender attached (D-Bus `x-kde-urls`, the first): its
+    /// toast has a button that opens it (`Attachment`).
     public var attachment: String?
 
     public init(id: UInt32 = 0, app: String = "", title: String, body: String = "",
