@@ -49,7 +49,7 @@ def an_attachment_is_drawn_and_its_button_opens_it_and_kde_names_are_shown(t):
     p, env = start(t, args=["-c", config], extra_env={"PATH": os.path.dirname(opener) + ":" + CLEAN_PATH})
 
     url = "file://" + picture.replace(" ", "%20")
-    nid = notify_with_hints(t, env, "kdeconnect", "Alice", "sent a photo",
+    notify_with_hints(t, env, "kdeconnect", "Alice", "sent a photo",
                             "{'x-kde-urls': <['%s', 'https://example.org/']>, "
                             "'x-kde-display-appname': <'Signal'>, 'x-kde-origin-name': <'Pixel 8'>}" % url)
     card = card_at_rest(t)[0]
@@ -64,6 +64,7 @@ def an_attachment_is_drawn_and_its_button_opens_it_and_kde_names_are_shown(t):
     items = p.list()
     check(len(items) == 1 and items[0]["app"] == "Signal \u00b7 Pixel 8",
           "the app should be 'Signal \u00b7 Pixel 8': %r" % items)
+    check(items[0].get("attachment") == url, "list should give the first URL as the attachment: %r" % items)
     os.makedirs(t.outdir, exist_ok=True)
     img.save_png(os.path.join(t.outdir, "kde-attachment.png"))
 
@@ -79,4 +80,3 @@ def an_attachment_is_drawn_and_its_button_opens_it_and_kde_names_are_shown(t):
     check(gone, "the toast should leave after its button: %r" % p.list())
     told = [line for line in p.log().splitlines() if "hint" in line]
     check(not told, "these hints are all good: %r" % told)
-    del nid
