@@ -426,6 +426,7 @@ private enum ExpectedValue: CustomStringConvertible {
             return image == RawImage(width: Int(w), height: Int(h), rowstride: Int(stride), hasAlpha: alpha,
                                      bitsPerSample: Int(bits), channels: Int(channels), reading: data)
         case (.other(let sent), .other(let read)): return sent == read
+        case (.other(let sent), .strings(let read)): return sent == "as" && read.count <= BusHintValue.stringsLimit
         default: return false
         }
     }

@@ -8,7 +8,8 @@ import PerchPlatform
 extension Daemon {
     /// What Perch tells D-Bus clients it can do.
     static let capabilities = ["actions", "body", "body-markup", "icon-static", "inhibitions", "inline-reply",
-                               "persistence", "x-canonical-private-synchronous", "x-dunst-stack-tag"]
+                               "persistence", "x-canonical-private-synchronous", "x-dunst-stack-tag",
+                               "x-kde-display-appname", "x-kde-origin-name", "x-kde-urls"]
 
     /// Serves org.freedesktop.Notifications, asked for now; when another
     /// daemon owns it, exit 3 naming it (without --replace the name is not
