@@ -311,6 +311,8 @@ MANDIR ?= $(DATADIR)/man
 DOCDIR ?= $(DATADIR)/doc/perch
 USERUNITDIR ?= $(PREFIX)/lib/systemd/user
 DBUSSERVICEDIR ?= $(DATADIR)/dbus-1/services
+# Where xdg-desktop-portal looks for backends' .portal files.
+PORTALDIR ?= $(DATADIR)/xdg-desktop-portal/portals
 # Where each shell looks for completions it loads by itself (bash-completion
 # loads on first use; Debian's zsh has vendor-completions in its fpath).
 BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
@@ -336,6 +338,9 @@ man: $(MAN_PAGES)
 .build/dist/org.freedesktop.Notifications.service: contrib/org.freedesktop.Notifications.service.in FORCE
 	@mkdir -p .build/dist
 	sed 's|^Exec=@bindir@/|Exec=$(BINDIR)/|' $< > $@
+.build/dist/org.freedesktop.impl.portal.desktop.perch.service: contrib/org.freedesktop.impl.portal.desktop.perch.service.in FORCE
+	@mkdir -p .build/dist
+	sed 's|^Exec=@bindir@/|Exec=$(BINDIR)/|' $< > $@
 .build/dist/perch.service: contrib/perch.service FORCE
 	@mkdir -p .build/dist
 	sed 's|^ExecStart=perch$$|ExecStart=$(BINDIR)/perch|' $< > $@
@@ -347,15 +352,18 @@ INSTALLED_DOCS := contrib/config.example docs/config.md docs/protocol.md README.
 # Binaries (built if missing), man pages, shell completions, the D-Bus
 # activation file, the systemd user unit (Type=dbus), the example config
 # and the docs, each under $(DESTDIR)$(PREFIX) (or the *DIR given).
-install: laid-out man .build/dist/org.freedesktop.Notifications.service .build/dist/perch.service
+install: laid-out man .build/dist/org.freedesktop.Notifications.service .build/dist/perch.service \
+		.build/dist/org.freedesktop.impl.portal.desktop.perch.service
 	install -d "$(DESTDIR)$(BINDIR)" "$(DESTDIR)$(MANDIR)/man1" "$(DESTDIR)$(MANDIR)/man5" \
-		"$(DESTDIR)$(DBUSSERVICEDIR)" "$(DESTDIR)$(USERUNITDIR)" "$(DESTDIR)$(DOCDIR)" \
+		"$(DESTDIR)$(DBUSSERVICEDIR)" "$(DESTDIR)$(PORTALDIR)" "$(DESTDIR)$(USERUNITDIR)" "$(DESTDIR)$(DOCDIR)" \
 		"$(DESTDIR)$(BASHCOMPDIR)" "$(DESTDIR)$(ZSHCOMPDIR)" "$(DESTDIR)$(FISHCOMPDIR)"
 	install -m 0755 $(LAID_OUT)/perch $(LAID_OUT)/perchctl $(LAID_OUT)/perch-svg $(LAID_OUT)/perch-sound \
 		$(LAID_OUT)/perch-share "$(DESTDIR)$(BINDIR)/"
 	install -m 0644 .build/man/*.1 "$(DESTDIR)$(MANDIR)/man1/"
 	install -m 0644 .build/man/*.5 "$(DESTDIR)$(MANDIR)/man5/"
-	install -m 0644 .build/dist/org.freedesktop.Notifications.service "$(DESTDIR)$(DBUSSERVICEDIR)/"
+	install -m 0644 .build/dist/org.freedesktop.Notifications.service \
+		.build/dist/org.freedesktop.impl.portal.desktop.perch.service "$(DESTDIR)$(DBUSSERVICEDIR)/"
+	install -m 0644 contrib/perch.portal "$(DESTDIR)$(PORTALDIR)/"
 	install -m 0644 .build/dist/perch.service "$(DESTDIR)$(USERUNITDIR)/"
 	install -m 0644 $(INSTALLED_DOCS) "$(DESTDIR)$(DOCDIR)/"
 	install -m 0644 contrib/completions/perch.bash "$(DESTDIR)$(BASHCOMPDIR)/perch"
@@ -369,6 +377,8 @@ uninstall:
 		"$(DESTDIR)$(BINDIR)/perch-sound" "$(DESTDIR)$(BINDIR)/perch-share" \
 		$(foreach page,$(notdir $(MAN_PAGES)),"$(DESTDIR)$(MANDIR)/man$(subst .,,$(suffix $(page)))/$(page)") \
 		"$(DESTDIR)$(DBUSSERVICEDIR)/org.freedesktop.Notifications.service" \
+		"$(DESTDIR)$(DBUSSERVICEDIR)/org.freedesktop.impl.portal.desktop.perch.service" \
+		"$(DESTDIR)$(PORTALDIR)/perch.portal" \
 		"$(DESTDIR)$(USERUNITDIR)/perch.service" \
 		"$(DESTDIR)$(BASHCOMPDIR)/perch" "$(DESTDIR)$(BASHCOMPDIR)/perchctl" \
 		"$(DESTDIR)$(ZSHCOMPDIR)/_perch" "$(DESTDIR)$(ZSHCOMPDIR)/_perchctl" \

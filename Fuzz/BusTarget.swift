@@ -30,6 +30,15 @@
 // read as the dismissal its known keys of the right types say, or refused
 // (InvalidArgs naming the option) when a known key has another type;
 // any other message is read or refused, never a crash.
+// One input in sixteen is instead the Notification portal backend's
+// AddNotification (`ssa{sv}`, `readPortalAdd`): keys mostly the portal's,
+// values of their own types or any other, buttons and serialized icons
+// and sounds among them. A valid message is read; what is read either
+// becomes a `PortalNotification` or is refused with a message; one that
+// is made posts a request whose action ids are unique, at most
+// `NotificationLimits.maximumActions`, each with its route, and a
+// target copied for each button that sent one. Any other message is
+// read or refused (InvalidArgs saying what was read), never a crash.
 import CSystemdBus
 import Glibc
 import PerchCore
@@ -40,6 +49,7 @@ public func fuzzBus(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     var input = FuzzInput(data, size)
     let mode = input.byte()
     if mode % 8 == 6 { return fuzzMakoOptions(input) }
+    if mode % 16 == 13 { return fuzzPortal(input) }
     var message = WireMessage()
     var expected: ExpectedNotify?
     let signature: String
@@ -104,6 +114,42 @@ private func fuzzMakoOptions(_ input: FuzzInput) -> CInt {
     return 0
 }
 
+// MARK: - The portal's AddNotification
+
+private func fuzzPortal(_ input: FuzzInput) -> CInt {
+    var writer = BodyWriter(input: input)
+    let targets = writer.writePortalAdd()  // nil: not known
+    var message = WireMessage()
+    message.body = writer.wire.bytes
+    readingPortal = true
+    portalRead = nil
+    defer { readingPortal = false }
+    _ = deliver(message.encoded(signature: "ssa{sv}"))
+    guard let read = portalRead else {
+        require(!writer.sureValid, "a valid AddNotification was not delivered")
+        return 0
+    }
+    portalRead = nil
+    switch read {
+    case .failure(let error):
+        require(!writer.sureValid, "a valid AddNotification was refused: \(error)")
+        require(error.name == "org.freedesktop.DBus.Error.InvalidArgs" && error.message.contains("("),
+                "a refusal that does not say what was read: \(error)")
+    case .success(let call):
+        if writer.sureValid, let targets {
+            require(call.targets.count == targets, "\(targets) targets sent, \(call.targets.count) copied")
+        }
+        guard let notification = try? PortalNotification(entries: call.entries) else { break }
+        let posting = notification.posting(appID: call.appID, appName: nil)
+        let ids = posting.request.actions.map(\.id)
+        require(Set(ids).count == ids.count, "action ids repeat: \(ids)")
+        require(ids.count <= NotificationLimits.maximumActions, "\(ids.count) actions")
+        require(Set(posting.routes.keys) == Set(ids), "routes \(posting.routes.keys) for actions \(ids)")
+        require(notification.diagnostics.count <= 8, "\(notification.diagnostics.count) diagnostics")
+    }
+    return 0
+}
+
 // MARK: - Delivery
 
 private enum Outcome {
@@ -126,10 +172,21 @@ nonisolated(unsafe) private var delivered: Result<ReadNotify, BusError>?
 /// not delivered to the Notify path).
 nonisolated(unsafe) private var readingMako = false
 nonisolated(unsafe) private var makoRead: Result<MakoRequest, BusError>?
+/// The message is the portal's AddNotification, read into `portalRead`.
+nonisolated(unsafe) private var readingPortal = false
+nonisolated(unsafe) private var portalRead: Result<PortalAddCall, BusError>?
 
 private let filter: sd_bus_message_handler_t = { message, _, _ in
     guard let message else { return 0 }
     let reader = BusMessageReader(message: message)
+    if readingPortal {
+        do throws(BusError) {
+            portalRead = .success(try reader.readPortalAdd())
+        } catch {
+            portalRead = .failure(error)
+        }
+        return 1
+    }
     if readingMako {
         do throws(BusError) {
             makoRead = .success(try reader.readMakoDismissOptions())
@@ -186,7 +243,7 @@ private func deliver(_ message: [UInt8]) -> Outcome {
     delivered = nil
     for _ in 0..<64 {
         let result = sd_bus_process(bus, nil)
-        if delivered != nil || makoRead != nil || result <= 0 { break }
+        if delivered != nil || makoRead != nil || portalRead != nil || result <= 0 { break }
     }
     guard let result = delivered else { return .notDelivered("sd-bus delivered nothing") }
     delivered = nil
@@ -369,6 +426,7 @@ private enum ExpectedValue: CustomStringConvertible {
             return image == RawImage(width: Int(w), height: Int(h), rowstride: Int(stride), hasAlpha: alpha,
                                      bitsPerSample: Int(bits), channels: Int(channels), reading: data)
         case (.other(let sent), .other(let read)): return sent == read
+        case (.other(let sent), .strings(let read)): return sent == "as" && read.count <= BusHintValue.stringsLimit
         default: return false
         }
     }
@@ -451,6 +509,85 @@ private struct BodyWriter {
         }
         wire.endArray(array)
         return refused ? nil : .dismiss(id: id, group: group, all: all, keepsHistory: history)
+    }
+
+    /// AddNotification's app_id, id and dictionary: up to 8 entries, keys
+    /// mostly the portal's, values of their type more often than not;
+    /// buttons of up to 3 entries each. Returns how many targets the
+    /// reader keeps (one per button index that had one in any `buttons`,
+    /// one for `default-action-target`), or nil when a value of a random
+    /// type may hold buttons of its own.
+    mutating func writePortalAdd() -> Int? {
+        _ = writeString()
+        _ = writeString()
+        let keys = ["title", "body", "markup-body", "icon", "sound", "priority", "default-action",
+                    "default-action-target", "buttons", "category", "display-hint"]
+        var defaultTarget = false
+        var buttonTargets = Set<Int>()
+        var known = true
+        let array = wire.beginArray(alignment: 8)
+        for _ in 0..<Int(input.byte() % 9) {
+            wire.align(8)
+            let pick = Int(input.byte())
+            let key = pick % 13 < keys.count ? keys[pick % 13] : String(decoding: writeKey(), as: UTF8.self)
+            if pick % 13 < keys.count { wire.string(key) } else if keys.contains(key) { known = false }
+            let typed = input.bool()
+            switch key {
+            case "buttons" where typed:
+                buttonTargets.formUnion(writeButtons())
+            case "buttons":
+                _ = writeVariant()
+                known = false
+            case "icon" where typed, "sound" where typed:
+                wire.signature("(sv)")
+                wire.align(8)
+                let tags = ["themed", "bytes", "file", key == "icon" ? "themed" : "default"]
+                wire.string(tags[Int(input.byte()) % tags.count])
+                _ = input.bool() ? writeTyped("s") : writeVariant()
+            case "display-hint" where typed:
+                wire.signature("as")
+                let strings = wire.beginArray(alignment: 4)
+                for _ in 0..<Int(input.byte() % 4) { _ = writeString() }
+                wire.endArray(strings)
+            case "default-action-target":
+                _ = writeVariant()
+                defaultTarget = true
+            default:
+                _ = typed ? writeTyped("s") : writeVariant()
+            }
+        }
+        wire.endArray(array)
+        return known ? buttonTargets.count + (defaultTarget ? 1 : 0) : nil
+    }
+
+    /// A key that is (almost always) none of the portal's.
+    private mutating func writeKey() -> [UInt8] { writeString() }
+
+    /// `aa{sv}` buttons; returns the indices of those with a target.
+    private mutating func writeButtons() -> Set<Int> {
+        wire.signature("aa{sv}")
+        let buttons = wire.beginArray(alignment: 8)
+        var targets = Set<Int>()
+        for index in 0..<Int(input.byte() % 4) {
+            let entries = wire.beginArray(alignment: 8)
+            var hasTarget = false
+            for _ in 0..<Int(input.byte() % 4) {
+                wire.align(8)
+                let keys = ["label", "action", "purpose", "target"]
+                let key = keys[Int(input.byte()) % keys.count]
+                wire.string(key)
+                if key == "target" {
+                    _ = writeVariant()
+                    hasTarget = true
+                } else {
+                    _ = input.bool() ? writeTyped("s") : writeVariant()
+                }
+            }
+            wire.endArray(entries)
+            if hasTarget { targets.insert(index) }
+        }
+        wire.endArray(buttons)
+        return targets
     }
 
     /// A variant holding a value of `code`.

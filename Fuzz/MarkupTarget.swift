@@ -15,12 +15,16 @@
 //   attribute values are left for Pango to judge, so `parseBody` never has
 //   to show a body as its text;
 // - what is shown never holds a `<` that came from a tag: it holds no more
-//   `<` than the body has that start no tag (a `<` followed by a letter,
-//   `/` and a letter, `!` or `?`, with a `>` after it, starts one) plus
-//   the references to `<` (`&lt;`, `&#60;`, `&#x3C;`); the same holds for
-//   the fallback text (`BodyMarkup.text(ofMarkup:)`);
+//   `<` than the body has, less those that surely start a tag Perch knows
+//   (`<b>`, `<BR/>`, `</i>`: a name of `BodyTags.names` in any case right
+//   before `>` or `/>`, or after `</` and right before `>`; a comment; `<!DOCTYPE …>`, `<?xml …>`), plus the
+//   references to `<` (`&lt;`, `&#60;`, `&#x3C;`); the same holds for the
+//   fallback text (`BodyMarkup.text(ofMarkup:)`);
+// - plain text stays text: in a body with no `>` and no `<!--` nothing is
+//   a tag, so every `<` of it is shown (`x = <tab;`, `a <3 b`);
 // - what is shown holds no NUL (Pango would stop at it).
 import CPangoCairo
+import PerchCore
 import PerchMarkup
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -59,27 +63,47 @@ public func fuzzMarkup(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         require(count <= allowed, "\(count) '<' shown, at most \(allowed) may be: \(text)")
         require(!text.utf8.contains(0), "a NUL is shown")
     }
+    if !before.contains(UInt8(ascii: ">")),
+       !before.indices.contains(where: { before[$0...].starts(with: "<!--".utf8) }) {
+        let inBody = before.count(where: { $0 == UInt8(ascii: "<") })
+        let shownCount = shown.text.utf8.count(where: { $0 == UInt8(ascii: "<") })
+        require(shownCount >= inBody, "\(inBody) '<' in a body with no tags, \(shownCount) shown: \(shown.text)")
+    }
     return 0
 }
 
-/// How many `<` the body may show: those that start no tag, and the
-/// references to `<`. Written apart from `BodyMarkup`'s reader, from the
-/// rule alone.
+/// How many `<` the body may show: all but those that surely start a tag
+/// Perch knows (`<b>`, `<br/>`, `</b>`: a name of `BodyTags.names` in any
+/// case, right before `>` or `/>`; a comment; `<!DOCTYPE …>`, `<?xml …>`),
+/// plus the references to `<`. Written apart from `BodyTags`' reader,
+/// from the rule alone.
 private func lessThansNotFromTags(_ bytes: [UInt8]) -> Int {
-    func isLetter(_ byte: UInt8) -> Bool { (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20) }
-    func at(_ index: Int) -> UInt8? { index < bytes.count ? bytes[index] : nil }
-    var count = 0
-    var lastGreaterThan = -1
-    for (index, byte) in bytes.enumerated().reversed() where byte == UInt8(ascii: ">") {
-        lastGreaterThan = index
-        break
+    func lower(_ byte: UInt8) -> UInt8 { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte }
+    func word(_ text: String, at index: Int) -> Bool {
+        let word = Array(text.utf8)
+        return index + word.count <= bytes.count && bytes[index..<index + word.count].map(lower) == word
     }
+    func endsTag(at index: Int) -> Bool {
+        word(">", at: index) || word("/>", at: index)
+    }
+    func knownTag(at index: Int, closing: Bool = false) -> Bool {
+        BodyTags.names.contains { name in
+            word(name, at: index) && (closing ? word(">", at: index + name.utf8.count) : endsTag(at: index + name.utf8.count))
+        }
+    }
+    func declaration(_ name: String, at index: Int) -> Bool {
+        guard word(name, at: index), index + name.utf8.count < bytes.count else { return false }
+        let next = bytes[index + name.utf8.count]
+        return (next == UInt8(ascii: " ") || next == UInt8(ascii: ">"))
+            && bytes[(index + name.utf8.count)...].contains(UInt8(ascii: ">"))
+    }
+    var count = 0
     for (index, byte) in bytes.enumerated() {
         if byte == UInt8(ascii: "<") {
-            let next = at(index + 1)
-            let startsTag = next.map(isLetter) == true || next == UInt8(ascii: "!") || next == UInt8(ascii: "?")
-                || (next == UInt8(ascii: "/") && at(index + 2).map(isLetter) == true)
-            if !(startsTag && lastGreaterThan > index) { count += 1 }
+            let surelyTag = knownTag(at: index + 1) || (word("/", at: index + 1) && knownTag(at: index + 2, closing: true))
+                || word("!--", at: index + 1) || declaration("!doctype", at: index + 1)
+                || declaration("?xml", at: index + 1)
+            if !surelyTag { count += 1 }
         } else if byte == UInt8(ascii: "&"), refersToLessThan(bytes, at: index) {
             count += 1
         }

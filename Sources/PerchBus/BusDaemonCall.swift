@@ -23,9 +23,16 @@ func askBusDaemon(_ bus: OpaquePointer, _ member: String, _ argument: String, ti
         return result < 0 ? result : -EINVAL
     }
     defer { sd_bus_message_unref(message) }
+    return callAsync(bus, message, timeoutMicroseconds: timeoutMicroseconds, answer: answer)
+}
+
+/// Sends the method call `message` without waiting: `answer` runs with the
+/// reply (an error reply included) when it comes, as for `askBusDaemon`.
+func callAsync(_ bus: OpaquePointer, _ message: OpaquePointer, timeoutMicroseconds: UInt64 = 0,
+               answer: @escaping (OpaquePointer) -> Void) -> Int32 {
     let box = Unmanaged.passRetained(AnswerBox(answer)).toOpaque()
     var slot: OpaquePointer?
-    result = sd_bus_call_async(bus, &slot, message, { reply, userdata, _ in
+    let result = sd_bus_call_async(bus, &slot, message, { reply, userdata, _ in
         guard let reply, let userdata else { return 0 }
         Unmanaged<AnswerBox>.fromOpaque(userdata).takeUnretainedValue().answer(reply)
         return 1

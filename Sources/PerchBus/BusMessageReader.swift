@@ -111,6 +111,10 @@ struct BusMessageReader {
             try check(sd_bus_message_enter_container(message, code("v"), contents), reading: Self.hint(key))
             value = try readBasicValue(signature, of: key)
             try check(sd_bus_message_exit_container(message), reading: Self.hint(key))
+        case "as":
+            try check(sd_bus_message_enter_container(message, code("v"), contents), reading: Self.hint(key))
+            value = .strings(try readStrings(of: key))
+            try check(sd_bus_message_exit_container(message), reading: Self.hint(key))
         case "(iiibiiay)":
             try check(sd_bus_message_enter_container(message, code("v"), contents), reading: Self.hint(key))
             value = .image(try readImage(of: key))
@@ -136,6 +140,27 @@ struct BusMessageReader {
         case "d": return .double(try readBasic("d", Double(0), in: Self.hint(key)))
         default: return .string(try readString(signature.unicodeScalars.first!, in: Self.hint(key)))
         }
+    }
+
+    /// `as`: its first `BusHintValue.stringsLimit` strings; the rest are
+    /// skipped (read by sd-bus, which checks them, but not kept).
+    private func readStrings(of key: String) throws(BusError) -> [String] {
+        try check(sd_bus_message_enter_container(message, code("a"), "s"), reading: Self.hint(key))
+        var strings: [String] = []
+        while true {
+            var pointer: UnsafePointer<CChar>?
+            let result = sd_bus_message_read_basic(message, code("s"), &pointer)
+            if result == -EBADMSG { throw Self.unreadableText(Self.hint(key)) }
+            try check(result, reading: Self.hint(key))
+            guard result > 0 else { break }
+            guard strings.count < BusHintValue.stringsLimit else { continue }
+            guard let pointer, let text = String(validatingCString: pointer) else {
+                throw Self.unreadableText(Self.hint(key))
+            }
+            strings.append(text)
+        }
+        try check(sd_bus_message_exit_container(message), reading: Self.hint(key))
+        return strings
     }
 
     /// `(iiibiiay)`: width, height, rowstride, has_alpha, bits_per_sample,

@@ -82,6 +82,9 @@ struct OutgoingBusMessage: ~Copyable {
         return HeldBusMessage(adopting: message, what: what)
     }
 
+    /// The first failure while it was built (a negative errno), or 0.
+    var failureCode: Int32 { failure }
+
     mutating func record(_ result: Int32) {
         if result < 0 && failure == 0 { failure = result }
     }

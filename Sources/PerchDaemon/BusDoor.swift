@@ -30,14 +30,61 @@ final class BusDoor: SignalDoor {
         // The compositor did not answer in time: the actions go out
         // without their tokens.
         timer = try DeadlineTimer(loop: loop) { bus.resolveAll() }
+        self.loop = loop
     }
+
+    /// The Notification portal's backend on the same connection
+    /// (`Daemon+Portal`), when it could be served. A notification that
+    /// came through it is answered there: its actions and replies go to
+    /// the app as the portal's ActionInvoked (or ActivateAction), not as
+    /// org.freedesktop.Notifications' signals.
+    var portal: PortalBus?
+    /// Portal actions waiting for their activation tokens, and the timer
+    /// that bounds the wait (as `tokenWait` does the Notifications ones).
+    private var portalWaiting: [PortalTokenWait] = []
+    /// Made on the first portal action (no timer for a desktop without
+    /// sandboxed apps).
+    private var portalTimer: DeadlineTimer?
+    private let loop: EventLoop
 
     func emitNotificationClosed(id: UInt32, reason: DismissReason) {
         bus.emitNotificationClosed(id: id, reason: reason)
+        portal?.forget(id)
     }
 
     func emitNotificationReplied(id: UInt32, text: String) {
+        if let portal, portal.owns(id) {
+            guard let invocation = portal.invocation(of: id, action: NotificationAction.inlineReplyID,
+                                                      reply: text) else { return }
+            return sendWithToken(invocation, for: id, on: portal)
+        }
         bus.emitNotificationReplied(id: id, text: text)
+    }
+
+    /// Sends a portal action once the compositor has made a token from the
+    /// user's last press on the toast, or without one after `tokenWait`.
+    private func sendWithToken(_ invocation: PortalBus.Invocation, for id: UInt32, on portal: PortalBus) {
+        let waiting = PortalTokenWait { [portal] token in portal.send(invocation, token: token) }
+        if portalTimer == nil {
+            do {
+                portalTimer = try DeadlineTimer(loop: loop) { [unowned self] in
+                    for waiting in portalWaiting { waiting.fire(nil) }
+                    portalWaiting.removeAll()
+                }
+            } catch {
+                Log.warning("portal: \(error); the action goes without an activation token")
+                return waiting.fire(nil)
+            }
+        }
+        portalWaiting.append(waiting)
+        requestToken(id) { [unowned self] token in
+            waiting.fire(token)
+            portalWaiting.removeAll { $0 === waiting }
+            if portalWaiting.isEmpty { portalTimer?.arm(at: nil) }
+        }
+        if !waiting.fired, let portalTimer, portalTimer.deadline == nil {
+            portalTimer.arm(at: MonotonicClock.now() + Self.tokenWait)
+        }
     }
 
     /// mako's interface on the same connection (`Daemon+Mako`), when it
@@ -49,6 +96,11 @@ final class BusDoor: SignalDoor {
     func emitInhibitedChanged(_ inhibited: Bool) { bus.emitInhibitedChanged(inhibited) }
 
     func emitActionInvoked(id: UInt32, action: String, byUser: Bool) {
+        if let portal, portal.owns(id) {
+            guard let invocation = portal.invocation(of: id, action: action) else { return }
+            guard byUser else { return portal.send(invocation, token: nil) }
+            return sendWithToken(invocation, for: id, on: portal)
+        }
         guard byUser else { return bus.emitActionInvoked(id: id, action: action) }
         let gate = bus.holdForActivationToken(id: id)
         bus.emitActionInvoked(id: id, action: action)
@@ -68,6 +120,7 @@ final class BusDoor: SignalDoor {
         dunst?.publishChanges()
         bus.flushReplies()
         mako?.flushReplies()
+        portal?.flushReplies()
     }
 
     /// How long the way out may spend on the calls that came before the
@@ -83,4 +136,21 @@ final class BusDoor: SignalDoor {
 
     /// The way out, after the last replies were flushed: they are written.
     func finishSending() { bus.finishSending(within: Self.sendWait) }
+}
+
+/// One portal action waiting for its token: sent once, with the token or
+/// without.
+private final class PortalTokenWait {
+    private let send: (String?) -> Void
+    private(set) var fired = false
+
+    init(_ send: @escaping (String?) -> Void) {
+        self.send = send
+    }
+
+    func fire(_ token: String?) {
+        guard !fired else { return }
+        fired = true
+        send(token)
+    }
 }

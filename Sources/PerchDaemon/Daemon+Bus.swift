@@ -8,7 +8,8 @@ import PerchPlatform
 extension Daemon {
     /// What Perch tells D-Bus clients it can do.
     static let capabilities = ["actions", "body", "body-markup", "icon-static", "inhibitions", "inline-reply",
-                               "persistence", "x-canonical-private-synchronous", "x-dunst-stack-tag"]
+                               "persistence", "x-canonical-private-synchronous", "x-dunst-stack-tag",
+                               "x-kde-display-appname", "x-kde-origin-name", "x-kde-urls"]
 
     /// Serves org.freedesktop.Notifications, asked for now; when another
     /// daemon owns it, exit 3 naming it (without --replace the name is not
@@ -55,10 +56,17 @@ extension Daemon {
             notify: { [unowned self] notify in
                 // (The bus has logged the request's diagnostics.)
                 let global = self.service.global
-                let (request, problems) = notify.notifyRequest(iconSize: global.style.iconSize) {
+                var (request, problems) = notify.notifyRequest(iconSize: global.style.iconSize) {
                     self.icons.locator(for: global)
                 }
                 for problem in problems { Log.warning("icons: \(problem.message)") }
+                // xdg-desktop-portal-gtk (the portal's version-1 backend)
+                // sends a sandboxed app's notifications with no app_name and
+                // the app id as desktop-entry: the entry names the app.
+                if request.app.isEmpty, let entry = request.desktopEntry, !entry.isEmpty {
+                    request.app = self.icons.locator(for: global).desktopEntryName(entry, languages: Self.languages)
+                        ?? ""
+                }
                 return .success(self.executor.post(request, from: nil))
             },
             closeNotification: { [unowned self] id, sandbox in
@@ -111,6 +119,7 @@ extension Daemon {
             executor.signals = door
             openDunstDoor(on: made, door: door)
             openMakoDoor(on: made, door: door)
+            openPortalDoor(on: made, door: door)
         } catch {
             Log.warning("D-Bus: \(error); serving the control socket only")
         }

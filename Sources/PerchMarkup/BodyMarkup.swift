@@ -8,8 +8,9 @@
 /// with its tags. So the body is read the way a browser would read it, and
 /// written out again as markup that is well formed by construction:
 ///
-/// - text is kept, with `&`, `<` and `>` escaped; a `<` that does not start
-///   a tag (`1 < 2`) is text;
+/// - text is kept, with `&`, `<` and `>` escaped; a `<` that starts no
+///   tag senders write (`BodyTags`: `1 < 2`, `<tab>`, `Press <Enter>`,
+///   `<alice@example.org>`) is text;
 /// - named HTML entities (`HTMLEntities`) and numeric references become
 ///   their characters; invalid references (`&#0;`, surrogates, past
 ///   U+10FFFF, non-characters) are dropped; an unknown name (`&bogus;`)
@@ -18,7 +19,8 @@
 ///   `small`, `big`, and `span` with its attributes), and a few HTML
 ///   synonyms become them (`strong`, `em`, `ins`, `del`, `strike`, `code`,
 ///   `kbd`, `samp`); `<br>` is a line break;
-/// - every other tag is taken out and its text kept: links are drawn as
+/// - the other tags `BodyTags` knows are taken out and their text kept
+///   (`p`, `div`, `font`, `li`, `h1`…): links are drawn as
 ///   their text (there is nothing to click them with), images are left
 ///   out (as the spec lets a server do), comments and `<!DOCTYPE>` go;
 /// - a tag closed while others opened inside it are still open closes them

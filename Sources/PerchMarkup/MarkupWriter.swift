@@ -13,6 +13,7 @@ struct MarkupWriter {
     }
 
     private let bytes: [UInt8]
+    private var tags: BodyTags
     private(set) var out: [UInt8] = []
     /// The kept tags open now, outermost first, each with the attributes
     /// it was written with (to open it again after a misnested close) and
@@ -24,6 +25,7 @@ struct MarkupWriter {
 
     init(_ bytes: [UInt8]) {
         self.bytes = bytes
+        tags = BodyTags(bytes)
         out.reserveCapacity(bytes.count + 16)
     }
 
@@ -62,103 +64,22 @@ struct MarkupWriter {
 
     // MARK: Tags
 
-    /// Reads the tag at the `<` at `start`, writes what it stands for, and
-    /// returns the index past it; nil when the `<` starts no tag (text).
-    /// A tag is `<` then a letter, `/` and a letter, `!` or `?`, up to its
-    /// `>`; an attribute value's quotes may hold a `>`, and when a quote
-    /// is never closed the tag ends at its first `>`.
+    /// Reads the tag at the `<` at `start` (`BodyTags` says what is one),
+    /// writes what it stands for, and returns the index past it; nil when
+    /// the `<` is text.
     private mutating func tag(at start: Int) -> Int? {
-        let at = start + 1
-        guard at < bytes.count else { return nil }
-        switch bytes[at] {
-        case UInt8(ascii: "!"):
-            if bytes[at...].starts(with: "!--".utf8) {
-                // A comment runs to `-->`, or to the end of the body.
-                let body = at + 3
-                var scan = body
-                while scan + 2 < bytes.count {
-                    if bytes[scan] == UInt8(ascii: "-"), bytes[scan + 1] == UInt8(ascii: "-"),
-                       bytes[scan + 2] == greaterThan { return scan + 3 }
-                    scan += 1
-                }
-                return bytes.count
-            }
-            return firstGreaterThan(from: at).map { $0 + 1 }
-        case UInt8(ascii: "?"):
-            return firstGreaterThan(from: at).map { $0 + 1 }
-        case slash:
-            guard at + 1 < bytes.count, isLetter(bytes[at + 1]), let end = firstGreaterThan(from: at) else { return nil }
-            let name = readName(from: at + 1)
-            writeEnd(name.lowered)
-            return end + 1
-        case let byte where isLetter(byte):
-            let name = readName(from: at)
-            if let (attributes, selfClosing, end) = readAttributes(from: at + name.count) {
-                writeStart(name.lowered, attributes: attributes, selfClosing: selfClosing)
-                return end
-            }
-            guard let end = firstGreaterThan(from: at) else { return nil }
-            writeStart(name.lowered, attributes: [], selfClosing: bytes[end - 1] == slash)
-            return end + 1
-        default:
-            return nil
+        guard let tag = tags.tag(at: start) else { return nil }
+        let name = Array(tag.name.utf8)
+        switch tag.kind {
+        case .comment:
+            break
+        case .end:
+            writeEnd(name)
+        case .start:
+            let attributes = tag.attributes.map { (name: Array(bytes[$0.name]), value: $0.value.map { decoded(bytes[$0]) }) }
+            writeStart(name, attributes: attributes, selfClosing: tag.selfClosing)
         }
-    }
-
-    private func firstGreaterThan(from at: Int) -> Int? {
-        bytes[at...].firstIndex(of: greaterThan)
-    }
-
-    /// Letters, digits and `-_:.` from `at` (a tag's name).
-    private func readName(from at: Int) -> ArraySlice<UInt8> {
-        var end = at
-        while end < bytes.count, isNameByte(bytes[end]) { end += 1 }
-        return bytes[at..<end]
-    }
-
-    /// The attributes after a start tag's name, whether it ends with `/>`,
-    /// and the index past its `>`; nil when the body ends first (no `>`,
-    /// or a quote never closed).
-    private func readAttributes(from start: Int) -> ([(name: [UInt8], value: [UInt8]?)], Bool, Int)? {
-        var attributes: [(name: [UInt8], value: [UInt8]?)] = []
-        var at = start
-        func skipSpace() { while at < bytes.count, isSpace(bytes[at]) { at += 1 } }
-        while true {
-            skipSpace()
-            guard at < bytes.count else { return nil }
-            switch bytes[at] {
-            case greaterThan:
-                return (attributes, false, at + 1)
-            case slash:
-                at += 1
-                if at < bytes.count, bytes[at] == greaterThan { return (attributes, true, at + 1) }
-            default:
-                let nameStart = at
-                at += 1  // a name is at least one byte, `=` included (as HTML reads `<b =x>`)
-                while at < bytes.count, !isSpace(bytes[at]), bytes[at] != slash, bytes[at] != greaterThan,
-                      bytes[at] != UInt8(ascii: "=") { at += 1 }
-                let name = Array(bytes[nameStart..<at])
-                skipSpace()
-                guard at < bytes.count, bytes[at] == UInt8(ascii: "=") else {
-                    attributes.append((name, nil))  // no value: Pango would reject it; dropped later
-                    continue
-                }
-                at += 1
-                skipSpace()
-                guard at < bytes.count else { return nil }
-                let value: ArraySlice<UInt8>
-                if bytes[at] == quote || bytes[at] == apostrophe {
-                    guard let close = bytes[(at + 1)...].firstIndex(of: bytes[at]) else { return nil }
-                    value = bytes[(at + 1)..<close]
-                    at = close + 1
-                } else {
-                    let valueStart = at
-                    while at < bytes.count, !isSpace(bytes[at]), bytes[at] != greaterThan { at += 1 }
-                    value = bytes[valueStart..<at]
-                }
-                attributes.append((name, decoded(value)))
-            }
-        }
+        return tag.end
     }
 
     /// What a start tag `name` writes: a kept tag and its attributes (for
@@ -318,10 +239,6 @@ struct MarkupWriter {
     }
 }
 
-private func isSpace(_ byte: UInt8) -> Bool {
-    byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0C
-}
-
 private func isLetter(_ byte: UInt8) -> Bool {
     (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
 }
@@ -350,12 +267,5 @@ private func digitValue(_ byte: UInt8, hex: Bool) -> UInt32? {
     case UInt8(ascii: "a")...UInt8(ascii: "f") where hex: UInt32(byte - UInt8(ascii: "a") + 10)
     case UInt8(ascii: "A")...UInt8(ascii: "F") where hex: UInt32(byte - UInt8(ascii: "A") + 10)
     default: nil
-    }
-}
-
-extension Collection<UInt8> {
-    /// ASCII letters in lower case (HTML's names are case-insensitive, Pango's lower case).
-    var lowered: [UInt8] {
-        map { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) ? $0 | 0x20 : $0 }
     }
 }

@@ -159,7 +159,16 @@ struct AccessTextTests {
     func markup() {
         #expect(AccessText.plain("<a href=\"x\">link</a> &lt;3 &#65;&#x42; &bogus; &", markup: true, limit: 100)
             == "link <3 AB &bogus; &")
-        #expect(AccessText.plain("unclosed <b", markup: true, limit: 100) == "unclosed")
+        #expect(AccessText.plain("unclosed <b", markup: true, limit: 100) == "unclosed <b")
+        #expect(AccessText.plain("one<br>two<!-- c --><p>three</p>", markup: true, limit: 100) == "one twothree")
+    }
+
+    @Test("words in angle brackets are heard as the toast draws them")
+    func lookAlikes() {
+        #expect(AccessText.plain("x = <tab>; Press <Enter>", markup: true, limit: 100) == "x = <tab>; Press <Enter>")
+        #expect(AccessText.plain("mail <alice@example.org> <3", markup: true, limit: 100)
+            == "mail <alice@example.org> <3")
+        #expect(AccessText.plain("<b>ü</b> <i love you>", markup: true, limit: 100) == "ü <i love you>")
     }
 
     @Test("HTML's entities are heard as the toast draws them; an invalid reference is heard as nothing")

@@ -16,6 +16,7 @@ private let everything: Notification = {
     notification.sandbox = "org.example.Mail"
     notification.desktopEntry = "org.example.Mail"
     notification.stackTag = "inbox"
+    notification.attachment = "file:///home/ann/Lunch%20menu.pdf"
     return notification
 }()
 
@@ -98,7 +99,7 @@ struct PersistentStateTests {
         let labels = Mirror(reflecting: everything).children.compactMap(\.label).filter { $0 != "image" }
         #expect(labels == ["id", "app", "title", "body", "iconPath", "urgency", "timeout", "actions", "resident",
                            "category", "progress", "replyPlaceholder", "transient", "sandbox", "desktopEntry",
-                           "stackTag"])
+                           "stackTag", "attachment"])
     }
 
     @Test("modes are kept sorted and without repeats, on load and on change")

@@ -39,7 +39,7 @@ sys.path.insert(0, HERE)
 import harness  # noqa: E402
 import processes  # noqa: E402
 
-MODULES = ["test_lifecycle", "test_control", "test_toast", "test_protocol_doc", "test_stack", "test_actions", "test_testcomp", "test_input", "test_faults", "test_controlplane", "test_persistence", "test_hooks", "test_dbus", "test_config", "test_durability", "test_icons", "test_activation", "test_compositors", "test_center_panel", "test_reply", "test_center", "test_makoctl", "test_completion", "test_fault_suite", "test_reliability", "test_sound", "test_keyboard_focus", "test_accessibility", "test_markup", "test_flood", "test_replace", "test_bad_days", "test_attack_run", "test_sandbox", "test_nested_touch", "test_layer_namespaces", "test_dunstctl", "test_dunstrc", "test_makoctl_real", "test_waybar", "test_quiet", "test_inhibit", "test_sharing", "test_focus_sender", "test_copy", "test_kept_icons"]
+MODULES = ["test_lifecycle", "test_control", "test_toast", "test_protocol_doc", "test_stack", "test_actions", "test_testcomp", "test_input", "test_faults", "test_controlplane", "test_persistence", "test_hooks", "test_dbus", "test_config", "test_durability", "test_icons", "test_activation", "test_compositors", "test_center_panel", "test_reply", "test_center", "test_makoctl", "test_completion", "test_fault_suite", "test_reliability", "test_sound", "test_keyboard_focus", "test_accessibility", "test_markup", "test_flood", "test_replace", "test_bad_days", "test_attack_run", "test_sandbox", "test_nested_touch", "test_layer_namespaces", "test_dunstctl", "test_dunstrc", "test_makoctl_real", "test_waybar", "test_quiet", "test_inhibit", "test_sharing", "test_focus_sender", "test_copy", "test_portal", "test_kde_hints", "test_kept_icons"]
 
 
 def plan(tests, chosen):

@@ -9,6 +9,7 @@ import time
 from harness import CARD_LEFT, CARD_RIGHT, check, poll, runs_in_column, whiteish, test
 from harness import SWAY17
 from test_dbus import card_at_rest, start
+from test_durability import ctl_json
 
 COMPOSITORS = SWAY17
 COMPOSITORS_WHY = "text and the log: the compositor only shows the buffer"
@@ -72,6 +73,32 @@ def bodies_as_apps_write_them_are_drawn_as_what_they_mean_never_as_tags(t):
     # What perch reports: none of these bodies was a problem to tell.
     told = [line for line in p.log().splitlines() if "markup" in line or "Entity" in line]
     check(not told, "these bodies should need no warning: %r" % told)
+
+
+@test
+def words_in_angle_brackets_are_drawn_as_written(t):
+    p, env = start(t)
+    # Plain bodies that hold angle brackets: each drawn exactly as its
+    # escaped form (the words in brackets on the card), and unlike the body
+    # with those words gone (what Perch drew before).
+    for sent, gone in [("x = <tab>; Press <Enter>", "x = ; Press "),
+                       ("mail <alice@example.org>", "mail "),
+                       ("I <3 you <b>really</b>", "I <3 you <b>really</b>")]:
+        escaped = sent.replace("<tab>", "&lt;tab&gt;").replace("<Enter>", "&lt;Enter&gt;") \
+            .replace("<alice@example.org>", "&lt;alice@example.org&gt;").replace("<3", "&lt;3")
+        shown = drawn_card(t, p, env, sent)
+        check(shown == drawn_card(t, p, env, escaped),
+              "%r should be drawn as written (screenshots kept)" % sent)
+        if gone != sent:
+            check(shown != drawn_card(t, p, env, gone), "%r was drawn without its words in brackets" % sent)
+    # What a screen reader or script is told: the body as sent.
+    notify_send(t, env, "Chat", "x = <tab>; Press <Enter>")
+    listed = ctl_json(p, "list")
+    listed = listed.get("notifications", listed) if isinstance(listed, dict) else listed
+    bodies = [n.get("body") for n in listed]
+    check("x = <tab>; Press <Enter>" in bodies, "perchctl list should give the body as sent: %r" % bodies)
+    told = [line for line in p.log().splitlines() if "markup:" in line]
+    check(not told, "plain text needs no warning: %r" % told)
 
 
 @test

@@ -308,10 +308,12 @@ EXPECTED_INSTALL = [
     "lib/systemd/user/perch.service",
     "share/bash-completion/completions/perch", "share/bash-completion/completions/perchctl",
     "share/dbus-1/services/org.freedesktop.Notifications.service",
+    "share/dbus-1/services/org.freedesktop.impl.portal.desktop.perch.service",
     "share/doc/perch/README.md", "share/doc/perch/config.example", "share/doc/perch/config.md",
     "share/doc/perch/protocol.md",
     "share/fish/vendor_completions.d/perch.fish", "share/fish/vendor_completions.d/perchctl.fish",
     "share/man/man1/perch.1", "share/man/man1/perchctl.1", "share/man/man5/perch.5",
+    "share/xdg-desktop-portal/portals/perch.portal",
     "share/zsh/vendor-completions/_perch", "share/zsh/vendor-completions/_perchctl",
 ]
 
@@ -373,6 +375,8 @@ def make_deb_builds_a_package_with_everything():
                      "./usr/share/zsh/vendor-completions/_perchctl",
                      "./usr/share/fish/vendor_completions.d/perchctl.fish",
                      "./usr/share/dbus-1/services/org.freedesktop.Notifications.service",
+                     "./usr/share/dbus-1/services/org.freedesktop.impl.portal.desktop.perch.service",
+                     "./usr/share/xdg-desktop-portal/portals/perch.portal",
                      "./usr/lib/systemd/user/perch.service", "./usr/share/doc/perch/config.example"]:
             expect(re.search(r" root/root .* %s$" % re.escape(path), listing, re.M),
                    "dpkg -c does not list %s owned by root:\n%s" % (path, listing))

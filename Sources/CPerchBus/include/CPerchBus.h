@@ -68,5 +68,7 @@ int perch_bus_new_properties_changed(sd_bus *bus, sd_bus_message **message);
 #include "CPerchDunst.h"
 // mako's interface on the same connection (perch-mako.h).
 #include "perch-mako.h"
+// The Notification portal's backend (perch-portal.h).
+#include "perch-portal.h"
 
 #endif

@@ -1,7 +1,8 @@
 /// Text for the accessibility tree: what a screen reader speaks, so plain
 /// text of a bounded length. A body's markup (the spec's `<b>`, `<i>`,
-/// `<u>`, `<a>`, `<img>` and whatever else an app sends) is taken out
-/// with its entities read; control characters go, line breaks and tabs
+/// `<u>`, `<a>`, `<img>` and the other tags `BodyTags` knows) is taken
+/// out with its entities read, and other text in angle brackets
+/// (`<Enter>`) is kept; control characters go, line breaks and tabs
 /// become spaces, runs of spaces one. Linear in the input and stops
 /// reading once the bound is reached, so a 64 KiB body or a markup bomb
 /// (`<b>` nested ten thousand deep) costs one pass over what is kept.
@@ -39,20 +40,23 @@ public enum AccessText {
             return true
         }
         var cut = false
+        // Tags are read over the UTF-8 bytes (`BodyTags`); `offset` follows
+        // the scalars read so far in them.
+        var tags = markup && text.utf8.contains(UInt8(ascii: "<")) ? BodyTags(Array(text.utf8)) : nil
+        var offset = 0
         reading: while let scalar = scalars.next() {
-            if markup && scalar == "<" {
-                // A tag: skipped to its end (or to the end of the text).
-                var closing = false
-                while let inner = scalars.next() {
-                    if inner == ">" { closing = true; break }
-                }
-                if !closing { break reading }
+            offset += UTF8.width(scalar)
+            if scalar == "<", let tag = tags?.tag(at: offset - 1) {
+                // A tag: skipped to its end; a line break is a space.
+                if BodyTags.isLineBreak(tag) { _ = emit(" ") }
+                while offset < tag.end, let inner = scalars.next() { offset += UTF8.width(inner) }
                 continue
             }
             if markup && scalar == "&" {
                 var entity = ""
                 var ended = false
                 while entity.unicodeScalars.count < 10, let inner = scalars.next() {
+                    offset += UTF8.width(inner)
                     if inner == ";" { ended = true; break }
                     entity.unicodeScalars.append(inner)
                 }

@@ -325,6 +325,7 @@ extension ControlProtocol {
         if let sandbox = notification.sandbox { object["sandbox"] = .string(sandbox) }
         if let entry = notification.desktopEntry { object["desktop_entry"] = .string(entry) }
         if let tag = notification.stackTag { object["stack_tag"] = .string(tag) }
+        if let attachment = notification.attachment { object["attachment"] = .string(attachment) }
         return .object(object)
     }
 

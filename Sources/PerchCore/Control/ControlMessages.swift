@@ -90,6 +90,9 @@ public struct NotifyRequest: Equatable, Sendable {
     /// The sender's `.desktop` file name (D-Bus `desktop-entry`), which
     /// config criteria match.
     public var desktopEntry: String?
+    /// A URL the sender attached (D-Bus `x-kde-urls`, the first): the
+    /// toast gets a button that opens it (`Attachment`).
+    public var attachment: String?
 
     public init(title: String) {
         self.title = title

@@ -37,6 +37,7 @@ extension ControlReplyObject {
         notification.sandbox = try optionalString("sandbox")
         notification.desktopEntry = try optionalString("desktop_entry")
         notification.stackTag = try optionalString("stack_tag")
+        notification.attachment = try optionalString("attachment")
         return notification
     }
 

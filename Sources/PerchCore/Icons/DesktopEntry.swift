@@ -76,3 +76,28 @@ extension IconLocator {
         return nil
     }
 }
+
+extension IconLocator {
+    /// The application's name from the `.desktop` file of `hint` (an app
+    /// id or a `desktop-entry` hint): `Name[lang]` for the first of
+    /// `languages` it has, else `Name`; nil when the file is not
+    /// installed, hidden, or names nothing. Read at each call (a portal
+    /// notification's): one small file, bounded like the icon's.
+    public func desktopEntryName(_ hint: String, languages: [String] = []) -> String? {
+        let fileName = DesktopEntry.fileName(forHint: hint)
+        guard IconName.problem(with: fileName) == nil else { return nil }
+        for directory in paths.applicationDirectories {
+            guard let names = names(in: directory), names.contains(fileName) else { continue }
+            guard case .bytes(let bytes) = fileSystem.contents(of: "\(directory)/\(fileName)",
+                                                               limit: DesktopEntry.maximumBytes) else { continue }
+            let file = DesktopKeyFile(parsing: bytes)
+            guard file.value("Hidden", in: DesktopEntry.group) != "true" else { return nil }
+            for language in languages {
+                if let name = file.value("Name[\(language)]", in: DesktopEntry.group), !name.isEmpty { return name }
+            }
+            guard let name = file.value("Name", in: DesktopEntry.group), !name.isEmpty else { return nil }
+            return name
+        }
+        return nil
+    }
+}

@@ -1,10 +1,13 @@
 /// A body's markup taken out, its text kept (`markup=strip`, dunst's
-/// `markup = strip`): tags go, `<br>` is a line break, entities (`&amp;`,
-/// `&#8230;`, `&hellip;`) become their characters; what is left is shown
-/// as plain text. A `<` with no `>` after it stays, as does an `&` that
-/// starts no entity.
+/// `markup = strip`): tags (as `BodyTags` reads them) go, `<br>` is a line
+/// break, entities (`&amp;`, `&#8230;`, `&hellip;`) become their
+/// characters; what is left is shown as plain text. A `<` that starts no
+/// tag stays (`<tab>`, `<alice@example.org>`, `1 < 2`), as does an `&`
+/// that starts no entity.
 public enum MarkupStripping {
     public static func strip(_ text: String) -> String {
+        guard text.utf8.contains(where: { $0 == UInt8(ascii: "<") || $0 == UInt8(ascii: "&") }) else { return text }
+        var tags = BodyTags(Array(text.utf8))
         var result = ""
         result.reserveCapacity(text.utf8.count)
         var rest = Substring(text)
@@ -12,11 +15,14 @@ public enum MarkupStripping {
             result += rest[..<index]
             rest = rest[index...]
             if rest.first == "<" {
-                guard let close = rest.firstIndex(of: ">") else { break }
-                let tag = rest[rest.index(after: rest.startIndex)..<close].lowercased()
-                let name = tag.split(whereSeparator: { $0 == " " || $0 == "/" }).first ?? ""
-                if name == "br" { result += "\n" }
-                rest = rest[rest.index(after: close)...]
+                let offset = text.utf8.distance(from: text.startIndex, to: index)
+                guard let tag = tags.tag(at: offset) else {
+                    result.append("<")
+                    rest = rest.dropFirst()
+                    continue
+                }
+                if BodyTags.isLineBreak(tag) { result += "\n" }
+                rest = text[text.utf8.index(text.startIndex, offsetBy: tag.end)...]
             } else if let (scalar, end) = entity(at: rest) {
                 result.unicodeScalars.append(scalar)
                 rest = rest[end...]

@@ -15,6 +15,9 @@ public enum BusHintValue: Equatable, Sendable {
     case string(String)
     /// A `(iiibiiay)` structure: the layout of `image-data`.
     case image(RawImage)
+    /// An array of strings (`as`): KDE's `x-kde-urls`. At most
+    /// `BusHintValue.stringsLimit` are kept, the rest skipped unread.
+    case strings([String])
     /// Any other type, skipped unread; `signature` is its D-Bus signature.
     case other(signature: String)
 
@@ -29,9 +32,13 @@ public enum BusHintValue: Equatable, Sendable {
         case .uint32(let value): Int64(value)
         case .int64(let value): value
         case .uint64(let value): value <= UInt64(Int64.max) ? Int64(value) : nil
-        case .boolean, .double, .string, .image, .other: nil
+        case .boolean, .double, .string, .image, .strings, .other: nil
         }
     }
+
+    /// The most strings of an `as` hint that are read: a sender attaches
+    /// a few files, never thousands.
+    public static let stringsLimit = 32
 
     /// The D-Bus signature of the value, for diagnostics.
     public var signature: String {
@@ -47,6 +54,7 @@ public enum BusHintValue: Equatable, Sendable {
         case .double: "d"
         case .string: "s"
         case .image: "(iiibiiay)"
+        case .strings: "as"
         case .other(let signature): signature
         }
     }

@@ -7,12 +7,15 @@ extension BusNotify {
     public var notifyRequest: NotifyRequest {
         var request = NotifyRequest(title: summary)
         request.body = body
-        request.app = appName
+        request.app = Attachment.shownApp(appName, display: displayAppName, origin: originName)
         // Spec order: image-data, then image-path, then app_icon. Each of the
         // last two is a path, a file:// URI or a theme icon name, told apart
         // where the icon is looked up; the desktop-entry hint's icon is the
         // daemon's to find (it reads the .desktop file).
-        request.iconPath = [imagePath, appIcon].lazy.compactMap { $0 }.first { !$0.isEmpty }
+        // An attached image (x-kde-urls) stands in for an image hint.
+        request.iconPath = [imagePath, Attachment.thumbnail(among: attachments), appIcon].lazy.compactMap { $0 }
+            .first { !$0.isEmpty }
+        request.attachment = attachments.first
         request.urgency = urgency
         switch expireTimeout {
         case -1: request.timeout = nil

@@ -37,6 +37,15 @@ public struct BusNotify: Equatable, Sendable {
     /// The `x-kde-reply-placeholder-text` hint: what the reply field of a
     /// notification with the `inline-reply` action shows while empty.
     public var replyPlaceholder: String?
+    /// The `x-kde-urls` hint: the URLs of files the sender attaches, those
+    /// that are URLs (`Attachment.isURL`), in its order.
+    public var attachments: [String] = []
+    /// The `x-kde-display-appname` hint: the app name to show instead of
+    /// `appName` (KDE Connect's phone apps, a browser's web apps).
+    public var displayAppName: String?
+    /// The `x-kde-origin-name` hint: where it comes from (a phone, a
+    /// host), shown after the app name as Plasma does.
+    public var originName: String?
     /// The sound to play: the `sound-file` hint when it names a usable
     /// path, else `sound-name`; nil when neither does.
     public var sound: NotificationSound?
@@ -151,6 +160,17 @@ public struct BusNotify: Equatable, Sendable {
             case .failure(let problem):
                 diagnostics.append("hint \(key) ignored: \(problem.message)")
             }
+        case "x-kde-urls":
+            guard case .strings(let urls) = value else { return wrongType(key, value, expected: "an array of strings") }
+            attachments = urls.filter(Attachment.isURL)
+            if attachments.count < urls.count {
+                diagnostics.append("hint x-kde-urls: \(urls.count - attachments.count) of \(urls.count) are no URL; ignored")
+            }
+        case "x-kde-display-appname", "x-kde-origin-name":
+            guard case .string(let text) = value else { return wrongType(key, value, expected: "a string") }
+            let trimmed = String(Substring(text).trimmingSpaces)
+            if key == "x-kde-origin-name" { originName = trimmed.isEmpty ? nil : trimmed }
+            else { displayAppName = trimmed.isEmpty ? nil : trimmed }
         case "suppress-sound":
             guard case .boolean(let flag) = value else { return wrongType(key, value, expected: "a boolean") }
             suppressSound = flag

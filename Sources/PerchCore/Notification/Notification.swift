@@ -70,6 +70,9 @@ public struct Notification: Equatable, Sendable {
     /// `x-canonical-private-synchronous`, or a rule's `set-stack-tag`): a
     /// newer notification with the same tag replaces it in place.
     public var stackTag: String?
+    /// A URL the sender attached (D-Bus `x-kde-urls`, the first): its
+    /// toast has a button that opens it (`Attachment`).
+    public var attachment: String?
 
     public init(id: UInt32 = 0, app: String = "", title: String, body: String = "",
                 iconPath: String? = nil, urgency: Urgency = .normal, timeout: Double? = nil,
@@ -90,11 +93,19 @@ public struct Notification: Equatable, Sendable {
     }
 
     public var content: ToastContent {
-        var content = ToastContent(title: title, body: body, iconPath: iconPath,
-                                   buttons: actions.filter { $0.id != NotificationAction.defaultID }, image: image,
+        var buttons = actions.filter { $0.id != NotificationAction.defaultID }
+        if let open = openAttachmentAction { buttons.append(open) }
+        var content = ToastContent(title: title, body: body, iconPath: iconPath, buttons: buttons, image: image,
                                    progress: progress)
         content.iconOwner = id
         return content
+    }
+
+    /// The button that opens the attachment, Perch's own; nil without one,
+    /// or when the sender has an action of that id.
+    public var openAttachmentAction: NotificationAction? {
+        guard let attachment, !actions.contains(where: { $0.id == Attachment.openActionID }) else { return nil }
+        return NotificationAction(id: Attachment.openActionID, label: Attachment.buttonLabel(for: attachment))
     }
 
     public var defaultAction: NotificationAction? {

@@ -48,6 +48,14 @@ extension Notification {
         sandbox = try object.optionalString("sandbox")
         desktopEntry = try object.optionalString("desktop_entry")
         stackTag = try object.optionalString("stack_tag")
+        if let attachment = try object.optionalString("attachment") {
+            // Read back like the hint it came from: a URL, or nothing.
+            if Attachment.isURL(attachment) {
+                self.attachment = attachment
+            } else {
+                warnings.append("\"\(object.path(of: "attachment"))\" is no URL; left out")
+            }
+        }
         // `image` (pixels) is not part of the wire form: a restored
         // notification falls back to its icon path.
         try object.rejectUnread()
@@ -273,6 +281,11 @@ extension JSONWriter {
             punctuation(",")
             key("stack_tag")
             writeString(tag)
+        }
+        if let attachment = notification.attachment {
+            punctuation(",")
+            key("attachment")
+            writeString(attachment)
         }
         punctuation("}")
     }

@@ -63,6 +63,7 @@ extension NotificationService {
             return (.failure(ControlError(.notFound, "no notification \(id) on screen")), [])
         }
         guard action == NotificationAction.defaultID || toast.notification.actions.contains(where: { $0.id == action })
+                || toast.notification.openAttachmentAction?.id == action
         else {
             return (.failure(ControlError(.invalidParams, "notification \(id) has no action \"\(action)\"")), [])
         }
@@ -79,6 +80,13 @@ extension NotificationService {
             // Perch's own: its click opens the center, which lists what it counted.
             close(notification.id, reason: .dismissedByUser, at: now, into: &effects)
             effects += setCenter(.open, at: now)
+            return
+        }
+        if let open = notification.openAttachmentAction, action == open.id, let url = notification.attachment {
+            // Perch's own button: the attachment is opened here, and the
+            // sender, which offered no such action, hears nothing of it.
+            effects.append(.hook(Attachment.opener(for: url)))
+            if !notification.resident { close(notification.id, reason: .dismissedByUser, at: now, into: &effects) }
             return
         }
         effects.append(.event(.actionInvoked(notification, action: action), sender: records[notification.id].sender))
