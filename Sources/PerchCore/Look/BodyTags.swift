@@ -61,12 +61,19 @@ public struct BodyTags {
     /// from there on: a body of ten thousand `<b a="` is then read in one
     /// pass rather than once per tag.
     private var found: [UInt8: (from: Int, at: Int?)] = [:]
+    /// Where a start tag's attributes began in a reading that failed for
+    /// want of its end (the body ran out, a `/` without `>`): from there
+    /// every reading fails alike, whichever `<` it started at, so a later
+    /// one stops there. A body of `<b a=">" ` over and over is then read
+    /// in one pass, not once per `<`.
+    private var failsFrom: Set<Int> = []
 
     public init(_ bytes: [UInt8]) {
         self.bytes = bytes
     }
 
-    /// The tag at the `<` at `start`; nil when that `<` is text.
+    /// The tag at the `<` at `start`; nil when that `<` is text. Asked of
+    /// a body's `<`s from left to right (what it remembers assumes so).
     public mutating func tag(at start: Int) -> Tag? {
         var at = start + 1
         guard at < bytes.count else { return nil }
@@ -126,15 +133,24 @@ public struct BodyTags {
     private mutating func startTag(_ name: String, from start: Int) -> Tag? {
         var attributes: [Attribute] = []
         var at = start
+        var passed: [Int] = []
         func skipSpace() { while at < bytes.count, isSpace(bytes[at]) { at += 1 } }
+        // Every way to fail below but `finished`'s depends only on where
+        // the attributes stand, not on the `<` they follow.
+        func fail() -> Tag? {
+            failsFrom.formUnion(passed)
+            return nil
+        }
         while true {
+            if failsFrom.contains(at) { return fail() }
+            passed.append(at)
             skipSpace()
-            guard at < bytes.count else { return nil }
+            guard at < bytes.count else { return fail() }
             switch bytes[at] {
             case UInt8(ascii: ">"):
                 return finished(name, attributes, selfClosing: false, end: at + 1)
             case UInt8(ascii: "/"):
-                guard at + 1 < bytes.count, bytes[at + 1] == UInt8(ascii: ">") else { return nil }
+                guard at + 1 < bytes.count, bytes[at + 1] == UInt8(ascii: ">") else { return fail() }
                 return finished(name, attributes, selfClosing: true, end: at + 2)
             default:
                 let nameStart = at
@@ -149,12 +165,12 @@ public struct BodyTags {
                 }
                 at += 1
                 skipSpace()
-                guard at < bytes.count else { return nil }
+                guard at < bytes.count else { return fail() }
                 if bytes[at] == UInt8(ascii: "\"") || bytes[at] == UInt8(ascii: "'") {
                     guard let close = next(bytes[at], from: at + 1) else {
                         // A quote never closed: the tag ends at its first `>`,
                         // its attributes lost.
-                        guard let close = next(UInt8(ascii: ">"), from: start) else { return nil }
+                        guard let close = next(UInt8(ascii: ">"), from: start) else { return fail() }
                         return Tag(kind: .start, name: name, attributes: [], selfClosing: false, end: close + 1)
                     }
                     attributes.append(Attribute(name: attributeName, value: (at + 1)..<close))
