@@ -125,6 +125,9 @@ func requestLine(id: JSONValue, _ request: ControlRequest) -> String {
     case .rule(let name, let enabled):
         set("name", .string(name))
         set("enabled", enabled.map(JSONValue.bool))
+    case .copy(let id, let what):
+        set("id", .number(Double(id)))
+        set("what", .string(what.rawValue))
     case .list, .subscribe, .history, .status, .version, .reload, .context:
         break
     }

@@ -149,7 +149,7 @@ public struct ToastSeat<Place: Hashable & Sendable>: Sendable {
     /// card).
     public mutating func touchUp(_ finger: Int32, at now: Instant)
         -> (finger: Finger, outcome: TouchGesture.Outcome, wasLast: Bool)? {
-        guard var entry = fingers.removeValue(forKey: finger) else { return nil }
+        guard let entry = fingers.removeValue(forKey: finger) else { return nil }
         let outcome = entry.gesture.release(at: now)
         return (entry, outcome, !isTouched(entry.id, on: entry.place))
     }
