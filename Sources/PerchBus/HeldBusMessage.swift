@@ -1,4 +1,5 @@
 import CSystemdBus
+import PerchPlatform
 
 /// A finished method return or signal that waits for the daemon's save
 /// before it may go out (see `NotificationsBus.flushReplies`). Owns one
@@ -25,6 +26,24 @@ final class HeldBusMessage {
     func send() -> Int32 {
         let result = sd_bus_send(nil, message, nil)
         return result < 0 ? result : 0
+    }
+}
+
+extension BusConnection {
+    /// Sends `messages` in order and readies the connection for the next
+    /// poll; `service` names the sender in a warning ("D-Bus portal").
+    /// A connection found broken here closes: the rest is dropped with
+    /// `messages`, and the connection reports the loss before the poll.
+    func send(held messages: [HeldBusMessage], service: String) {
+        guard isOpen else { return }
+        for message in messages {
+            let result = message.send()
+            if result < 0 {
+                guard isOpen else { break }
+                Log.warning("\(service): sending \(message.what): \(errorText(-result))")
+            }
+        }
+        prepareForPoll()
     }
 }
 

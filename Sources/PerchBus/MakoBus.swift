@@ -76,15 +76,7 @@ public final class MakoBus {
         guard !held.isEmpty else { return }
         let sending = held
         held.removeAll()
-        guard connection.isOpen else { return }
-        for message in sending {
-            let result = message.send()
-            if result < 0 {
-                guard connection.isOpen else { break }
-                Log.warning("D-Bus: sending \(message.what): \(errorText(-result))")
-            }
-        }
-        connection.prepareForPoll()
+        connection.send(held: sending, service: "D-Bus")
     }
 
     /// How many replies and signals wait for `flushReplies()`.

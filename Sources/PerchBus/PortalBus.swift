@@ -124,15 +124,7 @@ public final class PortalBus {
         guard !held.isEmpty else { return }
         let sending = held
         held.removeAll()
-        guard connection.isOpen else { return }
-        for message in sending {
-            let result = message.send()
-            if result < 0 {
-                guard connection.isOpen else { break }
-                Log.warning("D-Bus portal: sending \(message.what): \(errorText(-result))")
-            }
-        }
-        connection.prepareForPoll()
+        connection.send(held: sending, service: "D-Bus portal")
     }
 
     var heldCount: Int { held.count }
