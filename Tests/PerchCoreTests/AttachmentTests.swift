@@ -58,6 +58,37 @@ struct AttachmentTests {
             .notifyRequest.app == "kdeconnect")
     }
 
+    @Test("a mako or dunst rule for the name the sender gave still holds, and one for the shown name too")
+    func rulesMatchTheSentName() throws {
+        let request = BusNotify(appName: "KDE Connect", replacesID: 0, appIcon: "", summary: "S", body: "B",
+                                actions: [], hints: [("x-kde-display-appname", .string("Signal")),
+                                                     ("x-kde-origin-name", .string("Pixel 8"))],
+                                expireTimeout: -1).notifyRequest
+        #expect(request.app == "Signal · Pixel 8")
+        #expect(request.sentApp == "KDE Connect")
+        let h = ServiceHarness()
+        let id = h.service.post(request, from: nil, at: t0).id
+        let notification = try #require(h.service.live.first { $0.id == id })
+        #expect(notification.sentApp == "KDE Connect")
+        #expect(try Notification(json: ControlProtocol.encode(notification)) == notification)
+
+        let mako = cleanConfig("[app-name=\"KDE Connect\"]\nbackground-color=#ff0000\n"
+                               + "[app-name=\"Signal · Pixel 8\"]\ntext-color=#00ff00\n"
+                               + "[app-name=Signal]\nborder-color=#0000ff\n")
+        let style = mako.resolve(for: notification, modes: []).style
+        #expect(style.background == configRGBA(0xFF0000))
+        #expect(style.text == configRGBA(0x00FF00))
+        #expect(style.border != configRGBA(0x0000FF))
+
+        let (dunst, _) = DunstrcFile.parse(paths: ["dunstrc"], read: { _ in
+            Array("[phone]\nappname = \"KDE*\"\nbackground = \"#ff0000\"\n".utf8)
+        }, home: "/home/ada")
+        #expect(try #require(dunst).resolve(for: notification, modes: []).style.background == configRGBA(0xFF0000))
+
+        // Without KDE's hints there is one name, and nothing more is kept.
+        #expect(notify([]).notifyRequest.sentApp == nil)
+    }
+
     @Test("the open button's label is the file's name, or Open")
     func label() {
         #expect(Attachment.buttonLabel(for: "file:///home/a/My%20Cat.png") == "My Cat.png")

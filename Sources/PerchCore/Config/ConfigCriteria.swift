@@ -78,7 +78,8 @@ public struct CriterionPatterns: Equatable, Sendable {
                 }
             }
         }
-        return holds(app, notification.app) && holds(summary, notification.title) && holds(body, notification.body)
+        let fromApp = holds(app, notification.app) || notification.sentApp.map { holds(app, $0) } == true
+        return fromApp && holds(summary, notification.title) && holds(body, notification.body)
             && holds(category, notification.category ?? "") && holds(desktopEntry, entry)
             && holds(icon, notification.iconPath) && holds(stackTag, notification.stackTag)
     }
@@ -171,7 +172,7 @@ public struct ConfigCriteria: Equatable, Sendable {
                         gaveUp: inout [String]) -> Bool {
         if (hidden ?? false) != place.hidden { return false }
         let entry = entry ?? notification.desktopEntry
-        if let appName, notification.app != appName { return false }
+        if let appName, notification.app != appName, notification.sentApp != appName { return false }
         if let appIcon, (notification.iconPath ?? "") != appIcon { return false }
         if let summary, notification.title != summary { return false }
         if let body, notification.body != body { return false }

@@ -326,6 +326,7 @@ extension ControlProtocol {
         if let entry = notification.desktopEntry { object["desktop_entry"] = .string(entry) }
         if let tag = notification.stackTag { object["stack_tag"] = .string(tag) }
         if let attachment = notification.attachment { object["attachment"] = .string(attachment) }
+        if let sentApp = notification.sentApp { object["sent_app"] = .string(sentApp) }
         return .object(object)
     }
 

@@ -93,6 +93,9 @@ public struct NotifyRequest: Equatable, Sendable {
     /// A URL the sender attached (D-Bus `x-kde-urls`, the first): the
     /// toast gets a button that opens it (`Attachment`).
     public var attachment: String?
+    /// The app name the sender gave, when `app` shows another
+    /// (`Notification.sentApp`).
+    public var sentApp: String?
 
     public init(title: String) {
         self.title = title

@@ -38,6 +38,7 @@ extension ControlReplyObject {
         notification.desktopEntry = try optionalString("desktop_entry")
         notification.stackTag = try optionalString("stack_tag")
         notification.attachment = try optionalString("attachment")
+        notification.sentApp = try optionalString("sent_app")
         return notification
     }
 

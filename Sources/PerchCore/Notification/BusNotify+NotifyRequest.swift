@@ -8,6 +8,7 @@ extension BusNotify {
         var request = NotifyRequest(title: summary)
         request.body = body
         request.app = Attachment.shownApp(appName, display: displayAppName, origin: originName)
+        if request.app != appName { request.sentApp = appName }
         // Spec order: image-data, then image-path, then app_icon. Each of the
         // last two is a path, a file:// URI or a theme icon name, told apart
         // where the icon is looked up; the desktop-entry hint's icon is the

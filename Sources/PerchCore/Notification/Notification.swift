@@ -73,6 +73,11 @@ public struct Notification: Equatable, Sendable {
     /// A URL the sender attached (D-Bus `x-kde-urls`, the first): its
     /// toast has a button that opens it (`Attachment`).
     public var attachment: String?
+    /// The app name the sender gave when KDE's hints show another as
+    /// `app` (`Attachment.shownApp`); nil when `app` is it. Rules' app
+    /// criteria match either, so a mako or dunst rule for the sender
+    /// (`[app-name="KDE Connect"]`) still holds.
+    public var sentApp: String?
 
     public init(id: UInt32 = 0, app: String = "", title: String, body: String = "",
                 iconPath: String? = nil, urgency: Urgency = .normal, timeout: Double? = nil,

@@ -48,6 +48,7 @@ extension Notification {
         sandbox = try object.optionalString("sandbox")
         desktopEntry = try object.optionalString("desktop_entry")
         stackTag = try object.optionalString("stack_tag")
+        sentApp = try object.optionalString("sent_app")
         if let attachment = try object.optionalString("attachment") {
             // Read back like the hint it came from: a URL, or nothing.
             if Attachment.isURL(attachment) {
@@ -286,6 +287,11 @@ extension JSONWriter {
             punctuation(",")
             key("attachment")
             writeString(attachment)
+        }
+        if let sentApp = notification.sentApp {
+            punctuation(",")
+            key("sent_app")
+            writeString(sentApp)
         }
         punctuation("}")
     }

@@ -76,6 +76,7 @@ public enum NotificationLimits {
         cut(&fields.title, "title", maximumTitleLength, &warnings)
         cut(&fields.body, "body", maximumBodyLength, &warnings)
         cut(&fields.app, "app name", maximumAppNameLength, &warnings)
+        cut(&fields.sentApp, "sent app name", maximumAppNameLength, &warnings)
         drop(&fields.iconPath, "icon path", maximumIconPathLength, &warnings)
         drop(&fields.category, "category", maximumCategoryLength, &warnings)
         drop(&fields.tag, Fields.tagName, maximumSynchronousTagLength, &warnings)
@@ -216,6 +217,7 @@ protocol BoundedFields {
     var title: String { get set }
     var body: String { get set }
     var app: String { get set }
+    var sentApp: String? { get set }
     var iconPath: String? { get set }
     var category: String? { get set }
     var tag: String? { get set }

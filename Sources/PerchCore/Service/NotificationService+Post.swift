@@ -44,6 +44,7 @@ extension NotificationService {
         notification.sandbox = request.sandbox
         notification.desktopEntry = request.desktopEntry
         notification.attachment = request.attachment
+        notification.sentApp = request.sentApp
         notification.stackTag = request.synchronousTag
         // What the rules change in it (urgency, category, stack tag, icon)
         // is part of it from now on, before its tag is looked up.
