@@ -136,6 +136,8 @@ final class CenterInput {
             case .delete, .backspace: .delete
             case .enter: .enter
             case .text("m"): .menu
+            case .text("c"): .copy(.text)
+            case .text("o"): .copy(.code)
             default: nil
             }
             let edit = InputRouter.replyEdit(for: key)

@@ -175,6 +175,20 @@ struct CenterFocusTests {
         #expect(seen == [4, 2, 3, 1, 1, 3])
     }
 
+    @Test("c and o copy the ringed entry's text and code; with no ring they do nothing")
+    func copyKeys() {
+        let content = makeContent(), layout = makeLayout()
+        var scroll = CenterScroll(maxOffset: layout.maxOffset)
+        var focus = CenterFocus()
+        #expect(focus.handle(.copy(.text), content: content, layout: layout, scroll: &scroll, at: t0) == nil)
+        _ = focus.handle(.down, content: content, layout: layout, scroll: &scroll, at: t0)
+        #expect(focus.handle(.copy(.code), content: content, layout: layout, scroll: &scroll, at: t0)
+                == .choose(id: 4, .copy(.code)))
+        #expect(focus.handle(.copy(.text), content: content, layout: layout, scroll: &scroll, at: t0)
+                == .choose(id: 4, .copy(.text)))
+        #expect(focus.focused == 4)
+    }
+
     @Test("a folded group's entries are skipped")
     func skipsFolded() {
         let content = makeContent(folded: ["chat"]), layout = makeLayout(folded: ["chat"])

@@ -125,7 +125,7 @@ def o_and_c_on_the_focused_toast_copy_its_code_and_its_text(t):
 
 
 @test(compositors=SWAY17, why="the center's pixels and the pointer on sway 1.7")
-def copy_code_and_copy_text_in_the_centers_entry_menu(t):
+def copy_code_and_copy_text_in_the_centers_entry_menu_and_with_its_keys(t):
     from pointer import pointer
     from test_center_panel import PANEL_LEFT
     from test_quiet import open_center_with_card
@@ -146,6 +146,13 @@ def copy_code_and_copy_text_in_the_centers_entry_menu(t):
             "click", "right", "sleep", "0.5", "move", PANEL_LEFT + COPY_TEXT[0], top + COPY_TEXT[1],
             "sleep", "0.1", "click", "left", "sleep", "0.3")
     pasted(t, p, CODE_TEXT, "the center's Copy text")
+    # With the keyboard: Down rings the only entry, then o and c.
+    from test_keyboard_focus import press
+    check(p.ctl_ok("focus").strip() == "center", "focus gives the open center the keyboard")
+    press(t, "@Down", "o")
+    pasted(t, p, "482913", "o in the center")
+    press(t, "c")
+    pasted(t, p, CODE_TEXT, "c in the center")
 
 
 # Where the menu's copy buttons are, from the panel's left and the card's

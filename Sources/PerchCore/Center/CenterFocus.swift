@@ -11,6 +11,9 @@ public enum CenterKey: Equatable, Sendable {
     case escape
     /// `m` (or the Menu key): the focused entry's menu, opened or closed.
     case menu
+    /// `c`: the focused entry's body, as plain text, to the clipboard;
+    /// `o`: its one-time code. As the toasts' keys and the menu's entries.
+    case copy(CopyWhat)
 }
 
 /// The keyboard's focus ring over the center's entries: Up and Down step
@@ -50,6 +53,9 @@ public struct CenterFocus: Equatable, Sendable {
                 return nil
             }
             return entry.action(for: key == .delete ? .deleteKey : key == .menu ? .menu : .returnKey)
+        case .copy(let what):
+            guard let id = focused, layout.row(ofEntry: id) != nil, content.entry(id: id) != nil else { return nil }
+            return .choose(id: id, .copy(what))
         case .escape:
             return nil
         }
