@@ -17,6 +17,7 @@ private let everything: Notification = {
     notification.desktopEntry = "org.example.Mail"
     notification.stackTag = "inbox"
     notification.attachment = "file:///home/ann/Lunch%20menu.pdf"
+    notification.sentApp = "KDE Connect"
     return notification
 }()
 
@@ -99,7 +100,7 @@ struct PersistentStateTests {
         let labels = Mirror(reflecting: everything).children.compactMap(\.label).filter { $0 != "image" }
         #expect(labels == ["id", "app", "title", "body", "iconPath", "urgency", "timeout", "actions", "resident",
                            "category", "progress", "replyPlaceholder", "transient", "sandbox", "desktopEntry",
-                           "stackTag", "attachment"])
+                           "stackTag", "attachment", "sentApp"])
     }
 
     @Test("modes are kept sorted and without repeats, on load and on change")
