@@ -10,11 +10,11 @@ compositors as well)."""
 import os
 import time
 
-from harness import SWAY17, SWAYS, TESTCOMP, check, find_card, poll, test
+from harness import LABWCS, SWAY17, SWAYS, TESTCOMP, check, find_card, poll, test
 from test_persistence import ok
 
-COMPOSITORS = SWAYS
-COMPOSITORS_WHY = "data-control on sway 1.7, 1.10 and 1.12; wl-paste talks to each"
+COMPOSITORS = SWAYS + LABWCS
+COMPOSITORS_WHY = "data-control on sway 1.7, 1.10, 1.12 and labwc 0.8, 0.20; wl-paste talks to each"
 
 CODE_BODY = "Your <b>verification code</b> is 482913 &amp; it expires in 10 minutes"
 CODE_TEXT = "Your verification code is 482913 & it expires in 10 minutes"
