@@ -41,11 +41,8 @@ def notify(t, stack, title, body, actions=(), replaces=0):
 
 
 def dbus_ready(t, stack):
-    ok, _ = poll(lambda: t.sway().run(["gdbus", "call", "--session", "--dest", "org.freedesktop.Notifications",
-                                       "--object-path", "/org/freedesktop/Notifications", "--method",
-                                       "org.freedesktop.Notifications.GetServerInformation"],
-                                      env=stack.env).returncode == 0, 5.0, 0.1)
-    check(ok, "perch did not take org.freedesktop.Notifications; log:\n%s" % t.perch.log())
+    from test_dbus import wait_for_name
+    wait_for_name(t, stack.env, t.perch)
 
 
 @test

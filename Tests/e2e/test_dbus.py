@@ -64,6 +64,24 @@ def start_bus(t, activation=True):
     return address
 
 
+def name_owned(t, env, name="org.freedesktop.Notifications"):
+    """Whether `name` has an owner, asked of the bus itself. A call to the
+    name would do instead only once it is owned: a moment before, with
+    Debian's session.conf, it starts whichever notification daemon's
+    service file is installed (dunst's), which then holds the name."""
+    r = t.sway().run(["gdbus", "call", "--session", "--dest", "org.freedesktop.DBus", "--object-path",
+                      "/org/freedesktop/DBus", "--method", "org.freedesktop.DBus.NameHasOwner", name],
+                     env=env, timeout=5)
+    return r.stdout.strip() == "(true,)"
+
+
+def wait_for_name(t, env, p, timeout=5.0):
+    """Waits until Perch `p` owns org.freedesktop.Notifications (it asks
+    for the name after its control socket is up)."""
+    ok, _ = poll(lambda: name_owned(t, env) or None, timeout, 0.05)
+    check(ok, "perch did not take org.freedesktop.Notifications; log:\n%s" % p.log()[-1500:])
+
+
 def start(t, args=(), extra_env=None, activation=True):
     """A private session bus and perch on it (with `extra_env` in its
     environment); returns (perch, the environment of the bus's clients).
@@ -76,13 +94,7 @@ def start(t, args=(), extra_env=None, activation=True):
     p = Perch(s, t.bindir, _os.path.join(t.tmp, "perch.log"), env=env, args=list(args))
     t.perch = p
     p.wait_ready()
-    # The bus name is requested after the socket is up: wait for it.
-    def owned():
-        r = s.run(["gdbus", "call", "--session"] + DEST + ["--method",
-                   "org.freedesktop.Notifications.GetServerInformation"], env=env, timeout=5)
-        return r.returncode == 0
-    ok, _ = poll(owned, 5.0, 0.1)
-    check(ok, "perch did not take org.freedesktop.Notifications; log:\n%s" % p.log())
+    wait_for_name(t, env, p)
     return p, env
 
 

@@ -14,7 +14,7 @@ import time
 
 from harness import (MARGIN, SCREEN_W, Perch, TestFailure, check, find_card, poll, python3, run_as_root, test)
 from test_config import write_config
-from test_dbus import gdbus, start as start_with_bus
+from test_dbus import gdbus, start as start_with_bus, wait_for_name
 from test_persistence import history, ids_of, ok, restart, state_dir, wait_serving
 from harness import ALL, SWAY17, SWAYS
 
@@ -144,9 +144,7 @@ def perch_on_bus(t, env, args=()):
     p = Perch(t.sway(), t.bindir, os.path.join(t.tmp, "perch.log"), env=env, args=list(args))
     t.perch = p
     wait_serving(p)
-    owned, _ = poll(lambda: gdbus(t, env, "--method", "org.freedesktop.Notifications.GetServerInformation")
-                    .returncode == 0, 5.0, 0.05)
-    check(owned, "perch did not take org.freedesktop.Notifications again; log:\n%s" % p.log()[-1500:])
+    wait_for_name(t, env, p)
     return p
 
 

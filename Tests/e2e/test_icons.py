@@ -18,7 +18,7 @@ import time
 
 from harness import (CARD_FILL, CARD_LEFT, CARD_TOP, CARD_W, MARGIN, SCREEN_W, Image, Perch,
                      TestFailure, check, find_card, fmt, poll, python3, roughly, run_as_root, test)
-from test_dbus import DEST, start_bus
+from test_dbus import DEST, start_bus, wait_for_name
 from harness import STATUS_PROBER
 from harness import ALL, SWAYS
 
@@ -187,13 +187,7 @@ def start(t, home, args=()):
     except TestFailure as e:
         text = open(config).read() if os.path.exists(config) else None
         raise TestFailure("%s; config %r; perch logged: %s" % (e, text, p.log().strip()[-700:]))
-
-    def owned():
-        r = s.run(["gdbus", "call", "--session"] + DEST + [
-            "--method", "org.freedesktop.Notifications.GetServerInformation"], env=env)
-        return r.returncode == 0
-    ok, _ = poll(owned, 5.0, 0.1)
-    check(ok, "perch did not take org.freedesktop.Notifications; log:\n%s" % p.log())
+    wait_for_name(t, env, p)
     return p, env
 
 

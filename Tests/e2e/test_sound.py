@@ -22,7 +22,7 @@ from sound import require
 from harness import SCREEN_H, SCREEN_W, TestFailure, check, poll, run_as_root, session_processes, test
 from harness import SWAY17
 from test_config import write_config
-from test_dbus import DEST, card_at_rest
+from test_dbus import DEST, card_at_rest, wait_for_name
 from test_dbus import start as start_on_bus
 
 # Which compositors these tests run on (harness.test).
@@ -125,9 +125,7 @@ def start_with_env(t, args, extra):
     env = s.env(DBUS_SESSION_BUS_ADDRESS=start_bus(t), **extra)
     p = t.perch = Perch(s, t.bindir, os.path.join(t.tmp, "perch.log"), env=env, args=list(args))
     p.wait_ready()
-    owned, _ = poll(lambda: s.run(["gdbus", "call", "--session"] + DEST + [
-        "--method", "org.freedesktop.Notifications.GetServerInformation"], env=env).returncode == 0, 5.0, 0.1)
-    check(owned, "perch did not take org.freedesktop.Notifications; log:\n%s" % p.log())
+    wait_for_name(t, env, p)
     return p, env
 
 
