@@ -94,11 +94,7 @@ public struct CopyReply: ControlReplyBody {
     public init(json: JSONValue) throws(ControlReplyError) {
         let object = try ControlReplyObject(json, at: "")
         copied = try object.string("copied")
-        let name = try object.string("what")
-        guard let what = CopyWhat(rawValue: name) else {
-            throw ControlReplyError("\"what\" must be text or code, not \"\(name)\"")
-        }
-        self.what = what
+        what = try object.choice("what", of: CopyWhat.self)
     }
 
     public var json: JSONValue { ["copied": .string(copied), "what": .string(what.rawValue)] }

@@ -1,5 +1,5 @@
 /// What a copy takes from a notification.
-public enum CopyWhat: String, Equatable, Sendable {
+public enum CopyWhat: String, CaseIterable, Equatable, Sendable {
     /// The body as plain text.
     case text
     /// The one-time code in it (`OneTimeCode`).
